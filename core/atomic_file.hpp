@@ -1,0 +1,17 @@
+// atomic_file.hpp: write a file so that it appears complete or not at all.
+//
+// The content goes to "<path>.tmp-<pid>-<n>" in the same directory, is flushed and closed,
+// then renamed over path. On any failure (unwritable directory, full disk, an exception from
+// the writer) the temporary file is removed and std::runtime_error is thrown naming the path
+// and the OS reason. Used by every exporter (npy, csv, json, png).
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+namespace posviz {
+
+void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write);
+
+}  // namespace posviz

@@ -1,0 +1,59 @@
+// attention.hpp: scaled dot-product attention over a tiny deterministic toy model, to show why
+// order matters.
+//
+// FORMULA
+//   Attn(X) = softmax(Q K^T / sqrt(d) + B) V,  Q = X W_q, K = X W_k, V = X W_v
+//   Without position information, for a permutation matrix P: Attn(P X) = P Attn(X)
+//   (permutation equivariance). Adding a position encoding (sinusoidal or learned to X, RoPE on
+//   Q and K, ALiBi as B) breaks it.
+//
+// TOY MODEL
+//   Each token string gets a fixed embedding: randomNormalVector(dModel, seed ^ fnv1a(token)),
+//   so "dog" is the same vector wherever it appears. W_q, W_k, W_v are seeded dModel x dModel
+//   normals scaled by 1/sqrt(dModel). Everything is float64 inside.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/grid.hpp"
+
+namespace posviz {
+
+enum class PositionEncoding { None, Sinusoidal, Learned, Rope, Alibi };
+const char* positionEncodingName(PositionEncoding e);  // "none", "sinusoidal", "learned", "rope", "alibi"
+
+struct ToyModel {
+  int dModel = 8;                 // even, >= 2
+  std::uint64_t seed = 0;
+  bool causal = false;
+};
+
+struct AttentionResult {
+  Grid weights;   // T x T softmax weights, row = query
+  Grid output;    // T x dModel
+};
+
+// Generic SDPA on row-major matrices: q (T x d), k (T x d), v (T x dv); bias may be empty or T x T.
+AttentionResult scaledDotProductAttention(const Grid& q, const Grid& k, const Grid& v, const Grid& bias, bool causal);
+
+// Embedding of a token string in the toy model (1 x dModel).
+std::vector<float> toyEmbedding(const ToyModel& m, const std::string& token);
+
+// Attention over tokens with the chosen encoding (positions 0..T-1).
+AttentionResult toyAttention(const ToyModel& m, const std::vector<std::string>& tokens, PositionEncoding enc);
+
+struct PermutationCheck {
+  std::vector<int> perm;                 // shuffled[t] = tokens[perm[t]]
+  double maxDifference = 0.0;            // max |Attn(P X) - P Attn(X)| over outputs
+  bool equivariant = false;              // maxDifference <= 1e-9
+};
+// Compares attention on the shuffled sequence with the shuffled attention of the original.
+PermutationCheck checkPermutation(const ToyModel& m, const std::vector<std::string>& tokens,
+                                  const std::vector<int>& perm, PositionEncoding enc);
+
+// Split "the cat sat" on whitespace.
+std::vector<std::string> splitTokens(const std::string& text);
+
+}  // namespace posviz

@@ -1,0 +1,59 @@
+#include "core/grid.hpp"
+
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+
+namespace posviz {
+
+namespace {
+std::atomic<std::uint64_t> gBudget{kDefaultMemoryBudgetBytes};
+}
+
+ValueRange finiteRange(const Grid& g) {
+  ValueRange r;
+  bool any = false;
+  for (float v : g.values) {
+    if (!std::isfinite(v)) continue;
+    if (!any) {
+      r.min = r.max = v;
+      any = true;
+    } else {
+      r.min = v < r.min ? v : r.min;
+      r.max = v > r.max ? v : r.max;
+    }
+  }
+  return r;
+}
+
+std::uint64_t memoryBudgetBytes() { return gBudget.load(); }
+
+void setMemoryBudgetBytes(std::uint64_t bytes) {
+  if (bytes == 0) throw std::invalid_argument("setMemoryBudgetBytes: bytes must be > 0, got 0");
+  gBudget.store(bytes);
+}
+
+std::string formatBytes(std::uint64_t bytes) {
+  char buf[64];
+  const double b = static_cast<double>(bytes);
+  if (bytes < 1024) std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+  else if (bytes < (1ull << 20)) std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024.0);
+  else if (bytes < (1ull << 30)) std::snprintf(buf, sizeof buf, "%.1f MiB", b / 1048576.0);
+  else std::snprintf(buf, sizeof buf, "%.2f GiB", b / 1073741824.0);
+  return buf;
+}
+
+void requireBudget(const char* fn, std::uint64_t count, std::uint64_t bytesPerElement, const std::string& what) {
+  const std::uint64_t budget = memoryBudgetBytes();
+  const bool overflow = bytesPerElement != 0 && count > std::numeric_limits<std::uint64_t>::max() / bytesPerElement;
+  const std::uint64_t need = overflow ? std::numeric_limits<std::uint64_t>::max() : count * bytesPerElement;
+  if (overflow || need > budget) {
+    throw std::invalid_argument(std::string(fn) + ": " + what + " needs " +
+                                (overflow ? std::string("more than 16 EiB") : formatBytes(need)) +
+                                ", over the memory budget of " + formatBytes(budget));
+  }
+}
+
+}  // namespace posviz

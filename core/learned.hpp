@@ -1,0 +1,39 @@
+// learned.hpp: learned absolute position tables (GPT-2, BERT) and their .npy form.
+//
+//   x_i = Embed(w_i) + P[i],  P in R^{maxLen x dModel}
+//   A learned table has a row for positions 0 .. maxLen-1 and nothing past it: the documents'
+//   hard ceiling (train with T_max = 512, feed 1024 tokens, and row 512 does not exist).
+//
+// INIT
+//   learnedInit draws N(0, std^2) (std = 0.02 as GPT-2's initializer) from posviz's own
+//   seeded generator (core/random.hpp), so a seed gives the same table on every platform.
+//
+// LAYOUT
+//   maxLen x dModel, row-major float32, row = position.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/grid.hpp"
+
+namespace posviz {
+
+constexpr double kGpt2InitStd = 0.02;
+
+Grid learnedInit(int maxLen, int dModel, std::uint64_t seed, double stddev = kGpt2InitStd);
+
+// The row for pos. Throws std::out_of_range when pos >= table.rows:
+// "learnedLookup: pos 1024 has no row: the table has max_len 512 (rows 0..511)".
+std::vector<float> learnedLookup(const Grid& table, long long pos);
+
+// Rows firstPos .. firstPos+numPositions-1 (all must exist) into a new grid.
+Grid learnedSlice(const Grid& table, long long firstPos, int numPositions);
+
+// Load a 2-D .npy (float32 or float64, C order) as a table; throws NpyError (core/npy.hpp).
+Grid loadLearnedTable(const std::string& path);
+// Save as float32 .npy, atomically (temp file, then rename).
+void saveLearnedTable(const std::string& path, const Grid& table);
+
+}  // namespace posviz
