@@ -1,0 +1,92 @@
+// heatmap.hpp: the one heatmap widget every view uses.
+//
+// WHAT IT DRAWS
+//   A grid as an image with axis titles and ticks in the data's units, a colorbar with tick
+//   values sharing the image's {min, max}, zoom (mouse wheel) and pan (drag) over the logical
+//   grid, and a hover tooltip with the indices, the exact value and the formula filled in.
+//
+// DATA
+//   HeatmapImage is what is on screen: a Grid of display cells covering the logical window
+//   [row0, row0 + rows*rowStep) x [col0, col0 + cols*colStep). When a display cell covers
+//   several logical cells (rowStep or colStep > 1) its value is the AREA AVERAGE of those cells
+//   (never one sampled cell: that aliases into moire). The view computes it (with core, on a
+//   worker or the GPU) for the window the widget asks for in HeatmapState::wanted.
+//   Hover values are always exact: the widget calls HeatmapSpec::exactValue(row, col) with
+//   logical indices, which calls core.
+//
+// LAYOUT
+//   Rows go down the screen (row 0 at the top, like a matrix), cols go right.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "core/colormap.hpp"
+#include "core/grid.hpp"
+
+namespace posviz::app {
+
+struct HeatmapAxis {
+  std::string title;          // "position", "dimension", "pair", "head", "key position n"
+  double origin = 0.0;        // label of logical index 0
+  double scale = 1.0;         // label = origin + index * scale
+};
+
+// A logical window of the full grid and the display resolution wanted for it.
+struct HeatmapWindow {
+  long long row0 = 0, rows = 0;      // logical rows covered
+  long long col0 = 0, cols = 0;      // logical cols covered
+  int outRows = 0, outCols = 0;      // display cells (<= rows, <= cols)
+  bool operator==(const HeatmapWindow&) const = default;
+};
+
+struct HeatmapImage {
+  HeatmapWindow window;       // what `cells` covers
+  Grid cells;                 // outRows x outCols, area-averaged
+  ValueRange range;           // finite range of the FULL logical grid when known, else of cells
+  long long version = 0;      // bumps when the content changes (re-upload)
+};
+
+struct HeatmapSpec {
+  long long logicalRows = 0;
+  long long logicalCols = 0;
+  HeatmapAxis rowAxis;
+  HeatmapAxis colAxis;
+  std::string valueName;                         // "PE", "bias", "s(m,n)", "angle (rad)"
+  Colormap colormap = Colormap::Viridis;
+  bool symmetricRange = false;                   // diverging data: colorbar centred on 0
+  bool isAngle = false;                          // cyclic data in [0, 2*pi)
+  std::function<double(long long row, long long col)> exactValue;     // core, for hover
+  std::function<std::string(long long row, long long col)> formula;   // "sin(3 * 0.1) = 0.2955"
+  std::string maskedReason;                      // tooltip text for non-finite cells
+  std::function<void(long long row, long long col)> onClick;          // optional
+};
+
+struct HeatmapState {
+  // View: the logical window shown (zoom/pan). Full grid when zero-sized.
+  double viewRow0 = 0, viewRows = 0, viewCol0 = 0, viewCols = 0;
+  HeatmapWindow wanted;       // set by drawHeatmap each frame: what the view should compute
+  long long hoverRow = -1, hoverCol = -1;   // logical cell under the mouse, -1 when none
+  long long highlightRow = -1, highlightCol = -1;  // drawn as an outlined cell (worked examples)
+  bool showColorbar = true;
+  unsigned int texture = 0;   // GL texture owned by the widget
+  long long uploadedVersion = -1;
+  void resetView() { viewRow0 = viewRows = viewCol0 = viewCols = 0; }
+};
+
+// Draws into the current ImGui window, filling `size` (pixels; 0 = remaining region).
+// Returns true when the wanted window changed (zoom, pan, resize) so the view can recompute.
+bool drawHeatmap(const char* id, HeatmapState& state, const HeatmapSpec& spec, const HeatmapImage& image,
+                 float width = 0.0f, float height = 0.0f);
+
+// Convenience for small grids that are computed whole: the image is the grid itself.
+HeatmapImage wholeGridImage(const Grid& g, long long version);
+
+// Frees the widget's GL texture.
+void releaseHeatmap(HeatmapState& state);
+
+// Area-average a window of a full grid down to the display size (for views that hold the
+// full grid; large views compute windows directly).
+void areaAverageWindow(const Grid& full, const HeatmapWindow& w, Grid& out);
+
+}  // namespace posviz::app

@@ -1,0 +1,60 @@
+// plot.hpp: the small plotting module (ImPlot is not packaged for Debian 12).
+//
+// Line and scatter series on linear or log axes, with ticks, axis titles, a legend, vertical
+// markers (e.g. the original context length), shaded x-bands (regimes), and a hover readout
+// of the nearest point of each series. All drawing goes through ImDrawList here, nowhere else.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace posviz::app {
+
+struct PlotSeries {
+  std::string label;
+  std::vector<double> x;
+  std::vector<double> y;
+  unsigned int color = 0;       // ImU32; 0 = next from the palette
+  bool scatter = false;         // points instead of a line
+  float thickness = 2.0f;
+};
+
+struct PlotMarker {             // vertical line at x
+  double x = 0.0;
+  std::string label;
+  unsigned int color = 0;
+};
+
+struct PlotBand {               // shaded x-range [x0, x1]
+  double x0 = 0.0, x1 = 0.0;
+  std::string label;
+  unsigned int color = 0;       // with alpha
+};
+
+struct PlotSpec {
+  std::string title;
+  std::string xTitle;
+  std::string yTitle;
+  bool logX = false;
+  bool logY = false;
+  bool fixedY = false;          // use yMin/yMax instead of the data range
+  double yMin = 0.0, yMax = 1.0;
+  std::vector<PlotSeries> series;
+  std::vector<PlotMarker> markers;
+  std::vector<PlotBand> bands;
+};
+
+struct PlotHover {
+  bool active = false;
+  double x = 0.0;               // data x under the mouse
+  int series = -1;              // nearest series / point
+  int index = -1;
+};
+
+// Draws into the current ImGui window (size 0 = remaining width, 260 px high).
+PlotHover drawPlot(const char* id, const PlotSpec& spec, float width = 0.0f, float height = 0.0f);
+
+// Palette colour i (ImU32), distinguishable and colour-blind friendly (Okabe-Ito).
+unsigned int plotColor(int i);
+
+}  // namespace posviz::app

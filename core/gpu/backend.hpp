@@ -1,0 +1,33 @@
+// backend.hpp: one entry point per grid that picks the CPU (core) or the GPU mirror.
+//
+//   Auto: GPU when a GpuCompute is available and the grid has at least kGpuThresholdCells
+//         cells; CPU otherwise. Cpu: always core. Gpu: GPU when available, else CPU + notice.
+//   Whenever the GPU was wanted but could not deliver (no context, no compute, compile or
+//   dispatch failure), the result comes from core and `notice` says why. Never blank, never stale.
+#pragma once
+
+#include <string>
+
+#include "core/gpu/gpu_compute.hpp"
+
+namespace posviz::gpu {
+
+enum class Backend { Auto, Cpu, Gpu };
+constexpr long long kGpuThresholdCells = 1 << 20;
+
+struct Computed {
+  Grid grid;
+  bool onGpu = false;       // where it was actually computed
+  std::string notice;       // non-empty when the GPU was wanted but the CPU answered
+  double millis = 0.0;
+};
+
+Computed computeSinusoidalGrid(GpuCompute* gpu, Backend b, const SinusoidalParams& p, int numPositions, long long firstPos = 0);
+Computed computeRopeAngleGrid(GpuCompute* gpu, Backend b, const RopeParams& p, int numPositions, long long firstPos = 0);
+Computed computeRopeCosGrid(GpuCompute* gpu, Backend b, const RopeParams& p, int numPositions, long long firstPos = 0);
+Computed computeRopeSinGrid(GpuCompute* gpu, Backend b, const RopeParams& p, int numPositions, long long firstPos = 0);
+Computed computeRopeScoreGrid(GpuCompute* gpu, Backend b, const RopeParams& p, std::span<const float> q,
+                              std::span<const float> k, int numPositions, long long firstPos = 0);
+Computed computeAlibiBiasGrid(GpuCompute* gpu, Backend b, double slope, int numPositions, bool causal);
+
+}  // namespace posviz::gpu
