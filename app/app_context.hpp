@@ -2,7 +2,14 @@
 // status bar, notices and the font scale. Owned by main(), passed to each draw function.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
+#include <vector>
+
+#include "app/model_config.hpp"
+#include "core/colormap.hpp"
+#include "core/grid.hpp"
 
 namespace posviz::gpu { class GpuCompute; }
 
@@ -18,6 +25,19 @@ struct StatusInfo {               // the active panel fills this each frame
   float progress = -1.0f;         // 0..1 when known, < 0 otherwise
 };
 
+// What the active panel offers to File > Export; it refills this every frame.
+struct ExportableView {
+  std::string name;                       // file-name stem: "sinusoidal-pe", "alibi-bias-head3"
+  std::string caption;                    // parameters, for PNG captions: "d_model=128 base=10000 ..."
+  std::string rowTitle, colTitle, valueName;
+  Colormap colormap = Colormap::Viridis;
+  bool symmetricRange = false;            // diverging: colorbar centred on 0
+  std::function<Grid()> computeFull;      // the full-resolution numbers of the main heatmap (core)
+  std::vector<std::string> plotColumnNames;      // the main plot's data as CSV columns
+  std::vector<std::vector<double>> plotColumns;  // equal lengths
+  bool empty() const { return !computeFull && plotColumns.empty(); }
+};
+
 struct AppContext {
   gpu::GpuCompute* gpu = nullptr;     // null or unusable: everything runs on the CPU
   BackendChoice backend = BackendChoice::Auto;
@@ -25,6 +45,10 @@ struct AppContext {
   StatusInfo status;
   float uiScale = 1.0f;               // DPI scale for sizes
   long long frame = 0;
+  ExportableView exportable;          // the active panel's exportable data
+  std::optional<ModelConfig> pendingConfig;  // set by File > Open config / Presets; the RoPE,
+                                      // context-extension and ALiBi panels apply it and the
+                                      // panel whose encoding it is clears it
 };
 
 }  // namespace posviz::app
