@@ -9,8 +9,24 @@
 //
 // TOY MODEL
 //   Each token string gets a fixed embedding: randomNormalVector(dModel, seed ^ fnv1a(token)),
-//   so "dog" is the same vector wherever it appears. W_q, W_k, W_v are seeded dModel x dModel
-//   normals scaled by 1/sqrt(dModel). Everything is float64 inside.
+//   so "dog" is the same vector wherever it appears. W_q, W_k, W_v are dModel x dModel normals
+//   scaled by 1/sqrt(dModel), from randomNormalVector(dModel^2, seed ^ fnv1a("W q"|"W k"|"W v"))
+//   (names with a space, which no token can be). Everything is float64 inside; the Grids out are
+//   rounded to float32.
+//
+// ENCODINGS (position t = 0..T-1)
+//   Sinusoidal  X[t] += PE(t), interleaved, base 10000 (sinusoidal.hpp).
+//   Learned     X[t] += row t of learnedInit(T, dModel, seed + 1, 1.0). Std 1 instead of GPT-2's
+//               0.02: the table stands in for a trained one whose rows are as large as the
+//               token embeddings; at 0.02 the effect would be invisible.
+//   Rope        Q[t], K[t] rotated to position t: RopeParams{headDim = dModel}, half-split,
+//               base 10000.
+//   Alibi       B = alibiBias(0.5, i, j, causal): one head with slope 1/2 (the steepest of the
+//               paper's 8 heads; one head by the paper's rule would get 2^-8, nearly invisible).
+//   model.causal masks j > i for every encoding; the mask is positional, so a causal model is
+//   not equivariant even without an encoding.
+//   Note: symmetric ALiBi depends only on |i - j|, which the reversal permutation keeps, so
+//   reversing the sequence stays equivariant under ALiBi; any other shuffle breaks it.
 #pragma once
 
 #include <cstdint>

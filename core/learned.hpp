@@ -25,13 +25,16 @@ constexpr double kGpt2InitStd = 0.02;
 Grid learnedInit(int maxLen, int dModel, std::uint64_t seed, double stddev = kGpt2InitStd);
 
 // The row for pos. Throws std::out_of_range when pos >= table.rows:
-// "learnedLookup: pos 1024 has no row: the table has max_len 512 (rows 0..511)".
+// "learnedLookup: pos 1024 has no row: the table has max_len 512 (rows 0..511)";
+// std::invalid_argument for pos < 0 or a table whose values do not hold rows * cols.
 std::vector<float> learnedLookup(const Grid& table, long long pos);
 
-// Rows firstPos .. firstPos+numPositions-1 (all must exist) into a new grid.
+// Rows firstPos .. firstPos+numPositions-1 into a new grid; std::out_of_range naming the first
+// missing row when they do not all exist.
 Grid learnedSlice(const Grid& table, long long firstPos, int numPositions);
 
-// Load a 2-D .npy (float32 or float64, C order) as a table; throws NpyError (core/npy.hpp).
+// Load a 2-D .npy (float32 or float64, C order) with at least one row and column as a table;
+// throws NpyError (core/npy.hpp) naming the file.
 Grid loadLearnedTable(const std::string& path);
 // Save as float32 .npy, atomically (temp file, then rename).
 void saveLearnedTable(const std::string& path, const Grid& table);

@@ -4,13 +4,16 @@
 //   Accepts little-endian float32 ('<f4') or float64 ('<f8'), C order (fortran_order False),
 //   any number of dimensions. Everything else (big-endian, ints, object arrays, Fortran order,
 //   a shape whose product disagrees with the file size, a truncated header or body, a header
-//   over 64 KiB, a size over the memory budget) throws NpyError naming the file and the problem.
+//   over 64 KiB, a size over the memory budget) throws NpyError naming the file and the problem:
+//   "pe.npy: dtype '<i8' is not supported (allowed: '<f4', '<f8')". The header is checked before
+//   the body is read or any data memory is allocated.
 //   Data are returned as float32 (float64 files are rounded) plus the original dtype.
 //
 // WRITE
-//   writeNpy writes a version 1.0 header, C order, '<f4' or '<f8'. The file appears complete or
-//   not at all: data go to "<path>.tmp-<pid>" which is renamed over path only after a successful
-//   flush; on any failure the temp file is removed and NpyError is thrown.
+//   writeNpy writes a version 1.0 header (2.0 when the header would not fit), C order, '<f4' or
+//   '<f8'. The file appears complete or not at all (writeFileAtomically, core/atomic_file.hpp):
+//   on any I/O failure the temp file is removed and NpyError is thrown naming the path and the
+//   OS reason. A negative dimension or a null data pointer is std::invalid_argument.
 #pragma once
 
 #include <cstdint>

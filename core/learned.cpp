@@ -1,0 +1,92 @@
+#include "core/learned.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "core/check.hpp"
+#include "core/npy.hpp"
+#include "core/random.hpp"
+
+namespace posviz {
+
+namespace {
+
+void validateTable(const char* fn, const Grid& table) {
+  requirePositiveInt(fn, "table.rows", table.rows);
+  requirePositiveInt(fn, "table.cols", table.cols);
+  const std::size_t want = static_cast<std::size_t>(table.rows) * static_cast<std::size_t>(table.cols);
+  if (table.values.size() != want)
+    failArgument(fn, "table.values must hold rows * cols = " + std::to_string(want) + " values, got " +
+                         std::to_string(table.values.size()));
+}
+
+[[noreturn]] void noRow(const char* fn, long long pos, int rows) {
+  throw std::out_of_range(std::string(fn) + ": pos " + std::to_string(pos) + " has no row: the table has max_len " +
+                          std::to_string(rows) + " (rows 0.." + std::to_string(rows - 1) + ")");
+}
+
+}  // namespace
+
+Grid learnedInit(int maxLen, int dModel, std::uint64_t seed, double stddev) {
+  requirePositiveInt("learnedInit", "maxLen", maxLen);
+  requirePositiveInt("learnedInit", "dModel", dModel);
+  requireAtLeast("learnedInit", "stddev", stddev, 0.0);
+  requireBudget("learnedInit", static_cast<std::uint64_t>(maxLen) * static_cast<std::uint64_t>(dModel), sizeof(float),
+                "a grid of " + std::to_string(maxLen) + " x " + std::to_string(dModel) + " x float32");
+  // Row-major draws: row t is the same for every maxLen > t with the same dModel and seed.
+  Grid g(maxLen, dModel);
+  Rng rng(seed);
+  for (float& v : g.values) v = static_cast<float>(rng.normal() * stddev);
+  return g;
+}
+
+std::vector<float> learnedLookup(const Grid& table, long long pos) {
+  validateTable("learnedLookup", table);
+  requireNonNegativeInt("learnedLookup", "pos", pos);
+  if (pos >= table.rows) noRow("learnedLookup", pos, table.rows);
+  const float* r = table.row(static_cast<int>(pos));
+  return std::vector<float>(r, r + table.cols);
+}
+
+Grid learnedSlice(const Grid& table, long long firstPos, int numPositions) {
+  validateTable("learnedSlice", table);
+  requireNonNegativeInt("learnedSlice", "firstPos", firstPos);
+  requirePositiveInt("learnedSlice", "numPositions", numPositions);
+  if (firstPos >= table.rows) noRow("learnedSlice", firstPos, table.rows);
+  const long long last = firstPos + numPositions - 1;
+  if (last >= table.rows) noRow("learnedSlice", last, table.rows);
+  requireBudget("learnedSlice", static_cast<std::uint64_t>(numPositions) * static_cast<std::uint64_t>(table.cols),
+                sizeof(float), "a grid of " + std::to_string(numPositions) + " x " + std::to_string(table.cols) + " x float32");
+  Grid g(numPositions, table.cols);
+  const float* src = table.row(static_cast<int>(firstPos));
+  std::copy(src, src + g.values.size(), g.values.begin());
+  return g;
+}
+
+Grid loadLearnedTable(const std::string& path) {
+  NpyArray a = readNpy(path);
+  std::string shape = "(";
+  for (std::size_t i = 0; i < a.shape.size(); ++i) shape += (i ? ", " : "") + std::to_string(a.shape[i]);
+  shape += a.shape.size() == 1 ? ",)" : ")";
+  if (a.shape.size() != 2)
+    throw NpyError(path + ": a learned table must be 2-D (max_len x d_model), got shape " + shape);
+  constexpr auto kIntMax = static_cast<std::int64_t>(std::numeric_limits<int>::max());
+  if (a.shape[0] <= 0 || a.shape[1] <= 0)
+    throw NpyError(path + ": a learned table needs at least one row and one column, got shape " + shape);
+  if (a.shape[0] > kIntMax || a.shape[1] > kIntMax)
+    throw NpyError(path + ": shape " + shape + " has a dimension over " + std::to_string(kIntMax));
+  Grid g;
+  g.rows = static_cast<int>(a.shape[0]);
+  g.cols = static_cast<int>(a.shape[1]);
+  g.values = std::move(a.data);
+  return g;
+}
+
+void saveLearnedTable(const std::string& path, const Grid& table) {
+  validateTable("saveLearnedTable", table);
+  writeNpy(path, {table.rows, table.cols}, table.values.data(), DType::F32);
+}
+
+}  // namespace posviz

@@ -1,0 +1,233 @@
+#include "core/sinusoidal.hpp"
+
+#include <cmath>
+#include <numbers>
+#include <string>
+
+#include "core/check.hpp"
+
+namespace posviz {
+
+namespace {
+
+// Positions are carried as double; past 2^53 consecutive integers are no longer distinct.
+constexpr long long kMaxPosition = 1ll << 53;
+
+void requireLayout(const char* fn, SinusoidalLayout l) {
+  if (l != SinusoidalLayout::Interleaved && l != SinusoidalLayout::Tensor2Tensor)
+    failArgument(fn, "layout must be Interleaved or Tensor2Tensor, got " + std::to_string(static_cast<int>(l)));
+}
+
+// omega_i for every pair, float64.
+std::vector<double> frequencies(const SinusoidalParams& p) {
+  const int n = p.dModel / 2;
+  std::vector<double> w(static_cast<std::size_t>(n));
+  if (p.layout == SinusoidalLayout::Interleaved) {
+    const double lnBase = std::log(p.base);
+    for (int i = 0; i < n; ++i) w[i] = std::exp(-2.0 * i * lnBase / p.dModel);
+  } else {
+    const double logInc = std::log(p.base / p.minTimescale) / std::max(n - 1, 1);
+    for (int i = 0; i < n; ++i) w[i] = p.minTimescale * std::exp(-static_cast<double>(i) * logInc);
+  }
+  return w;
+}
+
+// The dims of pair i: (sin dim, cos dim).
+struct SinCosDims {
+  int s;
+  int c;
+};
+SinCosDims pairDims(const SinusoidalParams& p, int pair) {
+  if (p.layout == SinusoidalLayout::Interleaved) return {2 * pair, 2 * pair + 1};
+  return {pair, p.dModel / 2 + pair};
+}
+
+void validateRows(const char* fn, int numPositions, long long firstPos) {
+  requirePositiveInt(fn, "numPositions", numPositions);
+  requireNonNegativeInt(fn, "firstPos", firstPos);
+  if (firstPos > kMaxPosition - numPositions)
+    failArgument(fn, "firstPos + numPositions must be <= 2^53 (positions are exact in float64), got firstPos " +
+                         std::to_string(firstPos));
+}
+
+std::string gridWhat(long long rows, long long cols, const char* type) {
+  return "a grid of " + std::to_string(rows) + " x " + std::to_string(cols) + " x " + type;
+}
+
+}  // namespace
+
+void validateSinusoidal(const char* fn, const SinusoidalParams& p) {
+  requireEven(fn, "dModel", p.dModel);
+  requireLayout(fn, p.layout);
+  requireGreater(fn, "base", p.base, 1.0);
+  if (p.layout == SinusoidalLayout::Tensor2Tensor) {
+    requirePositive(fn, "minTimescale", p.minTimescale);
+    if (!(p.minTimescale < p.base))
+      failArgument(fn, "minTimescale must be < base (the max timescale " + formatValue(p.base) + "), got " +
+                           formatValue(p.minTimescale));
+  }
+}
+
+double sinusoidalFrequency(const SinusoidalParams& p, int pair) {
+  validateSinusoidal("sinusoidalFrequency", p);
+  requireIndex("sinusoidalFrequency", "pair", pair, p.dModel / 2);
+  if (p.layout == SinusoidalLayout::Interleaved) return std::exp(-2.0 * pair * std::log(p.base) / p.dModel);
+  const int n = p.dModel / 2;
+  const double logInc = std::log(p.base / p.minTimescale) / std::max(n - 1, 1);
+  return p.minTimescale * std::exp(-static_cast<double>(pair) * logInc);
+}
+
+double sinusoidalWavelength(const SinusoidalParams& p, int pair) {
+  validateSinusoidal("sinusoidalWavelength", p);
+  requireIndex("sinusoidalWavelength", "pair", pair, p.dModel / 2);
+  return 2.0 * std::numbers::pi / sinusoidalFrequency(p, pair);
+}
+
+int sinusoidalPairOfDim(const SinusoidalParams& p, int dim) {
+  validateSinusoidal("sinusoidalPairOfDim", p);
+  requireIndex("sinusoidalPairOfDim", "dim", dim, p.dModel);
+  return p.layout == SinusoidalLayout::Interleaved ? dim / 2 : dim % (p.dModel / 2);
+}
+
+bool sinusoidalDimIsSin(const SinusoidalParams& p, int dim) {
+  validateSinusoidal("sinusoidalDimIsSin", p);
+  requireIndex("sinusoidalDimIsSin", "dim", dim, p.dModel);
+  return p.layout == SinusoidalLayout::Interleaved ? dim % 2 == 0 : dim < p.dModel / 2;
+}
+
+double sinusoidalValue(const SinusoidalParams& p, double pos, int dim) {
+  validateSinusoidal("sinusoidalValue", p);
+  requireAtLeast("sinusoidalValue", "pos", pos, 0.0);
+  requireIndex("sinusoidalValue", "dim", dim, p.dModel);
+  const int pair = sinusoidalPairOfDim(p, dim);
+  const double angle = pos * sinusoidalFrequency(p, pair);
+  return sinusoidalDimIsSin(p, dim) ? std::sin(angle) : std::cos(angle);
+}
+
+std::vector<double> sinusoidalVector(const SinusoidalParams& p, double pos) {
+  validateSinusoidal("sinusoidalVector", p);
+  requireAtLeast("sinusoidalVector", "pos", pos, 0.0);
+  const std::vector<double> w = frequencies(p);
+  std::vector<double> v(static_cast<std::size_t>(p.dModel));
+  for (int i = 0; i < p.dModel / 2; ++i) {
+    const SinCosDims d = pairDims(p, i);
+    const double angle = pos * w[i];
+    v[d.s] = std::sin(angle);
+    v[d.c] = std::cos(angle);
+  }
+  return v;
+}
+
+Grid sinusoidalGrid(const SinusoidalParams& p, int numPositions, long long firstPos) {
+  validateSinusoidal("sinusoidalGrid", p);
+  validateRows("sinusoidalGrid", numPositions, firstPos);
+  requireBudget("sinusoidalGrid", static_cast<std::uint64_t>(numPositions) * static_cast<std::uint64_t>(p.dModel),
+                sizeof(float), gridWhat(numPositions, p.dModel, "float32"));
+  Grid g(numPositions, p.dModel);
+  sinusoidalGridInto(p, numPositions, firstPos, g.values.data());
+  return g;
+}
+
+void sinusoidalGridInto(const SinusoidalParams& p, int numPositions, long long firstPos, float* out) {
+  validateSinusoidal("sinusoidalGridInto", p);
+  validateRows("sinusoidalGridInto", numPositions, firstPos);
+  if (out == nullptr) failArgument("sinusoidalGridInto", "out must not be null");
+  const int n = p.dModel / 2;
+  const std::vector<double> w = frequencies(p);
+  // Rows advance by the angle-addition recurrence (one rotation by omega per row), re-seeded
+  // from sin/cos(pos * omega) every kReseed rows so rounding cannot accumulate past ~1e-15.
+  constexpr int kReseed = 32;
+  std::vector<double> stepCv(static_cast<std::size_t>(n)), stepSv(static_cast<std::size_t>(n));
+  std::vector<double> sv(static_cast<std::size_t>(n)), cv(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    stepCv[i] = std::cos(w[i]);
+    stepSv[i] = std::sin(w[i]);
+  }
+  double* __restrict s = sv.data();
+  double* __restrict c = cv.data();
+  const double* __restrict stepC = stepCv.data();
+  const double* __restrict stepS = stepSv.data();
+  const bool interleaved = p.layout == SinusoidalLayout::Interleaved;
+  for (int r = 0; r < numPositions; ++r) {
+    float* __restrict row = out + static_cast<std::size_t>(r) * static_cast<std::size_t>(p.dModel);
+    if (r % kReseed == 0) {
+      const double pos = static_cast<double>(firstPos + r);
+      for (int i = 0; i < n; ++i) {
+        const double angle = pos * w[i];
+        s[i] = std::sin(angle);
+        c[i] = std::cos(angle);
+      }
+    } else {
+      for (int i = 0; i < n; ++i) {
+        const double sn = s[i] * stepC[i] + c[i] * stepS[i];
+        const double cn = c[i] * stepC[i] - s[i] * stepS[i];
+        s[i] = sn;
+        c[i] = cn;
+      }
+    }
+    if (interleaved) {
+      for (int i = 0; i < n; ++i) {
+        row[2 * i] = static_cast<float>(s[i]);
+        row[2 * i + 1] = static_cast<float>(c[i]);
+      }
+    } else {
+      for (int i = 0; i < n; ++i) row[i] = static_cast<float>(s[i]);
+      for (int i = 0; i < n; ++i) row[n + i] = static_cast<float>(c[i]);
+    }
+  }
+}
+
+std::vector<double> sinusoidalOffsetMatrix(const SinusoidalParams& p, double k) {
+  validateSinusoidal("sinusoidalOffsetMatrix", p);
+  requireFinite("sinusoidalOffsetMatrix", "k", k);
+  const auto d = static_cast<std::uint64_t>(p.dModel);
+  requireBudget("sinusoidalOffsetMatrix", d * d, sizeof(double), gridWhat(p.dModel, p.dModel, "float64"));
+  const std::vector<double> w = frequencies(p);
+  std::vector<double> m(static_cast<std::size_t>(d * d), 0.0);
+  // sin((pos+k)w) = sin(pos w)cos(k w) + cos(pos w)sin(k w)
+  // cos((pos+k)w) = cos(pos w)cos(k w) - sin(pos w)sin(k w)
+  for (int i = 0; i < p.dModel / 2; ++i) {
+    const SinCosDims dims = pairDims(p, i);
+    const double ck = std::cos(k * w[i]), sk = std::sin(k * w[i]);
+    const auto at = [&](int r, int col) -> double& { return m[static_cast<std::size_t>(r) * d + static_cast<std::size_t>(col)]; };
+    at(dims.s, dims.s) = ck;
+    at(dims.s, dims.c) = sk;
+    at(dims.c, dims.s) = -sk;
+    at(dims.c, dims.c) = ck;
+  }
+  return m;
+}
+
+double sinusoidalSimilarity(const SinusoidalParams& p, double posA, double posB) {
+  validateSinusoidal("sinusoidalSimilarity", p);
+  requireAtLeast("sinusoidalSimilarity", "posA", posA, 0.0);
+  requireAtLeast("sinusoidalSimilarity", "posB", posB, 0.0);
+  // sin a sin b + cos a cos b = cos(a - b), per pair.
+  const double delta = posA - posB;
+  double sum = 0.0;
+  for (double w : frequencies(p)) sum += std::cos(delta * w);
+  return sum;
+}
+
+Grid sinusoidalSimilarityGrid(const SinusoidalParams& p, int numPositions) {
+  validateSinusoidal("sinusoidalSimilarityGrid", p);
+  requirePositiveInt("sinusoidalSimilarityGrid", "numPositions", numPositions);
+  const auto np = static_cast<std::uint64_t>(numPositions);
+  requireBudget("sinusoidalSimilarityGrid", np * np, sizeof(float), gridWhat(numPositions, numPositions, "float32"));
+  const std::vector<double> w = frequencies(p);
+  // The value depends only on |a - b|: one sum per offset, then fill.
+  std::vector<float> byOffset(static_cast<std::size_t>(numPositions));
+  for (int delta = 0; delta < numPositions; ++delta) {
+    double sum = 0.0;
+    for (double wi : w) sum += std::cos(static_cast<double>(delta) * wi);
+    byOffset[delta] = static_cast<float>(sum);
+  }
+  Grid g(numPositions, numPositions);
+  for (int a = 0; a < numPositions; ++a) {
+    float* row = g.row(a);
+    for (int b = 0; b < numPositions; ++b) row[b] = byOffset[a >= b ? a - b : b - a];
+  }
+  return g;
+}
+
+}  // namespace posviz

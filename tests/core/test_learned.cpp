@@ -1,0 +1,144 @@
+// Tests for core/learned: seeded init, the max_len ceiling, slices, and the .npy form.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "core/learned.hpp"
+#include "core/npy.hpp"
+#include "core/random.hpp"
+
+using namespace posviz;
+namespace fs = std::filesystem;
+
+namespace {
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& name) {
+    path = fs::temp_directory_path() / ("posviz-test-" + std::to_string(::getpid()) + "-" + name);
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  std::string file(const std::string& n) const { return (path / n).string(); }
+};
+}  // namespace
+
+TEST_CASE("learned: init is deterministic per seed and differs between seeds") {
+  const Grid a = learnedInit(16, 8, 1234);
+  const Grid b = learnedInit(16, 8, 1234);
+  const Grid c = learnedInit(16, 8, 1235);
+  CHECK(a.rows == 16);
+  CHECK(a.cols == 8);
+  CHECK(a.values == b.values);
+  CHECK(a.values != c.values);
+  // The draws are posviz::Rng normals times stddev, row-major.
+  Rng r(1234);
+  for (std::size_t i = 0; i < a.values.size(); ++i) {
+    CAPTURE(i);
+    CHECK(a.values[i] == static_cast<float>(r.normal() * 0.02));
+  }
+  // A longer table with the same seed starts with the same rows.
+  const Grid longer = learnedInit(32, 8, 1234);
+  for (int pos = 0; pos < 16; ++pos)
+    for (int dim = 0; dim < 8; ++dim) CHECK(longer.at(pos, dim) == a.at(pos, dim));
+  // stddev 0 gives zeros.
+  for (float v : learnedInit(4, 4, 1, 0.0).values) CHECK(v == 0.0f);
+}
+
+TEST_CASE("learned: std is about 0.02 (GPT-2's initializer) over a big table") {
+  const Grid g = learnedInit(1024, 256, 7);
+  double sum = 0, sumSq = 0;
+  for (float v : g.values) {
+    sum += v;
+    sumSq += static_cast<double>(v) * v;
+  }
+  const double n = static_cast<double>(g.values.size());
+  const double mean = sum / n;
+  const double sd = std::sqrt(sumSq / n - mean * mean);
+  // 262144 draws: standard error of the sd is 0.02/sqrt(2n) = 2.8e-5; bounds are ~10 sigma.
+  CHECK(std::fabs(sd - 0.02) < 3e-4);
+  CHECK(std::fabs(mean) < 4e-4);
+}
+
+TEST_CASE("learned: lookup returns the row and fails at or past max_len") {
+  const Grid t = learnedInit(512, 4, 3);
+  const std::vector<float> r = learnedLookup(t, 511);
+  REQUIRE(r.size() == 4);
+  for (int dim = 0; dim < 4; ++dim) CHECK(r[static_cast<std::size_t>(dim)] == t.at(511, dim));
+  CHECK_THROWS_WITH_AS(learnedLookup(t, 1024), "learnedLookup: pos 1024 has no row: the table has max_len 512 (rows 0..511)",
+                       std::out_of_range);
+  CHECK_THROWS_WITH_AS(learnedLookup(t, 512), "learnedLookup: pos 512 has no row: the table has max_len 512 (rows 0..511)",
+                       std::out_of_range);
+  CHECK_THROWS_WITH_AS(learnedLookup(t, -1), "learnedLookup: pos must be >= 0, got -1", std::invalid_argument);
+}
+
+TEST_CASE("learned: slices copy rows and respect the ceiling") {
+  const Grid t = learnedInit(10, 3, 5);
+  const Grid s = learnedSlice(t, 7, 3);
+  CHECK(s.rows == 3);
+  CHECK(s.cols == 3);
+  for (int pos = 0; pos < 3; ++pos)
+    for (int dim = 0; dim < 3; ++dim) CHECK(s.at(pos, dim) == t.at(7 + pos, dim));
+  CHECK_THROWS_WITH_AS(learnedSlice(t, 8, 3), "learnedSlice: pos 10 has no row: the table has max_len 10 (rows 0..9)", std::out_of_range);
+  CHECK_THROWS_WITH_AS(learnedSlice(t, 10, 1), "learnedSlice: pos 10 has no row: the table has max_len 10 (rows 0..9)", std::out_of_range);
+  CHECK_THROWS_WITH_AS(learnedSlice(t, 0, 0), "learnedSlice: numPositions must be > 0, got 0", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(learnedSlice(t, -2, 1), "learnedSlice: firstPos must be >= 0, got -2", std::invalid_argument);
+}
+
+TEST_CASE("learned: save and load as .npy round-trip, float32 and float64") {
+  TempDir dir("learned");
+  const Grid t = learnedInit(20, 6, 11);
+  saveLearnedTable(dir.file("t.npy"), t);
+  const Grid back = loadLearnedTable(dir.file("t.npy"));
+  CHECK(back.rows == 20);
+  CHECK(back.cols == 6);
+  CHECK(back.values == t.values);
+  CHECK(readNpy(dir.file("t.npy")).sourceType == DType::F32);
+
+  std::vector<double> d(12);
+  for (std::size_t i = 0; i < d.size(); ++i) d[i] = 0.1 * static_cast<double>(i) - 0.35;
+  writeNpy(dir.file("d.npy"), {3, 4}, d.data());
+  const Grid g = loadLearnedTable(dir.file("d.npy"));
+  CHECK(g.rows == 3);
+  CHECK(g.cols == 4);
+  for (std::size_t i = 0; i < d.size(); ++i) CHECK(g.values[i] == static_cast<float>(d[i]));
+}
+
+TEST_CASE("learned: loading rejects non-tables with messages") {
+  TempDir dir("learned-bad");
+  const float f[6] = {1, 2, 3, 4, 5, 6};
+  writeNpy(dir.file("v.npy"), {6}, f);
+  CHECK_THROWS_WITH_AS(loadLearnedTable(dir.file("v.npy")),
+                       (dir.file("v.npy") + ": a learned table must be 2-D (max_len x d_model), got shape (6,)").c_str(), NpyError);
+  writeNpy(dir.file("z.npy"), {0, 6}, f);
+  CHECK_THROWS_WITH_AS(loadLearnedTable(dir.file("z.npy")),
+                       (dir.file("z.npy") + ": a learned table needs at least one row and one column, got shape (0, 6)").c_str(), NpyError);
+  CHECK_THROWS_WITH_AS(loadLearnedTable(dir.file("missing.npy")),
+                       (dir.file("missing.npy") + ": cannot open: No such file or directory").c_str(), NpyError);
+}
+
+TEST_CASE("learned: bad arguments") {
+  CHECK_THROWS_WITH_AS(learnedInit(0, 4, 1), "learnedInit: maxLen must be > 0, got 0", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(learnedInit(4, -1, 1), "learnedInit: dModel must be > 0, got -1", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(learnedInit(4, 4, 1, std::nan("")), "learnedInit: stddev must be a finite number >= 0, got nan", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(learnedInit(4, 4, 1, -0.5), "learnedInit: stddev must be a finite number >= 0, got -0.5", std::invalid_argument);
+  Grid broken(2, 2);
+  broken.values.pop_back();
+  CHECK_THROWS_WITH_AS(learnedLookup(broken, 0), "learnedLookup: table.values must hold rows * cols = 4 values, got 3", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(learnedLookup(Grid{}, 0), "learnedLookup: table.rows must be > 0, got 0", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(saveLearnedTable("/tmp/never.npy", Grid{}), "saveLearnedTable: table.rows must be > 0, got 0", std::invalid_argument);
+  const std::uint64_t saved = memoryBudgetBytes();
+  setMemoryBudgetBytes(1024);
+  CHECK_THROWS_WITH_AS(learnedInit(512, 4, 1), "learnedInit: a grid of 512 x 4 x float32 needs 8.0 KiB, over the memory budget of 1.0 KiB",
+                       std::invalid_argument);
+  setMemoryBudgetBytes(saved);
+}
