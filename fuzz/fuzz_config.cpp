@@ -1,0 +1,20 @@
+// libFuzzer target: the config.json reader must turn any text into a ModelConfig or a
+// ConfigError naming the field, never crash or hang.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "app/model_config.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  try {
+    posviz::app::ModelConfig c = posviz::app::parseModelConfig(text, "fuzz.json");
+    // A config that parses must describe a valid encoding: core accepts its RoPE parameters.
+    if (c.encoding == posviz::app::ModelEncoding::Rope) {
+      (void)posviz::ropeFrequencies(c.rope);
+    }
+  } catch (const posviz::app::ConfigError&) {
+  }
+  return 0;
+}
