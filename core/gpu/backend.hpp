@@ -4,6 +4,16 @@
 //         cells; CPU otherwise. Cpu: always core. Gpu: GPU when available, else CPU + notice.
 //   Whenever the GPU was wanted but could not deliver (no context, no compute, compile or
 //   dispatch failure), the result comes from core and `notice` says why. Never blank, never stale.
+//
+//   NOTICES start with "computed on the CPU: " and then name the cause: the GpuCompute's
+//   lastError() ("ropeCosGrid: dispatch failed (forced by POSVIZ_GPU_FAIL=dispatch)"), or, with
+//   no GpuCompute, gpuUnavailableReason() ("GPU unavailable (no compute shaders: GL 3.3 ...)").
+//   Auto without a GpuCompute stays silent unless creating one failed.
+//
+//   ERRORS: bad arguments and grids over core's memory budget throw std::invalid_argument with
+//   core's message on every path (no backend can make them valid), before anything is computed.
+//
+//   millis is the wall time of the whole call, the GPU's read-back included.
 #pragma once
 
 #include <string>
