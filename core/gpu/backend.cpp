@@ -1,6 +1,8 @@
 #include "core/gpu/backend.hpp"
 
 #include <chrono>
+#include <cstdlib>
+#include <string>
 #include <functional>
 #include <stdexcept>
 
@@ -14,7 +16,9 @@ Computed runOn(GpuCompute* gpu, Backend b, long long cells, const std::function<
                const std::function<Grid()>& onCpu) {
   const auto start = std::chrono::steady_clock::now();
   Computed c;
-  const bool wanted = b == Backend::Gpu || (b == Backend::Auto && cells >= kGpuThresholdCells);
+  const bool bigEnough = cells >= kGpuThresholdCells;
+  if (b == Backend::Auto && bigEnough && gpu != nullptr && !autoUsesGpu(gpu)) b = Backend::Cpu;
+  const bool wanted = b == Backend::Gpu || (b == Backend::Auto && bigEnough);
   if (wanted && gpu != nullptr) {
     try {
       if (std::optional<GpuGrid> g = onGpu(*gpu)) {
@@ -40,6 +44,13 @@ Computed runOn(GpuCompute* gpu, Backend b, long long cells, const std::function<
 long long cellsOf(long long rows, long long cols) { return rows > 0 && cols > 0 ? rows * cols : 0; }
 
 }  // namespace
+
+bool autoUsesGpu(const GpuCompute* gpu) {
+  if (gpu == nullptr) return false;
+  if (!gpu->softwareRenderer()) return true;
+  const char* allow = std::getenv("POSVIZ_AUTO_SOFTWARE_GPU");
+  return allow != nullptr && std::string(allow) == "1";
+}
 
 Computed computeSinusoidalGrid(GpuCompute* gpu, Backend b, const SinusoidalParams& p, int numPositions, long long firstPos) {
   return runOn(

@@ -1,7 +1,7 @@
 // backend.hpp: one entry point per grid that picks the CPU (core) or the GPU mirror.
 //
-//   Auto: GPU when a GpuCompute is available and the grid has at least kGpuThresholdCells
-//         cells; CPU otherwise. Cpu: always core. Gpu: GPU when available, else CPU + notice.
+//   Auto: GPU when a GpuCompute is available, is not a software renderer (autoUsesGpu), and the
+//         grid has at least kGpuThresholdCells cells; CPU otherwise. Cpu: always core. Gpu: GPU when available, else CPU + notice.
 //   Whenever the GPU was wanted but could not deliver (no context, no compute, compile or
 //   dispatch failure), the result comes from core and `notice` says why. Never blank, never stale.
 //
@@ -24,6 +24,11 @@ namespace posviz::gpu {
 
 enum class Backend { Auto, Cpu, Gpu };
 constexpr long long kGpuThresholdCells = 1 << 20;
+
+// Whether Auto may use this GpuCompute. A software renderer (Mesa llvmpipe, softpipe, swrast)
+// runs shaders on the same CPU cores, several times slower than core's own loops, so Auto keeps
+// to the CPU there; Gpu still uses it. POSVIZ_AUTO_SOFTWARE_GPU=1 lets Auto use it anyway.
+bool autoUsesGpu(const GpuCompute* gpu);
 
 struct Computed {
   Grid grid;

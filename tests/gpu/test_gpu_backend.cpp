@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
+
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -122,8 +124,26 @@ TEST_CASE("gpu: a grid over the memory budget is refused with the size it would 
   CHECK(gpu->ropeScoreGrid(p, q, k, 256).has_value());
 }
 
+TEST_CASE("gpu: backend choice: Auto keeps to the CPU on a software renderer unless allowed") {
+  POSVIZ_REQUIRE_GPU(gpu);
+  SinusoidalParams p;
+  p.dModel = 64;
+  const int bigRows = static_cast<int>(kGpuThresholdCells / 64);
+  ::unsetenv("POSVIZ_AUTO_SOFTWARE_GPU");
+  const Computed big = computeSinusoidalGrid(gpu, Backend::Auto, p, bigRows);
+  CAPTURE(gpu->renderer());
+  CHECK(big.onGpu == !gpu->softwareRenderer());
+  CHECK(big.notice.empty());
+  CHECK(autoUsesGpu(gpu) == !gpu->softwareRenderer());
+  CHECK_FALSE(autoUsesGpu(nullptr));
+  ::setenv("POSVIZ_AUTO_SOFTWARE_GPU", "1", 1);
+  CHECK(autoUsesGpu(gpu));
+  ::unsetenv("POSVIZ_AUTO_SOFTWARE_GPU");
+}
+
 TEST_CASE("gpu: backend choice: Auto uses the GPU from kGpuThresholdCells, Cpu never, Gpu always") {
   POSVIZ_REQUIRE_GPU(gpu);
+  ::setenv("POSVIZ_AUTO_SOFTWARE_GPU", "1", 1);  // llvmpipe in CI counts as a GPU for this test
   SinusoidalParams p;
   p.dModel = 64;
   const Computed small = computeSinusoidalGrid(gpu, Backend::Auto, p, 100);
@@ -137,6 +157,7 @@ TEST_CASE("gpu: backend choice: Auto uses the GPU from kGpuThresholdCells, Cpu n
   CHECK(big.grid.rows == bigRows);
   CHECK(big.millis > 0.0);
   POSVIZ_CHECK_GRIDS_MATCH("sinusoidal via Auto", big.grid, sinusoidalGrid(p, bigRows), false);
+  ::unsetenv("POSVIZ_AUTO_SOFTWARE_GPU");
   const Computed forcedCpu = computeSinusoidalGrid(gpu, Backend::Cpu, p, bigRows);
   CHECK_FALSE(forcedCpu.onGpu);
   CHECK(forcedCpu.notice.empty());
