@@ -1,0 +1,79 @@
+// parallel.hpp: split a range of rows over a few std::threads, and nothing more.
+//
+// USAGE
+//   parallelFor(numRows, numThreads, grain, [&](long long begin, long long end) { ... });
+//   Calls fn on disjoint, contiguous blocks that cover [0, numRows) exactly once. Block
+//   boundaries are multiples of grain (except the last end), so a kernel that restarts some
+//   state every grain rows gives the same bits whatever the thread count. The calling thread
+//   runs the first block; the others run on fresh std::threads that are joined before return.
+//   No pool and no spinning: starting a thread costs tens of microseconds, which only matters
+//   for outputs far below the sizes worth splitting (see kDefaultParallelMinBytes).
+//
+// ERRORS
+//   An exception thrown by fn on any thread is rethrown on the calling thread after every
+//   thread has been joined (the first one caught wins).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+namespace posviz {
+
+// Outputs smaller than this stay on the calling thread: the split only pays off once the work
+// is well past thread start-up and past what one core's share of the caches holds.
+constexpr std::size_t kDefaultParallelMinBytes = std::size_t{32} << 20;
+
+// std::thread::hardware_concurrency(), at least 1.
+inline int hardwareThreads() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : static_cast<int>(n);
+}
+
+// How many threads a job of outputBytes gets: 1 below minBytes, else maxThreads
+// (0 = hardwareThreads()).
+inline int threadsForBytes(std::size_t outputBytes, int maxThreads, std::size_t minBytes = kDefaultParallelMinBytes) {
+  if (outputBytes < minBytes) return 1;
+  return maxThreads <= 0 ? hardwareThreads() : maxThreads;
+}
+
+template <class Fn>
+void parallelFor(long long numRows, int numThreads, long long grain, Fn&& fn) {
+  if (numRows <= 0) return;
+  grain = std::max(grain, 1LL);
+  const long long numGrains = (numRows + grain - 1) / grain;
+  const long long threads = std::clamp<long long>(numThreads, 1, numGrains);
+  if (threads == 1) {
+    fn(0LL, numRows);
+    return;
+  }
+  std::exception_ptr error;
+  std::mutex errorMutex;
+  auto runBlock = [&](long long t) {
+    const long long begin = std::min(numRows, numGrains * t / threads * grain);
+    const long long end = std::min(numRows, numGrains * (t + 1) / threads * grain);
+    try {
+      if (begin < end) fn(begin, end);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(errorMutex);
+      if (!error) error = std::current_exception();
+    }
+  };
+  std::vector<std::thread> workers;
+  workers.reserve(static_cast<std::size_t>(threads - 1));
+  long long t = 1;
+  try {
+    for (; t < threads; ++t) workers.emplace_back(runBlock, t);
+  } catch (const std::system_error&) {
+    for (; t < threads; ++t) runBlock(t);  // no thread to be had: do its block here
+  }
+  runBlock(0);
+  for (auto& w : workers) w.join();
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace posviz
