@@ -23,6 +23,7 @@ struct StatusInfo {               // the active panel fills this each frame
   double computeMs = 0.0;         // last computation's wall time
   bool busy = false;              // a computation is running (last result stays up)
   float progress = -1.0f;         // 0..1 when known, < 0 otherwise
+  bool animating = false;         // the view moves on its own (play): keep drawing frames
 };
 
 // What the active panel offers to File > Export; it refills this every frame.
@@ -45,10 +46,15 @@ struct AppContext {
   StatusInfo status;
   float uiScale = 1.0f;               // DPI scale for sizes
   long long frame = 0;
+  int backendEpoch = 0;               // bumps when `backend` changes: views recompute
+  double time = 0.0;                  // seconds since start (animation)
+  float deltaTime = 0.0f;             // seconds since the last frame
   ExportableView exportable;          // the active panel's exportable data
   std::optional<ModelConfig> pendingConfig;  // set by File > Open config / Presets; the RoPE,
                                       // context-extension and ALiBi panels apply it and the
                                       // panel whose encoding it is clears it
 };
+
+// BackendChoice lists Auto, Cpu, Gpu in gpu::Backend's order: static_cast converts.
 
 }  // namespace posviz::app

@@ -7,10 +7,17 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace posviz::cli {
 
 // nullopt: not a CLI invocation (no arguments, or only GUI flags): start the app.
 std::optional<int> runCli(int argc, char** argv);
+
+// Parses and checks the arguments after "export" as runCli would (reading --config/--preset, the
+// budget check included) without computing or writing anything. Returns "" when runCli would go
+// on to export, else the message it would print with exit code 2. The CLI fuzz target's entry.
+std::string checkExportArguments(const std::vector<std::string>& args);
 
 }  // namespace posviz::cli

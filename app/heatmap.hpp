@@ -60,6 +60,10 @@ struct HeatmapSpec {
   std::function<std::string(long long row, long long col)> formula;   // "sin(3 * 0.1) = 0.2955"
   std::string maskedReason;                      // tooltip text for non-finite cells
   std::function<void(long long row, long long col)> onClick;          // optional
+  long long noDataRowsFrom = -1;                 // >= 0: rows from here on have no data (drawn hatched)
+  std::string noDataLabel;                       // drawn over the hatched region, e.g. "no row: max_len 512"
+  bool fixedRange = false;                       // use rangeMin/rangeMax instead of image.range
+  float rangeMin = 0.0f, rangeMax = 1.0f;
 };
 
 struct HeatmapState {
@@ -72,6 +76,11 @@ struct HeatmapState {
   unsigned int texture = 0;   // GL texture owned by the widget
   long long uploadedVersion = -1;
   void resetView() { viewRow0 = viewRows = viewCol0 = viewCols = 0; }
+  // Widget internals (not for views).
+  unsigned long long uploadedKey = 0;   // version + colour scale of the texture
+  int textureRows = 0, textureCols = 0;
+  bool dragging = false;
+  bool clickCandidate = false;
 };
 
 // Draws into the current ImGui window, filling `size` (pixels; 0 = remaining region).
@@ -82,11 +91,33 @@ bool drawHeatmap(const char* id, HeatmapState& state, const HeatmapSpec& spec, c
 // Convenience for small grids that are computed whole: the image is the grid itself.
 HeatmapImage wholeGridImage(const Grid& g, long long version);
 
+// The widget width that makes cells square for a widget of `height` pixels (margins included),
+// for a grid of rows x cols; never more than maxWidth.
+float heatmapWidthForSquareCells(float height, long long rows, long long cols, bool colorbar, float maxWidth);
+
 // Frees the widget's GL texture.
 void releaseHeatmap(HeatmapState& state);
 
 // Area-average a window of a full grid down to the display size (for views that hold the
 // full grid; large views compute windows directly).
+// Display cell i along an axis of n logical cells shown as `out` cells covers logical
+// [areaCellBegin(n, out, i), areaCellBegin(n, out, i + 1)): every logical cell counts once, with
+// equal weight. Non-finite cells (masks) are left out of the mean; a display cell with no finite
+// cell is NaN.
 void areaAverageWindow(const Grid& full, const HeatmapWindow& w, Grid& out);
+long long areaCellBegin(long long n, int out, int i);
+
+// Computes a window row-chunk by row-chunk and area-averages it, for views that never hold the
+// full grid. computeRows(firstRow, numRows, dst) writes numRows x logicalCols values (row-major,
+// all logical columns) into dst; windows over 32 MiB call it from several threads at once, so it
+// must be thread-safe (core's grid functions are). cancelled() (optional) is polled between chunks: when it
+// returns true the function returns false; progress (optional) gets 0..1.
+bool areaAverageComputed(const HeatmapWindow& w, long long logicalCols,
+                         const std::function<void(long long firstRow, int numRows, float* dst)>& computeRows,
+                         Grid& out, const std::function<bool()>& cancelled = {},
+                         const std::function<void(float)>& progress = {});
+
+// The whole logical grid at the given display resolution (outRows/outCols clamped to it).
+HeatmapWindow fullWindow(long long rows, long long cols, int outRows, int outCols);
 
 }  // namespace posviz::app

@@ -57,4 +57,11 @@ PlotHover drawPlot(const char* id, const PlotSpec& spec, float width = 0.0f, flo
 // Palette colour i (ImU32), distinguishable and colour-blind friendly (Okabe-Ito).
 unsigned int plotColor(int i);
 
+// "Nice" tick values (1, 2, 5 x 10^k steps) inside [lo, hi], at most about maxTicks of them.
+std::vector<double> niceTicks(double lo, double hi, int maxTicks);
+// Decades (and 2, 5 when few decades) inside [lo, hi], lo > 0, for log axes.
+std::vector<double> logTicks(double lo, double hi, int maxTicks);
+// Tick label: integers plainly, others with 3 significant digits, 1e+04 style when large.
+std::string formatTick(double v, double step);
+
 }  // namespace posviz::app

@@ -38,6 +38,7 @@ struct SinusoidalParams {
   double base = 10000.0;                            // > 1; Tensor2Tensor: the max timescale
   SinusoidalLayout layout = SinusoidalLayout::Interleaved;
   double minTimescale = 1.0;                        // Tensor2Tensor only, > 0 and < base
+  bool operator==(const SinusoidalParams&) const = default;
 };
 
 // Throws std::invalid_argument naming fn when p is invalid.

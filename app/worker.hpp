@@ -1,0 +1,161 @@
+// worker.hpp: background computation for the views, so the window never freezes.
+//
+// USAGE
+//   struct MyState { AsyncResult<HeatmapImage> image; ... };
+//   if (s.dirty) { s.image.request([params](JobControl& jc) { return compute(params, jc); }); s.dirty = false; }
+//   s.image.poll();                                   // once per frame, on the UI thread
+//   if (const HeatmapImage* img = s.image.result()) drawHeatmap(..., *img);
+//
+// CONTRACT
+//   Latest request wins: request() replaces a job that has not started yet and asks the running
+//   one to stop (JobControl::cancelled() turns true; a cancelled job's result is dropped). The
+//   last good result stays available through result() until a newer one arrives, so the view
+//   keeps showing it with a progress indication (busy(), progress()). An exception thrown by a
+//   job (e.g. the memory budget) becomes error(); the last good result is kept.
+//   Each AsyncResult owns one thread, started on the first request and joined in the destructor.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace posviz::app {
+
+// Handed to a running job: check cancelled() between chunks, report progress in [0, 1].
+class JobControl {
+ public:
+  bool cancelled() const { return cancel_.load(std::memory_order_relaxed); }
+  void setProgress(float p) { progress_.store(p, std::memory_order_relaxed); }
+
+ private:
+  friend class Worker;
+  std::atomic<bool> cancel_{false};
+  std::atomic<float> progress_{-1.0f};
+};
+
+// Thrown by a job (or by throwIfCancelled) to stop early; never reported as an error.
+struct JobCancelled {};
+inline void throwIfCancelled(const JobControl& jc) {
+  if (jc.cancelled()) throw JobCancelled{};
+}
+
+// One background thread running type-erased jobs, latest request wins.
+class Worker {
+ public:
+  using Job = std::function<void(JobControl&)>;
+  Worker() = default;
+  ~Worker();
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  void submit(Job job);        // replaces the pending job, cancels the running one
+  bool busy() const;           // a job is pending or running
+  float progress() const;      // of the running job; < 0 when unknown
+  void cancelAll();            // drop the pending job and cancel the running one
+
+ private:
+  void run();
+  mutable std::mutex mutex_;
+  std::condition_variable cv_;
+  std::thread thread_;
+  std::optional<Job> pending_;
+  std::shared_ptr<JobControl> running_;
+  bool stop_ = false;
+};
+
+template <class T>
+class AsyncResult {
+ public:
+  using Compute = std::function<T(JobControl&)>;
+
+  // Starts fn on the worker thread; supersedes any earlier request.
+  void request(Compute fn) {
+    const long long id = ++requested_;
+    auto slot = slot_;
+    worker_->submit([fn = std::move(fn), id, slot](JobControl& jc) {
+      const auto t0 = std::chrono::steady_clock::now();
+      try {
+        T value = fn(jc);
+        if (jc.cancelled()) return;
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        std::lock_guard lock(slot->mutex);
+        if (id < slot->readyId) return;
+        slot->ready = std::move(value);
+        slot->readyId = id;
+        slot->readyMs = ms;
+        slot->readyError.clear();
+      } catch (const JobCancelled&) {
+      } catch (const std::exception& e) {
+        std::lock_guard lock(slot->mutex);
+        if (id < slot->readyId) return;
+        slot->readyId = id;
+        slot->readyError = e.what();
+        slot->errorPending = true;
+      }
+    });
+  }
+
+  // Takes a finished result (UI thread). True when result() or error() changed.
+  bool poll() {
+    std::lock_guard lock(slot_->mutex);
+    bool changed = false;
+    if (slot_->ready) {
+      current_ = std::move(slot_->ready);
+      slot_->ready.reset();
+      millis_ = slot_->readyMs;
+      error_.clear();
+      changed = true;
+    }
+    if (slot_->errorPending) {
+      error_ = slot_->readyError;
+      slot_->errorPending = false;
+      changed = true;
+    }
+    done_ = slot_->readyId;
+    return changed;
+  }
+
+  const T* result() const { return current_ ? &*current_ : nullptr; }   // last good result
+  T* result() { return current_ ? &*current_ : nullptr; }
+  bool busy() const { return worker_->busy() || done_ < requested_; }
+  float progress() const { return worker_->progress(); }
+  double millis() const { return millis_; }                              // wall time of result()
+  const std::string& error() const { return error_; }                    // last request's failure
+  void clearError() { error_.clear(); }
+
+  // Blocks until the latest request has finished (tests, screenshots); false on timeout.
+  bool waitIdle(double timeoutSeconds = 30.0) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeoutSeconds);
+    while (std::chrono::steady_clock::now() < end) {
+      poll();
+      if (!busy()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return false;
+  }
+
+ private:
+  struct Slot {
+    std::mutex mutex;
+    std::optional<T> ready;
+    long long readyId = 0;
+    double readyMs = 0.0;
+    std::string readyError;
+    bool errorPending = false;
+  };
+  std::shared_ptr<Slot> slot_ = std::make_shared<Slot>();
+  std::unique_ptr<Worker> worker_ = std::make_unique<Worker>();
+  std::optional<T> current_;
+  long long requested_ = 0;
+  long long done_ = 0;
+  double millis_ = 0.0;
+  std::string error_;
+};
+
+}  // namespace posviz::app
