@@ -1,0 +1,276 @@
+// Exporters (app/export.cpp): PNG size and cell colours, decorations, CSV/JSON text, safe writes.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <stb_image.h>
+
+#include "app/app_context.hpp"
+#include "app/export.hpp"
+#include "core/npy.hpp"
+#include "core/colormap.hpp"
+#include "core/grid.hpp"
+
+namespace fs = std::filesystem;
+using posviz::ColorScale;
+using posviz::Colormap;
+using posviz::Grid;
+using posviz::Rgba8;
+using posviz::app::PngOptions;
+using posviz::app::RgbImage;
+
+namespace {
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::path(POSVIZ_TEST_OUT) / "export" / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+Grid ramp(int rows, int cols) {
+  Grid g(rows, cols);
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) g.at(r, c) = static_cast<float>(r * cols + c) - 5.0f;
+  }
+  return g;
+}
+
+void checkPixel(const std::uint8_t* p, Rgba8 expected) {
+  CHECK(static_cast<int>(p[0]) == static_cast<int>(expected.r));
+  CHECK(static_cast<int>(p[1]) == static_cast<int>(expected.g));
+  CHECK(static_cast<int>(p[2]) == static_cast<int>(expected.b));
+}
+
+std::string readText(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::size_t filesIn(const fs::path& dir) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_SUITE("export") {
+
+TEST_CASE("export: a native PNG has one pixel per cell, coloured by mapValue") {
+  const Grid g = ramp(3, 5);
+  PngOptions o;
+  o.scale = ColorScale{Colormap::Viridis, -5.0f, 9.0f};
+  const RgbImage img = posviz::app::renderHeatmapImage(g, o);
+  CHECK(img.width == 5);
+  CHECK(img.height == 3);
+  CHECK(img.heatmapX == 0);
+  CHECK(img.heatmapY == 0);
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 5; ++c) {
+      CAPTURE(r);
+      CAPTURE(c);
+      checkPixel(img.pixel(c, r), posviz::mapValue(o.scale, g.at(r, c)));
+    }
+  }
+  // The first and last cells are the ends of the colormap.
+  checkPixel(img.pixel(0, 0), posviz::colormapColor(Colormap::Viridis, 0.0f));
+  checkPixel(img.pixel(4, 2), posviz::colormapColor(Colormap::Viridis, 1.0f));
+}
+
+TEST_CASE("export: the written PNG decodes to the same size and colours, scale N makes N x N blocks") {
+  const fs::path dir = scratch("png");
+  Grid g = ramp(4, 6);
+  g.at(1, 2) = -std::numeric_limits<float>::infinity();  // a masked cell
+  PngOptions o;
+  o.scale = posviz::app::autoColorScale(g, nullptr, false);
+  o.cellScale = 3;
+  const fs::path path = dir / "ramp.png";
+  posviz::app::writePng(path.string(), g, o);
+  int w = 0, h = 0, n = 0;
+  unsigned char* pixels = stbi_load(path.string().c_str(), &w, &h, &n, 3);
+  REQUIRE(pixels != nullptr);
+  CHECK(w == 18);
+  CHECK(h == 12);
+  for (int r = 0; r < 4; ++r) {
+    for (int c = 0; c < 6; ++c) {
+      const Rgba8 expected = posviz::mapValue(o.scale, g.at(r, c));
+      for (int dy = 0; dy < 3; ++dy) {
+        for (int dx = 0; dx < 3; ++dx) {
+          CAPTURE(r);
+          CAPTURE(c);
+          const unsigned char* p = pixels + ((r * 3 + dy) * w + (c * 3 + dx)) * 3;
+          checkPixel(p, expected);
+        }
+      }
+    }
+  }
+  const unsigned char* masked = pixels + ((1 * 3) * w + 2 * 3) * 3;
+  checkPixel(masked, posviz::kMaskColor);
+  stbi_image_free(pixels);
+  // Data range -5..18 contains 0 on both sides: a diverging map centred on 0.
+  CHECK(posviz::colormapKind(o.scale.map) == posviz::ColormapKind::Diverging);
+  CHECK(o.scale.min == doctest::Approx(-18.0f));
+  CHECK(o.scale.max == doctest::Approx(18.0f));
+  CHECK(filesIn(dir) == 1);  // no temporary file left
+}
+
+TEST_CASE("export: colorbar, axis titles and caption add margins and leave the cells exact") {
+  const Grid g = ramp(40, 30);
+  PngOptions o;
+  o.scale = ColorScale{Colormap::Magma, -5.0f, 1194.0f};
+  o.cellScale = 2;
+  o.colorbar = true;
+  o.axisTitles = true;
+  o.rowTitle = "position";
+  o.colTitle = "dimension";
+  o.valueName = "PE";
+  o.caption = "sinusoidal d_model=30 base=10000";
+  const RgbImage img = posviz::app::renderHeatmapImage(g, o);
+  CHECK(img.heatmapX > 0);
+  CHECK(img.heatmapY > 0);
+  CHECK(img.width > img.heatmapX + 60);
+  CHECK(img.height > img.heatmapY + 80);
+  for (int r : {0, 17, 39}) {
+    for (int c : {0, 11, 29}) {
+      CAPTURE(r);
+      CAPTURE(c);
+      checkPixel(img.pixel(img.heatmapX + 2 * c + 1, img.heatmapY + 2 * r + 1), posviz::mapValue(o.scale, g.at(r, c)));
+    }
+  }
+  // Text was drawn: the caption row holds dark pixels, the margin corner stays white.
+  bool dark = false;
+  for (int x = 0; x < img.width; ++x) {
+    for (int y = 0; y < img.heatmapY; ++y) dark = dark || img.pixel(x, y)[0] < 100;
+  }
+  CHECK(dark);
+  const std::uint8_t* corner = img.pixel(img.width - 1, img.height - 1);
+  CHECK(static_cast<int>(corner[0]) == 255);
+  // The colorbar's top is the colormap's end, its bottom the start.
+  const int barX = img.heatmapX + 60 + 8 + 4;
+  checkPixel(img.pixel(barX, img.heatmapY), posviz::colormapColor(Colormap::Magma, 1.0f));
+  checkPixel(img.pixel(barX, img.heatmapY + 79), posviz::colormapColor(Colormap::Magma, 0.0f));
+}
+
+TEST_CASE("export: bad PNG requests are refused before writing") {
+  const fs::path dir = scratch("png-bad");
+  const Grid g = ramp(2, 2);
+  PngOptions o;
+  o.cellScale = 0;
+  CHECK_THROWS_WITH_AS(posviz::app::writePng((dir / "a.png").string(), g, o), doctest::Contains("cellScale"), std::invalid_argument);
+  o.cellScale = 1;
+  CHECK_THROWS_AS(posviz::app::writePng((dir / "a.png").string(), Grid(), o), std::invalid_argument);
+  const std::uint64_t old = posviz::memoryBudgetBytes();
+  posviz::setMemoryBudgetBytes(1024);
+  o.cellScale = 100;
+  CHECK_THROWS_WITH_AS(posviz::app::writePng((dir / "a.png").string(), g, o), doctest::Contains("memory budget"), std::invalid_argument);
+  posviz::setMemoryBudgetBytes(old);
+  CHECK(filesIn(dir) == 0);
+  CHECK_THROWS_WITH_AS(posviz::app::writePng((dir / "no-such-dir" / "a.png").string(), g, PngOptions{}),
+                       doctest::Contains("cannot write"), std::runtime_error);
+  CHECK(filesIn(dir) == 0);
+}
+
+TEST_CASE("export: numbers are written in shortest round-trip form") {
+  CHECK(posviz::app::formatNumber(0.1) == "0.1");
+  CHECK(posviz::app::formatNumber(0.1f) == "0.1");
+  CHECK(posviz::app::formatNumber(-std::numeric_limits<double>::infinity()) == "-inf");
+  CHECK(posviz::app::formatNumber(std::numeric_limits<double>::quiet_NaN()) == "nan");
+  for (double v : {1.0 / 3.0, 6.02214076e23, -2.5e-300, 0.8414709848078965}) {
+    CAPTURE(v);
+    CHECK(std::stod(posviz::app::formatNumber(v)) == v);
+  }
+}
+
+TEST_CASE("export: CSV grids and columns") {
+  const fs::path dir = scratch("csv");
+  Grid g(2, 3);
+  g.values = {0.5f, -1.0f, 0.1f, 3.0f, -std::numeric_limits<float>::infinity(), 7.25f};
+  posviz::app::writeCsvGrid((dir / "g.csv").string(), g, {"rows = a, cols = b"});
+  CHECK(readText(dir / "g.csv") == "# rows = a, cols = b\n0.5,-1,0.1\n3,-inf,7.25\n");
+  posviz::app::writeCsvGrid((dir / "d.csv").string(), std::vector<double>{0.1, 0.2}, 1, 2, {});
+  CHECK(readText(dir / "d.csv") == "0.1,0.2\n");
+  CHECK_THROWS_AS(posviz::app::writeCsvGrid((dir / "e.csv").string(), std::vector<double>{0.1, 0.2}, 2, 2, {}), std::invalid_argument);
+  posviz::app::writeCsvColumns((dir / "c.csv").string(), {"distance", "bound"}, {{0, 1, 2}, {1.0, 0.75, 0.5}});
+  CHECK(readText(dir / "c.csv") == "distance,bound\n0,1\n1,0.75\n2,0.5\n");
+  CHECK_THROWS_WITH_AS(posviz::app::writeCsvColumns((dir / "x.csv").string(), {"a", "b"}, {{1, 2}, {1}}),
+                       doctest::Contains("column b has 1 values"), std::invalid_argument);
+  CHECK_THROWS_AS(posviz::app::writeCsvColumns((dir / "x.csv").string(), {"a"}, {{1}, {2}}), std::invalid_argument);
+  CHECK_FALSE(fs::exists(dir / "x.csv"));
+  CHECK_FALSE(fs::exists(dir / "e.csv"));
+}
+
+TEST_CASE("export: JSON is pretty-printed, non-finite numbers become null, and a failed write leaves nothing") {
+  const fs::path dir = scratch("json");
+  nlohmann::json doc = {{"score", 0.25}, {"masked", -std::numeric_limits<double>::infinity()}, {"name", "dog"}};
+  posviz::app::writeJson((dir / "a.json").string(), doc);
+  const nlohmann::json back = nlohmann::json::parse(readText(dir / "a.json"));
+  CHECK(back["score"].get<double>() == 0.25);
+  CHECK(back["masked"].is_null());
+  CHECK(back["name"] == "dog");
+  CHECK_THROWS_AS(posviz::app::writeJson((dir / "missing" / "a.json").string(), doc), std::runtime_error);
+  CHECK(filesIn(dir) == 1);
+}
+
+TEST_CASE("export: File > Export writes the active view's heatmap and plot data") {
+  const fs::path dir = scratch("view");
+  posviz::app::ExportableView v;
+  v.name = "alibi-bias-head0";
+  v.caption = "heads=8 positions=4";
+  v.rowTitle = "query i";
+  v.colTitle = "key j";
+  v.valueName = "bias";
+  v.colormap = Colormap::Viridis;
+  v.computeFull = [] { return ramp(4, 4); };
+  v.plotColumnNames = {"distance", "slope"};
+  v.plotColumns = {{0, 1, 2}, {0.5, 0.25, 0.125}};
+  using posviz::app::ViewExportKind;
+  CHECK(posviz::app::defaultExportFileName(v, ViewExportKind::HeatmapPng) == "alibi-bias-head0.png");
+  CHECK(posviz::app::defaultExportFileName(v, ViewExportKind::PlotCsv) == "alibi-bias-head0-plot.csv");
+
+  posviz::app::ViewExportOptions plain;
+  plain.colorbar = plain.axisTitles = plain.caption = false;
+  plain.cellScale = 2;
+  posviz::app::exportView(v, ViewExportKind::HeatmapPng, (dir / "v.png").string(), plain);
+  int w = 0, h = 0, n = 0;
+  unsigned char* px = stbi_load((dir / "v.png").string().c_str(), &w, &h, &n, 3);
+  REQUIRE(px != nullptr);
+  CHECK(w == 8);
+  CHECK(h == 8);
+  const ColorScale scale{Colormap::Viridis, -5.0f, 10.0f};
+  checkPixel(px + ((2 * 3) * w + 2 * 1) * 3, posviz::mapValue(scale, ramp(4, 4).at(3, 1)));
+  stbi_image_free(px);
+  posviz::app::exportView(v, ViewExportKind::HeatmapPng, (dir / "decorated.png").string());
+  px = stbi_load((dir / "decorated.png").string().c_str(), &w, &h, &n, 3);
+  REQUIRE(px != nullptr);
+  CHECK(w > 8);
+  stbi_image_free(px);
+
+  posviz::app::exportView(v, ViewExportKind::HeatmapNpy, (dir / "v.npy").string());
+  const posviz::NpyArray a = posviz::readNpy((dir / "v.npy").string());
+  CHECK(a.shape == std::vector<std::int64_t>{4, 4});
+  CHECK(a.data == ramp(4, 4).values);
+  posviz::app::exportView(v, ViewExportKind::HeatmapCsv, (dir / "v.csv").string());
+  CHECK(readText(dir / "v.csv").rfind("# alibi-bias-head0: rows = query i, cols = key j; heads=8 positions=4\n-5,-4,-3,-2\n", 0) == 0);
+  posviz::app::exportView(v, ViewExportKind::PlotCsv, (dir / "p.csv").string());
+  CHECK(readText(dir / "p.csv") == "distance,slope\n0,0.5\n1,0.25\n2,0.125\n");
+
+  posviz::app::ExportableView empty;
+  CHECK(empty.empty());
+  CHECK_THROWS_WITH_AS(posviz::app::exportView(empty, ViewExportKind::HeatmapPng, (dir / "e.png").string()),
+                       doctest::Contains("has no heatmap"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(posviz::app::exportView(empty, ViewExportKind::PlotCsv, (dir / "e.csv").string()),
+                       doctest::Contains("has no plot data"), std::invalid_argument);
+  CHECK_FALSE(fs::exists(dir / "e.png"));
+  CHECK_FALSE(fs::exists(dir / "e.csv"));
+}
+
+}  // TEST_SUITE

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# `posviz examples` through the real binary: the list, each example's steps and verdicts, the
+# documents' wrong numbers reported with the correct value and cause, and the exit codes
+# (0 ok, 2 for an unknown name or extra arguments, with the names listed on stderr).
+#   bash examples_cli.sh <posviz-binary> <scratch-dir>
+set -u
+bin=${1:?usage: examples_cli.sh POSVIZ SCRATCH}
+out=${2:?usage: examples_cli.sh POSVIZ SCRATCH}
+rm -rf "$out" && mkdir -p "$out" || exit 1
+failures=0
+checks=0
+
+pass() { checks=$((checks + 1)); echo "PASS: $*"; }
+fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL: $*"; }
+
+# run NAME CODE ARGS...: posviz ARGS into $out/NAME.{out,err}, want exit CODE.
+run() {
+  local name=$1 code=$2; shift 2
+  timeout 60 "$bin" "$@" >"$out/$name.out" 2>"$out/$name.err"
+  local rc=$?
+  if [ "$rc" -eq "$code" ]; then pass "posviz $* exits $code"; else fail "posviz $* exits $rc, want $code; stderr: $(head -c 300 "$out/$name.err")"; fi
+}
+
+# has FILE NEEDLE: FILE contains the fixed string NEEDLE.
+has() {
+  if grep -qF -- "$2" "$1"; then pass "$(basename "$1") has '$2'"; else fail "$(basename "$1") lacks '$2'"; fi
+}
+
+# line FILE REGEX: some line of FILE matches the extended regex.
+line() {
+  if grep -qE -- "$2" "$1"; then pass "$(basename "$1") has a line matching /$2/"; else fail "$(basename "$1") has no line matching /$2/"; fi
+}
+
+# The list: every example, with its verdict summary.
+run list 0 examples
+names="sinusoidal-pos3-d8 sinusoidal-pair1-pos3 sinusoidal-wavelengths-d512 sinusoidal-frequency-order
+sinusoidal-offset-rotation toy-the-sky-is-not rope-2d-m5-n2 rope-repeat-interleaved-code rope-half-split-code
+alibi-4tokens-m0.5 alibi-slopes-8heads learned-ceiling-512 shuffled-sentence-permutation dog-bites-man
+ntk-yarn-4096-to-131072"
+for n in $names; do line "$out/list.out" "^  $n +[0-9]+ agree"; done
+line "$out/list.out" "^  sinusoidal-pos3-d8 +24 agree +Sinusoidal PE at position 3"
+line "$out/list.out" "^  sinusoidal-wavelengths-d512 +2 agree, 4 differ"
+line "$out/list.out" "^  rope-2d-m5-n2 +10 agree, 4 differ"
+line "$out/list.out" "^  alibi-4tokens-m0.5 +32 agree +ALiBi"
+count=$(grep -cE '^  [a-z0-9.-]+ +[0-9]+ agree' "$out/list.out")
+if [ "$count" -eq 15 ]; then pass "the list has 15 examples"; else fail "the list has $count examples, want 15"; fi
+if [ ! -s "$out/list.err" ]; then pass "the list writes nothing to stderr"; else fail "the list wrote to stderr: $(head -c 200 "$out/list.err")"; fi
+
+# Sinusoidal pos 3: every step, the 9-decimal claims agree.
+run pos3 0 examples sinusoidal-pos3-d8
+has "$out/pos3.out" "sinusoidal-pos3-d8: Sinusoidal PE at position 3 with d_model = 8"
+has "$out/pos3.out" "verdicts: 24 agree"
+line "$out/pos3.out" "^Step 1/5: Pair i = 0"
+line "$out/pos3.out" "^Step 5/5: The full vector PE\(3\)"
+has "$out/pos3.out" "AGREES: claimed 0.141120008, computed 0.14112000806 (9 decimals)"
+has "$out/pos3.out" "AGREES: claimed -0.989992497"
+if ! grep -q "DIFFERS" "$out/pos3.out"; then pass "pos 3 has no DIFFERS"; else fail "pos 3 has a DIFFERS line"; fi
+
+# The wavelength table: 630 and 62,800 are wrong, with the correct value and the cause.
+run wl 0 examples sinusoidal-wavelengths-d512
+has "$out/wl.out" "AGREES: claimed 6.3, computed 6.283 (1 decimal)"
+has "$out/wl.out" "DIFFERS: claimed ~630, correct 62.8319 (within 10%), likely cause: "
+has "$out/wl.out" "the table used the dimension index as the pair index i"
+has "$out/wl.out" "DIFFERS: claimed ~62,800, correct 606.115 (within 10%)"
+has "$out/wl.out" "DIFFERS: claimed >= 1,000, correct 628.319"
+
+# 2-D RoPE: the score is sin 3 = 0.141120, not -0.2579.
+run rope 0 examples rope-2d-m5-n2
+has "$out/rope.out" "DIFFERS: claimed -0.2579, correct 0.141120 (4 decimals), likely cause: only the first product"
+line "$out/rope.out" "sum \(core ropeScore\) = 0\.14112000(8|9)"
+has "$out/rope.out" "AGREES: claimed -0.416146837"
+
+# ALiBi: the bias agrees; the 12-head rule differs from Press et al.
+run alibi 0 examples alibi-4tokens-m0.5
+has "$out/alibi.out" "verdicts: 32 agree"
+has "$out/alibi.out" "B[0][3] = -1.5"
+run slopes 0 examples alibi-slopes-8heads
+has "$out/slopes.out" "AGREES: claimed 1/256, computed 0.00390625 (exact)"
+has "$out/slopes.out" "DIFFERS: claimed 0.629961, correct 0.5"
+
+# The learned ceiling: the crash is core's error message.
+run learned 0 examples learned-ceiling-512
+has "$out/learned.out" "AGREES: claimed crash (an error), observed: learnedLookup: pos 1024 has no row: the table has max_len 512"
+
+# The shuffled sentence: equivariant without position, broken by each encoding but symmetric ALiBi.
+run shuffle 0 examples shuffled-sentence-permutation
+has "$out/shuffle.out" "perm = [5, 4, 3, 2, 1, 0]"
+line "$out/shuffle.out" "max \|Attn\(PX\) - P Attn\(X\)\| = [0-9.e-]+"
+has "$out/shuffle.out" "DIFFERS: claimed > 0 (breaks), correct"
+has "$out/shuffle.out" "symmetric ALiBi cannot tell a sentence from its reversal"
+
+# The repeat() bug in 004's RoPE code.
+run repeat 0 examples rope-repeat-interleaved-code
+has "$out/repeat.out" "repeat_interleave(2, dim=-1)"
+
+# Usage errors: unknown name -> 2 with the names on stderr, nothing on stdout.
+run unknown 2 examples no-such-example
+has "$out/unknown.err" "unknown example 'no-such-example'"
+has "$out/unknown.err" "  rope-2d-m5-n2"
+if [ ! -s "$out/unknown.out" ]; then pass "unknown name prints nothing on stdout"; else fail "unknown name printed on stdout"; fi
+run extra 2 examples rope-2d-m5-n2 extra
+has "$out/extra.err" "expected at most one NAME"
+run help 0 examples --help
+has "$out/help.out" "posviz examples NAME"
+
+echo "$((checks - failures))/$checks checks passed"
+[ "$failures" -eq 0 ]
