@@ -151,8 +151,8 @@ std::unique_ptr<AppShell> AppShell::create(const AppOptions& options, std::strin
     if (!app->gpu_) app->ctx_.gpuNotice = "GPU compute unavailable (" + why + "): every view runs on the CPU.";
   } else {
     app->ctx_.gpuNotice = options.forceGl33
-                              ? std::string("GPU compute off: an OpenGL 3.3 context was requested (--gl33), so there are "
-                                            "no compute shaders; every view runs on the CPU.")
+                              ? std::string("GPU compute off: OpenGL 4.3 is not available in the OpenGL 3.3 context that --gl33 "
+                                            "asked for, so there are no compute shaders; every view runs on the CPU.")
                               : "OpenGL 4.3 is not available (the driver gave " + std::to_string(epoxy_gl_version() / 10) +
                                     "." + std::to_string(epoxy_gl_version() % 10) +
                                     "), so there are no compute shaders: every view runs on the CPU.";

@@ -426,6 +426,10 @@ struct GpuCompute::Impl {
 };
 
 std::unique_ptr<GpuCompute> GpuCompute::create(std::string* why) {
+  if (forcedFailure("context")) {
+    reportUnavailable(why, "no GL context for compute" + forcedSuffix("context"));
+    return nullptr;
+  }
   if (glfwGetCurrentContext() == nullptr) {
     reportUnavailable(why, "no GL context is current");
     return nullptr;
