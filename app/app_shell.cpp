@@ -290,7 +290,7 @@ bool AppShell::frame(const std::string& screenshotPath, std::string* error) {
   glfwMakeContextCurrent(window_);
   // Idle (nothing computing or moving): sleep until input or a tenth of a second, not spin.
   const bool idle = !ctx_.status.busy && !ctx_.status.animating && exportCountdown_ < 0 && state_.requestedPanel < 0 &&
-                    screenshotPath.empty() && ctx_.frame > 2;
+                    screenshotPath.empty() && ctx_.frame > 2 && !continuous_;
   if (glfwGetWindowAttrib(window_, GLFW_ICONIFIED)) {
     glfwWaitEventsTimeout(0.1);
     return screenshotPath.empty();
@@ -424,6 +424,12 @@ bool AppShell::frame(const std::string& screenshotPath, std::string* error) {
   }
   glfwSwapBuffers(window_);
   return ok;
+}
+
+void AppShell::setContinuous(bool on) {
+  continuous_ = on;
+  glfwMakeContextCurrent(window_);
+  glfwSwapInterval(on ? 0 : 1);
 }
 
 bool AppShell::renderUntilIdle(int minFrames, double timeoutSeconds) {

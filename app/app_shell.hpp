@@ -46,6 +46,9 @@ class AppShell {
   // frame so the new result is drawn). False on timeout.
   bool renderUntilIdle(int minFrames = 3, double timeoutSeconds = 60.0);
   bool shouldClose() const;
+  // Continuous: every frame polls and draws at once, never sleeping while idle and not waiting
+  // for vsync (the frame benchmark measures the app, not the display).
+  void setContinuous(bool on);
   void requestClose();
 
   AppState& state() { return state_; }
@@ -82,6 +85,7 @@ class AppShell {
   bool fontsDirty_ = true;
   bool imguiReady_ = false;
   bool screenshotRequested_ = false;
+  bool continuous_ = false;
   int screenshotCount_ = 0;
   int glMajor_ = 0, glMinor_ = 0;
   // Key presses seen by GLFW since the last frame (key, mods): a press and release within one

@@ -3,11 +3,14 @@
 //
 //   posviz [--panel NAME] [--screenshot-path FILE] [--size WxH] [--no-settings] [--gl33]
 //   posviz --screenshot-all DIR      render every view and save DIR/<view>.png, then exit
+//   posviz --bench-frames N          drag a parameter for N frames per workload, print frame times
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "app/app_shell.hpp"
+#include "app/bench_frames.hpp"
 #include "app/cli.hpp"
 #include "app/panels.hpp"
 
@@ -17,6 +20,7 @@ void printGuiUsage() {
   std::fprintf(stderr,
                "usage: posviz [--panel NAME] [--screenshot-path FILE] [--size WxH] [--no-settings] [--gl33]\n"
                "       posviz --screenshot-all DIR\n"
+               "       posviz --bench-frames N   (10 <= N <= 100000)\n"
                "       posviz --help   (export and examples commands)\n"
                "views:");
   for (const auto& p : posviz::app::panels()) std::fprintf(stderr, " %s", p.name);
@@ -30,6 +34,7 @@ int main(int argc, char** argv) {
 
   posviz::app::AppOptions options;
   std::string screenshotAll;
+  int benchFrames = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](const char* flag) -> const char* {
@@ -52,6 +57,15 @@ int main(int argc, char** argv) {
       const char* v = value("--screenshot-all");
       if (!v) return 2;
       screenshotAll = v;
+    } else if (a == "--bench-frames") {
+      const char* v = value("--bench-frames");
+      if (!v) return 2;
+      const char* end = v + std::strlen(v);
+      const auto [ptr, ec] = std::from_chars(v, end, benchFrames);
+      if (ec != std::errc{} || ptr != end || benchFrames < 10 || benchFrames > 100000) {
+        std::fprintf(stderr, "posviz: --bench-frames must be a whole number of frames, 10 .. 100000, got '%s'\n", v);
+        return 2;
+      }
     } else if (a == "--screenshot-path") {
       const char* v = value("--screenshot-path");
       if (!v) return 2;
@@ -77,8 +91,8 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (!screenshotAll.empty()) {
-    // Reproducible pictures: a fixed size and no saved settings.
+  if (!screenshotAll.empty() || benchFrames > 0) {
+    // Reproducible pictures and timings: a fixed size and no saved settings.
     options.useSettings = false;
     if (options.width == 0) {
       options.width = 1440;
@@ -94,6 +108,7 @@ int main(int argc, char** argv) {
   }
   if (!app->context().gpuNotice.empty()) std::fprintf(stderr, "posviz: %s\n", app->context().gpuNotice.c_str());
   if (!screenshotAll.empty()) return posviz::app::screenshotAllPanels(*app, screenshotAll) == 0 ? 0 : 1;
+  if (benchFrames > 0) return posviz::app::benchFrames(*app, benchFrames);
   while (!app->shouldClose()) app->frame();
   return 0;
 }

@@ -1,5 +1,8 @@
 #include "app/worker.hpp"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 namespace posviz::app {
 
 Worker::~Worker() {
@@ -17,7 +20,6 @@ void Worker::submit(Job job) {
   {
     std::lock_guard lock(mutex_);
     pending_ = std::move(job);
-    if (running_) running_->cancel_.store(true);
     if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
   }
   cv_.notify_all();
@@ -40,6 +42,9 @@ void Worker::cancelAll() {
 }
 
 void Worker::run() {
+  // Below the UI thread in the scheduler: on a machine with few cores a long computation takes
+  // the time the frame does not need, instead of stretching frames (Linux: per-thread nice).
+  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
   std::unique_lock lock(mutex_);
   for (;;) {
     cv_.wait(lock, [this] { return stop_ || pending_.has_value(); });

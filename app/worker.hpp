@@ -7,14 +7,19 @@
 //   if (const HeatmapImage* img = s.image.result()) drawHeatmap(..., *img);
 //
 // CONTRACT
-//   Latest request wins: request() replaces a job that has not started yet and asks the running
-//   one to stop (JobControl::cancelled() turns true; a cancelled job's result is dropped). The
-//   last good result stays available through result() until a newer one arrives, so the view
-//   keeps showing it with a progress indication (busy(), progress()). An exception thrown by a
+//   Latest request wins without starving: request() replaces a job that has not started yet,
+//   and a running job finishes and is shown, then the latest request runs. So while a slider is
+//   dragged the picture follows at the speed of the computation (one frame for small grids),
+//   instead of every new value cancelling the one before and nothing arriving until the drag
+//   stops. cancelAll() asks the running job to stop (JobControl::cancelled() turns true; a
+//   cancelled job's result is dropped). The last good result stays available through result()
+//   until a newer one arrives, so the view keeps showing it with a progress indication (busy(),
+//   progress()). An exception thrown by a
 //   job (e.g. the memory budget) becomes error(); the last good result is kept.
 //   Each AsyncResult owns one thread, started on the first request and joined in the destructor.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -54,7 +59,7 @@ class Worker {
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
-  void submit(Job job);        // replaces the pending job, cancels the running one
+  void submit(Job job);        // replaces the pending job; the running one finishes first
   bool busy() const;           // a job is pending or running
   float progress() const;      // of the running job; < 0 when unknown
   void cancelAll();            // drop the pending job and cancel the running one
@@ -127,6 +132,12 @@ class AsyncResult {
   float progress() const { return worker_->progress(); }
   double millis() const { return millis_; }                              // wall time of result()
   const std::string& error() const { return error_; }                    // last request's failure
+  // Drops the waiting request and stops the running one; the last good result stays.
+  void cancelAll() {
+    worker_->cancelAll();
+    std::lock_guard lock(slot_->mutex);
+    slot_->readyId = std::max(slot_->readyId, requested_);
+  }
   void clearError() { error_.clear(); }
 
   // Blocks until the latest request has finished (tests, screenshots); false on timeout.

@@ -1,0 +1,19 @@
+// bench_frames.hpp: `posviz --bench-frames N`, the frame-time benchmark of the live views.
+//
+// WHAT
+//   For each workload (a view at a grid size), drags one parameter by a small step on every
+//   frame, as a slider drag does, for N frames, and prints the p50 / p95 / max frame times, how
+//   many frames showed a new picture, and how long the last picture took to arrive after the
+//   drag stopped. The views compute the visible window on a worker thread, so frame times must
+//   not grow with the grid: the last line compares p95 at full size to p95 at 512 x 64.
+#pragma once
+
+namespace posviz::app {
+
+class AppShell;
+
+// Runs the benchmark in app's window; prints the table to stdout. 0 on success, 1 when a view
+// did not settle (a result never arrived).
+int benchFrames(AppShell& app, int frames);
+
+}  // namespace posviz::app

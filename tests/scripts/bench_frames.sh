@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# `posviz --bench-frames N` runs every workload, prints one row each with finite frame times, and
+# the small workloads show new pictures while their parameter is dragged (the views do not wait
+# for the drag to stop; for the large ones the count depends on this machine's speed and is only
+# reported: tests/app covers the worker's rule itself). Bad values of N are refused with exit 2. Timings are reported, not
+# asserted: this machine's GL is a software rasterizer.
+#   bash bench_frames.sh <posviz-binary> <scratch-dir>     (inside xvfb-run, or it starts one)
+set -uo pipefail
+bin=${1:?usage: bench_frames.sh POSVIZ SCRATCH}
+scratch=${2:-$(mktemp -d)}
+if [ -z "${DISPLAY:-}" ]; then
+  exec xvfb-run -a -s "-screen 0 1600x1000x24" bash "$0" "$bin" "$scratch"
+fi
+mkdir -p "$scratch"
+failures=0
+ok() { echo "ok: $*"; }
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+for bad in 0 9 -5 abc 12x 100001 99999999999999999999 ""; do
+  POSVIZ_CONFIG_DIR="$scratch/cfg" "$bin" --bench-frames "$bad" >"$scratch/out" 2>"$scratch/err"
+  rc=$?
+  if [ $rc -eq 2 ] && grep -q -- "--bench-frames" "$scratch/err"; then ok "--bench-frames '$bad' -> exit 2: $(head -1 "$scratch/err")"
+  else fail "--bench-frames '$bad' -> exit $rc: $(head -c 300 "$scratch/err")"; fi
+done
+
+POSVIZ_CONFIG_DIR="$scratch/cfg" timeout 600 "$bin" --bench-frames 40 >"$scratch/out" 2>"$scratch/err"
+rc=$?
+cat "$scratch/out"
+if [ $rc -ne 0 ]; then fail "--bench-frames 40 -> exit $rc: $(head -c 400 "$scratch/err")"; fi
+rows=$(grep -cE '^(sinusoidal|RoPE)' "$scratch/out")
+if [ "$rows" -eq 5 ]; then ok "5 workload rows"; else fail "$rows workload rows, want 5"; fi
+while read -r line; do
+  name=$(sed -E 's/ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9.]+.*$//' <<<"$line")
+  # columns from the end: settle, new pictures, max, p95, p50
+  read -r p50 p95 mx pics settle < <(awk '{n=NF; if ($n ~ /\)/) n-=3; print $(n-4), $(n-3), $(n-2), $(n-1), $n}' <<<"$line")
+  if awk -v a="$p50" -v b="$p95" -v c="$mx" 'BEGIN{exit !(a>0 && a<=b && b<=c)}'; then ok "$name: p50 $p50 <= p95 $p95 <= max $mx ms"
+  else fail "$name: frame times not ordered or not positive: '$line'"; fi
+  if [[ "$name" != *" 512 "* ]]; then echo "INFO: $name: $pics new picture(s) during the drag"
+  elif [ "$pics" -ge 1 ] 2>/dev/null; then ok "$name: $pics new picture(s) during the drag"
+  else fail "$name: no new picture during the drag: '$line'"; fi
+done < <(grep -E '^(sinusoidal|RoPE)' "$scratch/out")
+if grep -qE '^p95 ratio, largest sinusoidal grid / 512 x 64: [0-9.]+' "$scratch/out"; then ok "ratio line printed"
+else fail "no p95 ratio line"; fi
+
+echo "summary: $failures failed"
+[ "$failures" -eq 0 ]
