@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The reference code posviz is measured against, timed on the benchmark sizes of bench_kernels.cpp.
 
-PyTorch: the documents' own modules (/work/shared/seeds/001: SinusoidalPositionalEncoding,
+PyTorch: the documents' own modules (the seed document 001: SinusoidalPositionalEncoding,
 RotaryPositionalEmbedding with rotate_half, ALiBi), the complex-number RoPE of Meta's LLaMA
 (torch.polar / torch.view_as_complex), nn.Embedding for a learned table, and rotate-then-matmul
 for a score grid. numpy: the same computations written the plain numpy way. One thread each
