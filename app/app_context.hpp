@@ -11,11 +11,12 @@
 #include "core/colormap.hpp"
 #include "core/grid.hpp"
 
-namespace posviz::gpu { class GpuCompute; }
+#include "core/gpu/backend.hpp"
 
 namespace posviz::app {
 
-enum class BackendChoice { Auto, Cpu, Gpu };
+// The backend menu's choice is the GPU layer's own: Auto, Cpu or Gpu.
+using BackendChoice = gpu::Backend;
 
 struct StatusInfo {               // the active panel fills this each frame
   std::string backend;            // "CPU", "GPU", "CPU (GPU unavailable: ...)"

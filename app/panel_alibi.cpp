@@ -32,15 +32,6 @@ namespace {
 
 constexpr int kMaxToyTokens = 48;
 
-gpu::Backend toGpuBackend(BackendChoice c) {
-  switch (c) {
-    case BackendChoice::Cpu: return gpu::Backend::Cpu;
-    case BackendChoice::Gpu: return gpu::Backend::Gpu;
-    case BackendChoice::Auto: break;
-  }
-  return gpu::Backend::Auto;
-}
-
 int shownHeads(const AlibiPanelState& s) {
   return s.showAll ? s.numHeads : std::min(s.smallCount, s.numHeads);
 }
@@ -146,7 +137,7 @@ void updateAlibiPanel(AlibiPanelState& s, AppContext& ctx) {
   bool first = true;
   try {
     for (int h = 0; h < shown; ++h) {
-      gpu::Computed c = gpu::computeAlibiBiasGrid(ctx.gpu, toGpuBackend(ctx.backend), s.slopes[static_cast<std::size_t>(h)],
+      gpu::Computed c = gpu::computeAlibiBiasGrid(ctx.gpu, ctx.backend, s.slopes[static_cast<std::size_t>(h)],
                                                   s.numPositions, s.causal);
       s.onGpu = s.onGpu || c.onGpu;
       if (!c.notice.empty()) s.notice = c.notice;
@@ -347,27 +338,6 @@ void drawSmallMultiples(AlibiPanelState& s, float scale) {
   }
 }
 
-HeatmapSpec weightSpec(const Grid& w, const std::vector<std::string>& tokens, const std::string& what) {
-  HeatmapSpec spec;
-  spec.logicalRows = w.rows;
-  spec.logicalCols = w.cols;
-  spec.rowAxis = {"query token i", 0.0, 1.0};
-  spec.colAxis = {"key token j", 0.0, 1.0};
-  spec.valueName = "weight";
-  spec.colormap = Colormap::Magma;
-  spec.fixedRange = true;
-  spec.rangeMin = 0.0f;
-  spec.rangeMax = 1.0f;
-  spec.exactValue = [w](long long r, long long c) { return static_cast<double>(w.at(static_cast<int>(r), static_cast<int>(c))); };
-  spec.formula = [w, tokens, what](long long r, long long c) {
-    return "'" + tokens[static_cast<std::size_t>(r)] + "' (" + std::to_string(r) + ") attends to '" +
-           tokens[static_cast<std::size_t>(c)] + "' (" + std::to_string(c) + "): " + what + " = " +
-           formatShort(w.at(static_cast<int>(r), static_cast<int>(c)), 5);
-  };
-  spec.maskedReason = "masked (causal): a token does not attend to later tokens";
-  return spec;
-}
-
 void drawToy(AlibiPanelState& s, float width, float height) {
   if (!s.toyError.empty()) {
     ErrorText("toy attention: " + s.toyError);
@@ -383,7 +353,7 @@ void drawToy(AlibiPanelState& s, float width, float height) {
 
   ImGui::BeginGroup();
   ImGui::TextUnformatted("softmax(x.x / sqrt(d)): no position");
-  if (drawHeatmap("toy-plain", s.plainMap, weightSpec(s.weightsPlain, s.tokens, "softmax weight without bias"), s.plainImage, w, h))
+  if (drawHeatmap("toy-plain", s.plainMap, attentionWeightSpec(s.weightsPlain, s.tokens, s.tokens, "softmax weight without bias"), s.plainImage, w, h))
     refreshImage(s.weightsPlain, s.plainMap, s.plainImage, s.version, false);
   ImGui::EndGroup();
   ImGui::SameLine();
@@ -395,7 +365,7 @@ void drawToy(AlibiPanelState& s, float width, float height) {
   ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::TextUnformatted("= softmax(x.x / sqrt(d) + B): with ALiBi");
-  if (drawHeatmap("toy-biased", s.biasedMap, weightSpec(s.weightsBiased, s.tokens, "softmax weight with ALiBi bias"),
+  if (drawHeatmap("toy-biased", s.biasedMap, attentionWeightSpec(s.weightsBiased, s.tokens, s.tokens, "softmax weight with ALiBi bias"),
                   s.biasedImage, w, h))
     refreshImage(s.weightsBiased, s.biasedMap, s.biasedImage, s.version, false);
   ImGui::EndGroup();
@@ -451,7 +421,7 @@ void drawAlibiPanel(AlibiPanelState& s, AppContext& ctx) {
   ex.valueName = "bias";
   ex.colormap = Colormap::Viridis;
   gpu::GpuCompute* g = ctx.gpu;
-  const gpu::Backend b = toGpuBackend(ctx.backend);
+  const gpu::Backend b = ctx.backend;
   const int t = s.numPositions;
   const bool causal = s.causal;
   ex.computeFull = [g, b, slope, t, causal] { return gpu::computeAlibiBiasGrid(g, b, slope, t, causal).grid; };

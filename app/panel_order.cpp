@@ -215,28 +215,6 @@ void drawDifferenceTable(OrderPanelState& s) {
 // [SECTION] Drawing: weight and output heatmaps
 //-----------------------------------------------------------------------------
 
-HeatmapSpec weightSpec(const Grid& w, const std::vector<std::string>& rowsTok, const std::vector<std::string>& colsTok,
-                       const std::string& what) {
-  HeatmapSpec spec;
-  spec.logicalRows = w.rows;
-  spec.logicalCols = w.cols;
-  spec.rowAxis = {"query token", 0.0, 1.0};
-  spec.colAxis = {"key token", 0.0, 1.0};
-  spec.valueName = "weight";
-  spec.colormap = Colormap::Magma;
-  spec.fixedRange = true;
-  spec.rangeMin = 0.0f;
-  spec.rangeMax = 1.0f;
-  spec.exactValue = [w](long long r, long long c) { return static_cast<double>(w.at(static_cast<int>(r), static_cast<int>(c))); };
-  spec.formula = [w, rowsTok, colsTok, what](long long r, long long c) {
-    return what + ": '" + rowsTok[static_cast<std::size_t>(r)] + "' (" + std::to_string(r) + ") attends to '" +
-           colsTok[static_cast<std::size_t>(c)] + "' (" + std::to_string(c) + ") = " +
-           formatShort(w.at(static_cast<int>(r), static_cast<int>(c)), 6);
-  };
-  spec.maskedReason = "masked (causal): a token does not attend to later tokens";
-  return spec;
-}
-
 HeatmapSpec outputSpec(const Grid& o, const std::vector<std::string>& tok, const std::string& what, ValueRange range) {
   HeatmapSpec spec;
   spec.logicalRows = o.rows;
@@ -301,7 +279,7 @@ void drawMaps(OrderPanelState& s) {
     ImGui::BeginGroup();
     ImGui::TextUnformatted(top[i].caption);
     const std::vector<std::string>& tok = i == 0 ? c.tokens : c.shuffled;
-    if (drawHeatmap(top[i].id, *top[i].map, weightSpec(*top[i].grid, tok, tok, top[i].caption), *top[i].img, w3, hTop))
+    if (drawHeatmap(top[i].id, *top[i].map, attentionWeightSpec(*top[i].grid, tok, tok, top[i].caption), *top[i].img, w3, hTop))
       refreshImage(*top[i].grid, *top[i].map, *top[i].img, s.version, false);
     ImGui::EndGroup();
   }

@@ -27,67 +27,7 @@
 
 namespace posviz::app {
 
-//-----------------------------------------------------------------------------
-// [SECTION] Helpers shared with other views (number lists, string input)
-//-----------------------------------------------------------------------------
-
-bool parseNumberList(const std::string& text, std::vector<double>& out, std::string* error) {
-  std::vector<double> values;
-  std::size_t i = 0;
-  const auto isSep = [](char c) { return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == ';'; };
-  while (i < text.size()) {
-    while (i < text.size() && isSep(text[i])) ++i;
-    if (i >= text.size()) break;
-    std::size_t j = i;
-    while (j < text.size() && !isSep(text[j])) ++j;
-    const std::string token = text.substr(i, j - i);
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(token.c_str(), &end);
-    if (end != token.c_str() + token.size() || errno == ERANGE || !std::isfinite(v)) {
-      if (error) *error = "value " + std::to_string(values.size() + 1) + " is not a finite number: '" + token + "'";
-      return false;
-    }
-    values.push_back(v);
-    i = j;
-  }
-  if (values.empty()) {
-    if (error) *error = "no values: type numbers separated by commas";
-    return false;
-  }
-  out = std::move(values);
-  if (error) error->clear();
-  return true;
-}
-
-std::string formatNumberList(const std::vector<double>& v, int significant) {
-  std::string s;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i) s += ", ";
-    s += formatShort(v[i], significant);
-  }
-  return s;
-}
-
 namespace {
-
-int stringResizeCallback(ImGuiInputTextCallbackData* data) {
-  if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
-    auto* str = static_cast<std::string*>(data->UserData);
-    str->resize(static_cast<std::size_t>(data->BufTextLen));
-    data->Buf = str->data();
-  }
-  return 0;
-}
-
-gpu::Backend toGpuBackend(BackendChoice c) {
-  switch (c) {
-    case BackendChoice::Cpu: return gpu::Backend::Cpu;
-    case BackendChoice::Gpu: return gpu::Backend::Gpu;
-    case BackendChoice::Auto: break;
-  }
-  return gpu::Backend::Auto;
-}
 
 constexpr ImU32 kQColor = IM_COL32(86, 180, 233, 255);   // sky blue (Okabe-Ito)
 constexpr ImU32 kKColor = IM_COL32(230, 159, 0, 255);    // orange (Okabe-Ito)
@@ -126,10 +66,6 @@ std::string configKey(const ModelConfig& c) {
 
 }  // namespace
 
-bool inputTextString(const char* label, std::string& str, int flags) {
-  return ImGui::InputText(label, str.data(), str.capacity() + 1, flags | ImGuiInputTextFlags_CallbackResize,
-                          stringResizeCallback, &str);
-}
 
 //-----------------------------------------------------------------------------
 // [SECTION] Update: parameters -> core results
@@ -214,7 +150,7 @@ void updatePairGrid(RopePanelState& s, AppContext& ctx) {
   if (stale) {
     try {
       gpu::Computed c;
-      const gpu::Backend b = toGpuBackend(ctx.backend);
+      const gpu::Backend b = ctx.backend;
       if (s.gridKind == RopeGridKind::Angle) c = gpu::computeRopeAngleGrid(ctx.gpu, b, s.params, T);
       else if (s.gridKind == RopeGridKind::Cos) c = gpu::computeRopeCosGrid(ctx.gpu, b, s.params, T);
       else c = gpu::computeRopeSinGrid(ctx.gpu, b, s.params, T);
@@ -839,7 +775,7 @@ void drawRopePanel(RopePanelState& s, AppContext& ctx) {
                                                         : std::string());
   if (s.error.empty()) {
     gpu::GpuCompute* g = ctx.gpu;
-    const gpu::Backend b = toGpuBackend(ctx.backend);
+    const gpu::Backend b = ctx.backend;
     const RopeGridKind kind = s.gridKind;
     if (kind == RopeGridKind::Score) {
       ex.rowTitle = "query position m";

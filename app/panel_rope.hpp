@@ -90,12 +90,5 @@ void loadRopePanel(RopePanelState& s, const nlohmann::json& j);
 // values and requests the score window. Called by drawRopePanel; exposed for tests.
 void updateRopePanel(RopePanelState& s, AppContext& ctx);
 
-// Small helpers shared with the context-extension and ALiBi views.
-// "0.5, -1, 2e-3" -> values (commas and/or spaces separate). False with *error set
-// ("value 3 is not a number: 'x'") on bad or non-finite input; out is left untouched then.
-bool parseNumberList(const std::string& text, std::vector<double>& out, std::string* error);
-std::string formatNumberList(const std::vector<double>& v, int significant = 4);
-// InputText on a std::string (grows as the user types). True when edited.
-bool inputTextString(const char* label, std::string& str, int flags = 0);
 
 }  // namespace posviz::app

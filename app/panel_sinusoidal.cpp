@@ -646,7 +646,7 @@ void drawSinusoidalPanel(SinusoidalPanelState& s, AppContext& ctx) {
   } else {
     const int n = s.numPositions;
     gpu::GpuCompute* g = ctx.gpu;
-    const auto b = static_cast<gpu::Backend>(ctx.backend);
+    const gpu::Backend b = ctx.backend;
     ex.name = "sinusoidal-pe";
     ex.caption += " positions=" + std::to_string(n);
     ex.rowTitle = "position";

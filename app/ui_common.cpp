@@ -3,6 +3,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 
@@ -96,6 +98,93 @@ bool SliderIntEven(const char* label, int* v, int lo, int hi) {
   if (x == *v) return false;
   *v = x;
   return true;
+}
+
+
+// -----------------------------------------------------------------------------------------------
+// Typed number lists and string input
+// -----------------------------------------------------------------------------------------------
+
+bool parseNumberList(const std::string& text, std::vector<double>& out, std::string* error) {
+  std::vector<double> values;
+  std::size_t i = 0;
+  const auto isSep = [](char c) { return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == ';'; };
+  while (i < text.size()) {
+    while (i < text.size() && isSep(text[i])) ++i;
+    if (i >= text.size()) break;
+    std::size_t j = i;
+    while (j < text.size() && !isSep(text[j])) ++j;
+    const std::string token = text.substr(i, j - i);
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(token.c_str(), &end);
+    if (end != token.c_str() + token.size() || errno == ERANGE || !std::isfinite(v)) {
+      if (error) *error = "value " + std::to_string(values.size() + 1) + " is not a finite number: '" + token + "'";
+      return false;
+    }
+    values.push_back(v);
+    i = j;
+  }
+  if (values.empty()) {
+    if (error) *error = "no values: type numbers separated by commas";
+    return false;
+  }
+  out = std::move(values);
+  if (error) error->clear();
+  return true;
+}
+
+std::string formatNumberList(const std::vector<double>& v, int significant) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) s += ", ";
+    s += formatShort(v[i], significant);
+  }
+  return s;
+}
+
+namespace {
+
+int stringResizeCallback(ImGuiInputTextCallbackData* data) {
+  if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
+    auto* str = static_cast<std::string*>(data->UserData);
+    str->resize(static_cast<std::size_t>(data->BufTextLen));
+    data->Buf = str->data();
+  }
+  return 0;
+}
+
+}  // namespace
+
+bool inputTextString(const char* label, std::string& str, int flags) {
+  return ImGui::InputText(label, str.data(), str.capacity() + 1, flags | ImGuiInputTextFlags_CallbackResize,
+                          stringResizeCallback, &str);
+}
+
+// -----------------------------------------------------------------------------------------------
+// Attention weights
+// -----------------------------------------------------------------------------------------------
+
+HeatmapSpec attentionWeightSpec(const Grid& w, const std::vector<std::string>& rowsTok,
+                                const std::vector<std::string>& colsTok, const std::string& what) {
+  HeatmapSpec spec;
+  spec.logicalRows = w.rows;
+  spec.logicalCols = w.cols;
+  spec.rowAxis = {"query token i", 0.0, 1.0};
+  spec.colAxis = {"key token j", 0.0, 1.0};
+  spec.valueName = "weight";
+  spec.colormap = Colormap::Magma;
+  spec.fixedRange = true;
+  spec.rangeMin = 0.0f;
+  spec.rangeMax = 1.0f;
+  spec.exactValue = [w](long long r, long long c) { return static_cast<double>(w.at(static_cast<int>(r), static_cast<int>(c))); };
+  spec.formula = [w, rowsTok, colsTok, what](long long r, long long c) {
+    return what + ": '" + rowsTok[static_cast<std::size_t>(r)] + "' (" + std::to_string(r) + ") attends to '" +
+           colsTok[static_cast<std::size_t>(c)] + "' (" + std::to_string(c) + ") = " +
+           formatShort(w.at(static_cast<int>(r), static_cast<int>(c)), 6);
+  };
+  spec.maskedReason = "masked (causal): a token does not attend to later tokens";
+  return spec;
 }
 
 }  // namespace posviz::app

@@ -2,6 +2,10 @@
 #pragma once
 
 #include <string>
+#include <vector>
+
+#include "app/heatmap.hpp"
+#include "core/grid.hpp"
 
 namespace posviz::app {
 
@@ -26,5 +30,17 @@ void BusySpinner(const char* id, float progress);
 bool SliderIntLog(const char* label, int* v, int lo, int hi, const char* format = "%d");
 // Slider for an even int in [lo, hi] (d_model), always clamped and rounded to even.
 bool SliderIntEven(const char* label, int* v, int lo, int hi);
+
+// "0.5, -1, 2e-3" -> values (commas and/or spaces separate). False with *error set
+// ("value 3 is not a number: 'x'") on bad or non-finite input; out is left untouched then.
+bool parseNumberList(const std::string& text, std::vector<double>& out, std::string* error);
+std::string formatNumberList(const std::vector<double>& v, int significant = 4);
+// InputText on a std::string (grows as the user types). True when edited.
+bool inputTextString(const char* label, std::string& str, int flags = 0);
+
+// Heatmap of softmax attention weights (rows: queries, cols: keys, [0, 1], magma): the hover
+// names both tokens, `what` says which weights; masked cells are explained as causal.
+HeatmapSpec attentionWeightSpec(const Grid& w, const std::vector<std::string>& rowTokens,
+                                const std::vector<std::string>& colTokens, const std::string& what);
 
 }  // namespace posviz::app

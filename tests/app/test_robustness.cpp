@@ -22,6 +22,7 @@
 
 #include "app/app_shell.hpp"
 #include "app/panel_rope.hpp"
+#include "app/ui_common.hpp"
 #include "app/panels.hpp"
 
 using namespace posviz::app;

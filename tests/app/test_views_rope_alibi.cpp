@@ -12,6 +12,7 @@
 #include "app/panel_alibi.hpp"
 #include "app/panel_context.hpp"
 #include "app/panel_rope.hpp"
+#include "app/ui_common.hpp"
 #include "core/alibi.hpp"
 #include "core/attention.hpp"
 #include "core/context_extension.hpp"
