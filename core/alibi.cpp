@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/check.hpp"
+#include "core/kernels.hpp"
 
 namespace posviz {
 
@@ -63,18 +64,7 @@ void alibiBiasGridInto(double slope, int numPositions, bool causal, float* out) 
   validateSlope("alibiBiasGridInto", slope);
   requirePositiveInt("alibiBiasGridInto", "numPositions", numPositions);
   if (out == nullptr) failArgument("alibiBiasGridInto", "out must not be null");
-  const float masked = -std::numeric_limits<float>::infinity();
-  for (int i = 0; i < numPositions; ++i) {
-    float* row = out + static_cast<std::size_t>(i) * static_cast<std::size_t>(numPositions);
-    for (int j = 0; j < numPositions; ++j) {
-      if (causal && j > i) {
-        row[j] = masked;
-      } else {
-        const int dist = i >= j ? i - j : j - i;
-        row[j] = dist == 0 ? 0.0f : static_cast<float>(-slope * dist);
-      }
-    }
-  }
+  kernels::alibiBiasInto(slope, numPositions, causal, out);
 }
 
 std::vector<float> alibiBiasVolume(int numHeads, int numPositions, bool causal) {
@@ -86,8 +76,7 @@ std::vector<float> alibiBiasVolume(int numHeads, int numPositions, bool causal) 
                     std::to_string(numPositions) + " x float32");
   const std::vector<double> slopes = alibiSlopes(numHeads);
   std::vector<float> v(static_cast<std::size_t>(numHeads) * static_cast<std::size_t>(n * n));
-  for (int h = 0; h < numHeads; ++h)
-    alibiBiasGridInto(slopes[h], numPositions, causal, v.data() + static_cast<std::size_t>(h) * static_cast<std::size_t>(n * n));
+  kernels::alibiVolumeInto(slopes.data(), numHeads, numPositions, causal, v.data());
   return v;
 }
 

@@ -40,7 +40,7 @@ constexpr int kMaxLanesF = 16;  // the widest clone's float lanes; scratch rows 
 
 inline int roundUp(int n, int m) { return (n + m - 1) / m * m; }
 
-// fmod(a, 2*pi) in [0, 2*pi), as core's ropeAngleGrid.
+// fmod(a, 2*pi) in [0, 2*pi).
 inline double angleMod2Pi(double a) {
   double r = std::fmod(a, kTwoPi);
   if (r < 0.0) r += kTwoPi;
@@ -331,7 +331,7 @@ void toeplitzFill(const float* tables, int numGrids, int numPositions, float* ou
   });
 }
 
-// table[k] = bias at offset j - i = k - (T-1), exactly as core's alibiBiasGridInto rounds it.
+// table[k] = bias at offset j - i = k - (T-1): core's alibiBias, rounded to float32.
 void alibiTable(double slope, int numPositions, bool causal, float* table) {
   const long long last = numPositions - 1;
   for (long long k = 0; k <= 2 * last; ++k) {

@@ -1,11 +1,11 @@
 #include "core/learned.hpp"
 
-#include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "core/check.hpp"
+#include "core/kernels.hpp"
 #include "core/npy.hpp"
 #include "core/random.hpp"
 
@@ -60,8 +60,7 @@ Grid learnedSlice(const Grid& table, long long firstPos, int numPositions) {
   requireBudget("learnedSlice", static_cast<std::uint64_t>(numPositions) * static_cast<std::uint64_t>(table.cols),
                 sizeof(float), "a grid of " + std::to_string(numPositions) + " x " + std::to_string(table.cols) + " x float32");
   Grid g(numPositions, table.cols);
-  const float* src = table.row(static_cast<int>(firstPos));
-  std::copy(src, src + g.values.size(), g.values.begin());
+  kernels::learnedLookupInto(table.values.data(), table.rows, table.cols, firstPos, numPositions, g.values.data());
   return g;
 }
 

@@ -2,12 +2,12 @@
 
 #include <cmath>
 #include <complex>
-#include <numbers>
 #include <string>
 
 #include "core/check.hpp"
+#include "core/kernels.hpp"
 
-// [SECTION] helpers: validation pieces, rotation kernel, pair grids
+// [SECTION] helpers: validation pieces, float64 rotation, pair grids
 // [SECTION] names and parameters
 // [SECTION] rotation and the KV-cache offset
 // [SECTION] scores
@@ -17,12 +17,11 @@
 namespace posviz {
 
 // ---------------------------------------------------------------------------------------------
-// [SECTION] helpers: validation pieces, rotation kernel, pair grids
+// [SECTION] helpers: validation pieces, float64 rotation, pair grids
 // ---------------------------------------------------------------------------------------------
 
 namespace {
 
-constexpr double kTwoPi = 2.0 * std::numbers::pi;
 // Positions are carried as doubles; past 2^53 consecutive integers are no longer distinct.
 constexpr long long kMaxExactPos = 1LL << 53;
 
@@ -92,7 +91,9 @@ void requireQk(const char* fn, const RopeParams& p, std::span<const float> q, st
   requireFiniteVector(fn, "k", k);
 }
 
-Grid angleGrid(const char* fn, const RopeParams& p, int numPositions, long long firstPos, int which) {
+enum class PairGrid { Angle, Cos, Sin };
+
+Grid pairGrid(const char* fn, const RopeParams& p, int numPositions, long long firstPos, PairGrid which) {
   validateRope(fn, p);
   requirePositionRange(fn, numPositions, firstPos);
   const int numPairs = ropeNumPairs(p);
@@ -100,24 +101,15 @@ Grid angleGrid(const char* fn, const RopeParams& p, int numPositions, long long 
                 "a grid of " + std::to_string(numPositions) + " x " + std::to_string(numPairs) + " x float32");
   const RopeFrequencies f = ropeFrequencies(p);
   Grid g(numPositions, numPairs);
-  for (int t = 0; t < numPositions; ++t) {
-    const double pos = static_cast<double>(firstPos + t);
-    float* row = g.row(t);
-    for (int i = 0; i < numPairs; ++i) {
-      const double angle = pos * f.invFreq[static_cast<std::size_t>(i)];
-      double v = 0.0;
-      if (which == 0) {
-        v = std::fmod(angle, kTwoPi);
-        if (v < 0.0) v += kTwoPi;
-        // A value just under 2pi rounds up to 2pi in float32; it is the same angle as 0.
-        if (static_cast<float>(v) >= static_cast<float>(kTwoPi)) v = 0.0;
-      } else if (which == 1) {
-        v = std::cos(angle) * f.attentionFactor;
-      } else {
-        v = std::sin(angle) * f.attentionFactor;
-      }
-      row[i] = static_cast<float>(v);
-    }
+  float* out = g.values.data();
+  switch (which) {
+    case PairGrid::Angle: kernels::ropeAngleInto(f.invFreq.data(), numPairs, numPositions, firstPos, out); break;
+    case PairGrid::Cos:
+      kernels::ropeCosSinInto(f.invFreq.data(), numPairs, numPositions, firstPos, f.attentionFactor, out, nullptr);
+      break;
+    case PairGrid::Sin:
+      kernels::ropeCosSinInto(f.invFreq.data(), numPairs, numPositions, firstPos, f.attentionFactor, nullptr, out);
+      break;
   }
   return g;
 }
@@ -215,13 +207,14 @@ void ropeApplyInto(const RopeParams& p, const float* in, float* out, int numToke
       failArgument(fn, "in[" + std::to_string(j / headDim) + "][" + std::to_string(j % headDim) + "] must be finite, got " +
                            formatValue(static_cast<double>(in[j])));
   }
-  for (int t = 0; t < numTokens; ++t) {
-    const float* src = in + static_cast<std::size_t>(t) * headDim;
-    float* dst = out + static_cast<std::size_t>(t) * headDim;
-    if (src != dst)
-      for (std::size_t j = 0; j < headDim; ++j) dst[j] = src[j];
-    rotateInPlace(p, f, dst, static_cast<double>(firstPos + t));
-  }
+  // One head of numTokens rows; the kernel copies the pass-through dims unscaled.
+  const int numPairs = static_cast<int>(f.invFreq.size());
+  if (p.layout == RopeLayout::HalfSplit)
+    kernels::ropeApplyHalfSplitInto(f.invFreq.data(), numPairs, f.attentionFactor, p.headDim, numTokens, 1, firstPos,
+                                    in, out);
+  else
+    kernels::ropeApplyInterleavedInto(f.invFreq.data(), numPairs, f.attentionFactor, p.headDim, numTokens, 1,
+                                      firstPos, in, out);
 }
 
 std::vector<int> ropeLayoutPermutation(int d) {
@@ -279,21 +272,18 @@ std::vector<double> ropeScoreByOffset(const RopeParams& p, std::span<const float
     const double c = k[static_cast<std::size_t>(d.a)], e = k[static_cast<std::size_t>(d.b)];
     cosCoef[static_cast<std::size_t>(i)] = (a * c + b * e) * af2;
     sinCoef[static_cast<std::size_t>(i)] = (a * e - b * c) * af2;
+    // q and k are finite floats, so only a huge attention factor overflows the products.
+    if (!std::isfinite(cosCoef[static_cast<std::size_t>(i)]) || !std::isfinite(sinCoef[static_cast<std::size_t>(i)]))
+      failArgument(fn, "attentionFactor^2 times the q, k products of pair " + std::to_string(i) +
+                           " must be finite, got attentionFactor " + formatValue(f.attentionFactor));
   }
   double passThrough = 0.0;
   for (std::size_t j = static_cast<std::size_t>(rotaryDims); j < q.size(); ++j)
     passThrough += static_cast<double>(q[j]) * static_cast<double>(k[j]);
 
   std::vector<double> out(static_cast<std::size_t>(count));
-  for (std::uint64_t idx = 0; idx < count; ++idx) {
-    const double r = static_cast<double>(static_cast<long long>(idx) - (numPositions - 1));
-    double s = passThrough;
-    for (int i = 0; i < numPairs; ++i) {
-      const double angle = r * f.invFreq[static_cast<std::size_t>(i)];
-      s += cosCoef[static_cast<std::size_t>(i)] * std::cos(angle) + sinCoef[static_cast<std::size_t>(i)] * std::sin(angle);
-    }
-    out[idx] = s;
-  }
+  kernels::ropeScoreOffsetsInto(f.invFreq.data(), cosCoef.data(), sinCoef.data(), numPairs, passThrough, numPositions,
+                                out.data());
   return out;
 }
 
@@ -309,11 +299,7 @@ Grid ropeScoreGrid(const RopeParams& p, std::span<const float> q, std::span<cons
   // s(m, n) depends only on m - n, so firstPos shifts nothing: 2T-1 distinct values fill T^2 cells.
   const std::vector<double> byOffset = ropeScoreByOffset(p, q, k, numPositions);
   Grid g(numPositions, numPositions);
-  for (int m = 0; m < numPositions; ++m) {
-    float* row = g.row(m);
-    for (int n = 0; n < numPositions; ++n)
-      row[n] = static_cast<float>(byOffset[static_cast<std::size_t>(m - n + numPositions - 1)]);
-  }
+  kernels::ropeScoreFillInto(byOffset.data(), numPositions, g.values.data());
   return g;
 }
 
@@ -322,15 +308,15 @@ Grid ropeScoreGrid(const RopeParams& p, std::span<const float> q, std::span<cons
 // ---------------------------------------------------------------------------------------------
 
 Grid ropeAngleGrid(const RopeParams& p, int numPositions, long long firstPos) {
-  return angleGrid("ropeAngleGrid", p, numPositions, firstPos, 0);
+  return pairGrid("ropeAngleGrid", p, numPositions, firstPos, PairGrid::Angle);
 }
 
 Grid ropeCosGrid(const RopeParams& p, int numPositions, long long firstPos) {
-  return angleGrid("ropeCosGrid", p, numPositions, firstPos, 1);
+  return pairGrid("ropeCosGrid", p, numPositions, firstPos, PairGrid::Cos);
 }
 
 Grid ropeSinGrid(const RopeParams& p, int numPositions, long long firstPos) {
-  return angleGrid("ropeSinGrid", p, numPositions, firstPos, 2);
+  return pairGrid("ropeSinGrid", p, numPositions, firstPos, PairGrid::Sin);
 }
 
 // ---------------------------------------------------------------------------------------------

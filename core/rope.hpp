@@ -83,7 +83,9 @@ std::vector<float> ropeRotate(const RopeParams& p, std::span<const float> x, dou
 std::vector<double> ropeRotate(const RopeParams& p, std::span<const double> x, double pos);
 // numTokens (> 0) rows of headDim, row t rotated to position firstPos + t; in may equal out.
 // The caller owns numTokens * headDim floats at in and out; in and out either coincide or do
-// not overlap.
+// not overlap. Rotates in float32 (core/kernels.hpp): within 2e-6 * attentionFactor * max|x| of
+// ropeRotate; a row's bits depend only on its position, so firstPos = offset gives exactly the
+// full pass's rows.
 void ropeApplyInto(const RopeParams& p, const float* in, float* out, int numTokens, long long firstPos);
 
 // Interleaved <-> half-split dim permutation for a rotary width of d dims (even).

@@ -1,10 +1,12 @@
 #include "core/sinusoidal.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <string>
 
 #include "core/check.hpp"
+#include "core/kernels.hpp"
 
 namespace posviz {
 
@@ -18,17 +20,11 @@ void requireLayout(const char* fn, SinusoidalLayout l) {
     failArgument(fn, "layout must be Interleaved or Tensor2Tensor, got " + std::to_string(static_cast<int>(l)));
 }
 
-// omega_i for every pair, float64.
+// omega_i for every pair, float64, as sinusoidalFrequency defines it.
 std::vector<double> frequencies(const SinusoidalParams& p) {
   const int n = p.dModel / 2;
   std::vector<double> w(static_cast<std::size_t>(n));
-  if (p.layout == SinusoidalLayout::Interleaved) {
-    const double lnBase = std::log(p.base);
-    for (int i = 0; i < n; ++i) w[i] = std::exp(-2.0 * i * lnBase / p.dModel);
-  } else {
-    const double logInc = std::log(p.base / p.minTimescale) / std::max(n - 1, 1);
-    for (int i = 0; i < n; ++i) w[i] = p.minTimescale * std::exp(-static_cast<double>(i) * logInc);
-  }
+  for (int i = 0; i < n; ++i) w[static_cast<std::size_t>(i)] = sinusoidalFrequency(p, i);
   return w;
 }
 
@@ -132,49 +128,11 @@ void sinusoidalGridInto(const SinusoidalParams& p, int numPositions, long long f
   validateSinusoidal("sinusoidalGridInto", p);
   validateRows("sinusoidalGridInto", numPositions, firstPos);
   if (out == nullptr) failArgument("sinusoidalGridInto", "out must not be null");
-  const int n = p.dModel / 2;
   const std::vector<double> w = frequencies(p);
-  // Rows advance by the angle-addition recurrence (one rotation by omega per row), re-seeded
-  // from sin/cos(pos * omega) every kReseed rows so rounding cannot accumulate past ~1e-15.
-  constexpr int kReseed = 32;
-  std::vector<double> stepCv(static_cast<std::size_t>(n)), stepSv(static_cast<std::size_t>(n));
-  std::vector<double> sv(static_cast<std::size_t>(n)), cv(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    stepCv[i] = std::cos(w[i]);
-    stepSv[i] = std::sin(w[i]);
-  }
-  double* __restrict s = sv.data();
-  double* __restrict c = cv.data();
-  const double* __restrict stepC = stepCv.data();
-  const double* __restrict stepS = stepSv.data();
-  const bool interleaved = p.layout == SinusoidalLayout::Interleaved;
-  for (int r = 0; r < numPositions; ++r) {
-    float* __restrict row = out + static_cast<std::size_t>(r) * static_cast<std::size_t>(p.dModel);
-    if (r % kReseed == 0) {
-      const double pos = static_cast<double>(firstPos + r);
-      for (int i = 0; i < n; ++i) {
-        const double angle = pos * w[i];
-        s[i] = std::sin(angle);
-        c[i] = std::cos(angle);
-      }
-    } else {
-      for (int i = 0; i < n; ++i) {
-        const double sn = s[i] * stepC[i] + c[i] * stepS[i];
-        const double cn = c[i] * stepC[i] - s[i] * stepS[i];
-        s[i] = sn;
-        c[i] = cn;
-      }
-    }
-    if (interleaved) {
-      for (int i = 0; i < n; ++i) {
-        row[2 * i] = static_cast<float>(s[i]);
-        row[2 * i + 1] = static_cast<float>(c[i]);
-      }
-    } else {
-      for (int i = 0; i < n; ++i) row[i] = static_cast<float>(s[i]);
-      for (int i = 0; i < n; ++i) row[n + i] = static_cast<float>(c[i]);
-    }
-  }
+  if (p.layout == SinusoidalLayout::Interleaved)
+    kernels::sinusoidalInterleavedInto(w.data(), p.dModel / 2, numPositions, firstPos, out);
+  else
+    kernels::sinusoidalT2TInto(w.data(), p.dModel / 2, numPositions, firstPos, out);
 }
 
 std::vector<double> sinusoidalOffsetMatrix(const SinusoidalParams& p, double k) {

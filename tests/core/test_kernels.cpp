@@ -1,13 +1,17 @@
 // Tests for core/kernels.hpp, core/fast_trig.hpp and core/parallel.hpp: every fast kernel
-// against core's reference functions or a plain float64 loop, on every ISA clone the CPU runs
-// (AVX-512, AVX2, SSE2), on one and several threads, with streaming stores forced on small
-// outputs, at sizes that are not multiples of the vector width and into unaligned memory.
+// against per-cell float64 references (core's scalar definitions sinusoidalValue, ropeAngle,
+// ropeScore, ropeRotate, learnedLookup, or the formula written out here), never against a core
+// grid function that itself calls the kernel. On every ISA clone the CPU runs (AVX-512, AVX2,
+// SSE2), on one and several threads, with streaming stores forced on small outputs, at sizes
+// that are not multiples of the vector width and into unaligned memory.
 //
 // Groups: fast_trig and parallelFor; sinusoidal (accuracy to 131072, both layouts, bits under
-// every option); RoPE grids and apply (against core, KV-cache offset, windows); ALiBi and the
-// score grid (bit-equal to core); learned lookup; copy/fill; bad arguments.
+// every option); RoPE grids and apply (against float64, KV-cache offset, windows); ALiBi and
+// the score grid (bit-equal to the written-out formula); learned lookup; copy/fill; bad
+// arguments.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
@@ -86,10 +90,31 @@ double sinusoidalMaxError(const std::vector<float>& g, const std::vector<double>
   return worst;
 }
 
+// -slope*|i-j| (float64, then rounded; the diagonal +0), causal: -inf above the diagonal.
+std::vector<float> alibiReference(double slope, int t, bool causal) {
+  std::vector<float> g(static_cast<std::size_t>(t) * static_cast<std::size_t>(t));
+  for (int i = 0; i < t; ++i) {
+    for (int j = 0; j < t; ++j) {
+      float v = 0.0f;
+      if (causal && j > i)
+        v = -std::numeric_limits<float>::infinity();
+      else if (i != j)
+        v = static_cast<float>(-slope * std::fabs(static_cast<double>(i - j)));
+      g[static_cast<std::size_t>(i) * static_cast<std::size_t>(t) + static_cast<std::size_t>(j)] = v;
+    }
+  }
+  return g;
+}
+
 std::vector<float> ramp(std::size_t n, float scale) {
   std::vector<float> v(n);
   for (std::size_t j = 0; j < n; ++j)
     v[j] = scale * static_cast<float>(std::sin(0.37 * static_cast<double>(j) + 0.1) + 0.25);
+  return v;
+}
+
+std::vector<float> reversed(std::vector<float> v) {
+  std::reverse(v.begin(), v.end());
   return v;
 }
 
@@ -174,7 +199,7 @@ TEST_CASE("kernels: sinusoidal interleaved within 1e-6 of float64 at every posit
   }
 }
 
-TEST_CASE("kernels: sinusoidal d_model 1024 near position 131072 and equal to core's grid") {
+TEST_CASE("kernels: sinusoidal d_model 1024 near position 131072 within 1e-6 of sinusoidalValue") {
   SinusoidalParams p;
   p.dModel = 1024;
   const std::vector<double> w = sinusoidalOmegas(p);
@@ -183,13 +208,17 @@ TEST_CASE("kernels: sinusoidal d_model 1024 near position 131072 and equal to co
   std::vector<float> g(static_cast<std::size_t>(rows) * 1024);
   pk::sinusoidalInterleavedInto(w.data(), 512, rows, first, g.data());
   CHECK(sinusoidalMaxError(g, w, rows, first, true) <= 1e-6);
-  const Grid ref = sinusoidalGrid(p, rows, first);
   double worst = 0.0;
-  for (std::size_t j = 0; j < g.size(); ++j) worst = std::max(worst, static_cast<double>(std::fabs(g[j] - ref.values[j])));
+  for (int r = 0; r < rows; r += 7) {
+    for (int dim = 0; dim < 1024; ++dim) {
+      const double ref = sinusoidalValue(p, static_cast<double>(first + r), dim);
+      worst = std::max(worst, std::fabs(g[static_cast<std::size_t>(r) * 1024 + static_cast<std::size_t>(dim)] - ref));
+    }
+  }
   CHECK(worst <= 1e-6);
 }
 
-TEST_CASE("kernels: sinusoidal Tensor2Tensor layout within 1e-6 of float64 and of core") {
+TEST_CASE("kernels: sinusoidal Tensor2Tensor layout within 1e-6 of float64 and of sinusoidalValue") {
   SinusoidalParams p;
   p.dModel = 128;
   p.layout = SinusoidalLayout::Tensor2Tensor;
@@ -198,12 +227,12 @@ TEST_CASE("kernels: sinusoidal Tensor2Tensor layout within 1e-6 of float64 and o
   std::vector<float> g(static_cast<std::size_t>(rows) * 128);
   pk::sinusoidalT2TInto(w.data(), 64, rows, 0, g.data());
   CHECK(sinusoidalMaxError(g, w, rows, 0, false) <= 1e-6);
-  const Grid ref = sinusoidalGrid(p, 300, 130000);
   for (int r = 0; r < 300; r += 37) {
     for (int d = 0; d < 128; d += 9) {
       CAPTURE(r);
       CAPTURE(d);
-      CHECK(std::fabs(g[static_cast<std::size_t>(130000 + r) * 128 + d] - ref.at(r, d)) <= 1e-6);
+      const double ref = sinusoidalValue(p, 130000.0 + r, d);
+      CHECK(std::fabs(g[static_cast<std::size_t>(130000 + r) * 128 + d] - ref) <= 1e-6);
     }
   }
 }
@@ -243,7 +272,7 @@ TEST_CASE("kernels: sinusoidal bits do not depend on threads, ISA, streaming, si
   }
 }
 
-TEST_CASE("kernels: RoPE cos/sin and angle grids equal core's within 1e-6") {
+TEST_CASE("kernels: RoPE cos/sin and angle grids within 1e-6 of float64 ropeAngle") {
   RopeParams p;
   p.headDim = 128;
   SUBCASE("plain") {}
@@ -259,18 +288,28 @@ TEST_CASE("kernels: RoPE cos/sin and angle grids equal core's within 1e-6") {
   const int n = static_cast<int>(f.invFreq.size());
   const int rows = 600;
   const long long first = 130600;
-  const Grid refCos = ropeCosGrid(p, rows, first), refSin = ropeSinGrid(p, rows, first);
-  const Grid refAngle = ropeAngleGrid(p, rows, first);
+  // References per cell: the float64 angle, its cos and sin times the attention factor, and the
+  // angle mod 2*pi.
+  const std::size_t cells = static_cast<std::size_t>(rows) * static_cast<std::size_t>(n);
+  std::vector<double> refCos(cells), refSin(cells), refAngle(cells);
+  for (int r = 0; r < rows; ++r) {
+    for (int i = 0; i < n; ++i) {
+      const double angle = ropeAngle(p, static_cast<double>(first + r), i);
+      const std::size_t j = static_cast<std::size_t>(r) * static_cast<std::size_t>(n) + static_cast<std::size_t>(i);
+      refCos[j] = std::cos(angle) * f.attentionFactor;
+      refSin[j] = std::sin(angle) * f.attentionFactor;
+      refAngle[j] = std::fmod(angle, 2.0 * std::numbers::pi);
+    }
+  }
   for (const pk::KernelOptions& o : optionVariants()) {
     std::vector<float> c(static_cast<std::size_t>(rows) * n), s(c.size()), a(c.size());
     pk::ropeCosSinInto(f.invFreq.data(), n, rows, first, f.attentionFactor, c.data(), s.data(), o);
     pk::ropeAngleInto(f.invFreq.data(), n, rows, first, a.data(), o);
     double worst = 0.0, worstAngle = 0.0;
     for (std::size_t j = 0; j < c.size(); ++j) {
-      worst = std::max({worst, static_cast<double>(std::fabs(c[j] - refCos.values[j])),
-                        static_cast<double>(std::fabs(s[j] - refSin.values[j]))});
+      worst = std::max({worst, std::fabs(c[j] - refCos[j]), std::fabs(s[j] - refSin[j])});
       // Angles wrap at 2*pi: compare on the circle.
-      const double d = std::fabs(static_cast<double>(a[j]) - refAngle.values[j]);
+      const double d = std::fabs(static_cast<double>(a[j]) - refAngle[j]);
       worstAngle = std::max(worstAngle, std::min(d, 2.0 * std::numbers::pi - d));
       CHECK(a[j] >= 0.0f);
       CHECK(a[j] < static_cast<float>(2.0 * std::numbers::pi));
@@ -415,12 +454,12 @@ TEST_CASE("kernels: a window of any grid equals the same rows of the full grid e
   }
 }
 
-TEST_CASE("kernels: ALiBi grids equal core's bit for bit, symmetric and causal") {
+TEST_CASE("kernels: ALiBi grids equal -slope*|i-j| bit for bit, symmetric and causal") {
   const std::vector<double> slopes = alibiSlopes(12);
   for (bool causal : {false, true}) {
     for (int t : {1, 2, 5, 37, 300}) {
       for (double slope : {slopes[0], slopes[11], 0.0}) {
-        const Grid ref = alibiBiasGrid(slope, t, causal);
+        const std::vector<float> ref = alibiReference(slope, t, causal);
         for (const pk::KernelOptions& o : optionVariants()) {
           std::vector<float> buf(static_cast<std::size_t>(t) * t + 1);
           float* out = buf.data() + (t % 2);
@@ -429,7 +468,7 @@ TEST_CASE("kernels: ALiBi grids equal core's bit for bit, symmetric and causal")
           CAPTURE(t);
           CAPTURE(slope);
           CAPTURE(o.maxThreads);
-          CHECK(sameBits(out, ref.values.data(), ref.size()));
+          CHECK(sameBits(out, ref.data(), ref.size()));
         }
       }
     }
@@ -446,10 +485,14 @@ TEST_CASE("kernels: ALiBi grids equal core's bit for bit, symmetric and causal")
   CHECK(g[0 * 4 + 3] == -std::numeric_limits<float>::infinity());
 }
 
-TEST_CASE("kernels: ALiBi volume equals core's alibiBiasVolume") {
+TEST_CASE("kernels: ALiBi volume holds head h's -slope_h*(i-j) grid at block h") {
   for (int heads : {1, 8, 12}) {
     const std::vector<double> slopes = alibiSlopes(heads);
-    const std::vector<float> ref = alibiBiasVolume(heads, 65, true);
+    std::vector<float> ref;
+    for (double slope : slopes) {
+      const std::vector<float> g = alibiReference(slope, 65, true);
+      ref.insert(ref.end(), g.begin(), g.end());
+    }
     for (const pk::KernelOptions& o : optionVariants()) {
       std::vector<float> v(ref.size());
       pk::alibiVolumeInto(slopes.data(), heads, 65, true, v.data(), o);
@@ -459,23 +502,48 @@ TEST_CASE("kernels: ALiBi volume equals core's alibiBiasVolume") {
   }
 }
 
-TEST_CASE("kernels: score fill from the 2T-1 offsets equals core's ropeScoreGrid") {
+TEST_CASE("kernels: score fill puts offset m - n at cell (m, n), equal to ropeScore") {
   RopeParams p;
   p.headDim = 32;
-  const std::vector<float> q = ramp(32, 1.0f), k = ramp(32, -0.5f);
+  // k is not a multiple of q, so s(r) != s(-r) and a transposed fill shows.
+  const std::vector<float> q = ramp(32, 1.0f), k = reversed(ramp(32, -0.5f));
   for (int t : {1, 3, 129}) {
-    const Grid ref = ropeScoreGrid(p, q, k, t);
-    const std::vector<double> byOffset = ropeScoreByOffset(p, q, k, t);
+    // The offsets, with s(0) = 1000 marking the diagonal: exact float32 casts, cell by cell.
+    std::vector<double> byOffset(2 * static_cast<std::size_t>(t) - 1);
+    for (std::size_t j = 0; j < byOffset.size(); ++j) byOffset[j] = 0.25 * static_cast<double>(j) - 7.0 / 3.0;
+    byOffset[static_cast<std::size_t>(t) - 1] = 1000.0;
+    const std::size_t cells = static_cast<std::size_t>(t) * static_cast<std::size_t>(t);
+    std::vector<float> ref(cells);
+    for (int m = 0; m < t; ++m)
+      for (int n = 0; n < t; ++n)
+        ref[static_cast<std::size_t>(m) * static_cast<std::size_t>(t) + static_cast<std::size_t>(n)] =
+            static_cast<float>(byOffset[static_cast<std::size_t>(m - n + t - 1)]);
     for (const pk::KernelOptions& o : optionVariants()) {
-      std::vector<float> buf(static_cast<std::size_t>(t) * t + 1);
+      std::vector<float> buf(cells + 1);
       float* out = buf.data() + 1;
       pk::ropeScoreFillInto(byOffset.data(), t, out, o);
       CAPTURE(t);
-      CHECK(sameBits(out, ref.values.data(), ref.size()));
+      CHECK(sameBits(out, ref.data(), cells));
+    }
+    // From the true offsets of q and k, each cell is the direct float64 score at (m, n).
+    std::vector<double> scores(byOffset.size());
+    for (int r = -(t - 1); r <= t - 1; ++r)
+      scores[static_cast<std::size_t>(r + t - 1)] = ropeScore(p, q, k, std::max(r, 0), std::max(-r, 0));
+    std::vector<float> g(cells);
+    pk::ropeScoreFillInto(scores.data(), t, g.data());
+    for (int m = 0; m < t; m += 4) {
+      for (int n = 0; n < t; n += 3) {
+        CAPTURE(m);
+        CAPTURE(n);
+        CHECK(g[static_cast<std::size_t>(m) * static_cast<std::size_t>(t) + static_cast<std::size_t>(n)] ==
+              doctest::Approx(ropeScore(p, q, k, m, n)).epsilon(1e-6));
+      }
     }
   }
   // s(m, n) = s(m+1, n+1): constant along diagonals, and s(0, 0) = q.k.
-  const std::vector<double> byOffset = ropeScoreByOffset(p, q, k, 4);
+  std::vector<double> byOffset(7);
+  for (int r = -3; r <= 3; ++r)
+    byOffset[static_cast<std::size_t>(r + 3)] = ropeScore(p, q, k, std::max(r, 0), std::max(-r, 0));
   std::vector<float> g(16);
   pk::ropeScoreFillInto(byOffset.data(), 4, g.data());
   double dot = 0.0;
@@ -485,13 +553,13 @@ TEST_CASE("kernels: score fill from the 2T-1 offsets equals core's ropeScoreGrid
   CHECK(g[0 * 4 + 1] == g[2 * 4 + 3]);
 }
 
-TEST_CASE("kernels: score offsets by rotor sweep equal core's ropeScoreByOffset") {
+TEST_CASE("kernels: score offsets by rotor sweep equal the direct float64 ropeScore") {
   for (RopeLayout layout : {RopeLayout::HalfSplit, RopeLayout::Interleaved}) {
     RopeParams p;
     p.headDim = 40;
     p.rotaryFraction = 0.8;  // 32 rotary dims, 8 pass through
     p.layout = layout;
-    const std::vector<float> q = ramp(40, 1.5f), k = ramp(40, -0.75f);
+    const std::vector<float> q = ramp(40, 1.5f), k = reversed(ramp(40, -0.75f));  // sinCoef != 0
     const RopeFrequencies f = ropeFrequencies(p);
     const int n = static_cast<int>(f.invFreq.size());
     std::vector<double> cosCoef(static_cast<std::size_t>(n)), sinCoef(cosCoef.size());
@@ -506,7 +574,10 @@ TEST_CASE("kernels: score offsets by rotor sweep equal core's ropeScoreByOffset"
     }
     for (int j = 2 * n; j < 40; ++j) constant += static_cast<double>(q[static_cast<std::size_t>(j)]) * k[static_cast<std::size_t>(j)];
     for (int t : {1, 2, 600}) {
-      const std::vector<double> ref = ropeScoreByOffset(p, q, k, t);
+      // s(r) = <R_m q, R_n k> at m - n = r: rotate both to (max(r, 0), max(-r, 0)) and dot.
+      std::vector<double> ref(2 * static_cast<std::size_t>(t) - 1);
+      for (int r = -(t - 1); r <= t - 1; ++r)
+        ref[static_cast<std::size_t>(r + t - 1)] = ropeScore(p, q, k, std::max(r, 0), std::max(-r, 0));
       for (const pk::KernelOptions& o : optionVariants()) {
         std::vector<double> out(ref.size());
         pk::ropeScoreOffsetsInto(f.invFreq.data(), cosCoef.data(), sinCoef.data(), n, constant, t, out.data(), o);
@@ -524,10 +595,16 @@ TEST_CASE("kernels: score offsets by rotor sweep equal core's ropeScoreByOffset"
 
 TEST_CASE("kernels: learned lookup copies rows and refuses rows past max_len") {
   const Grid table = learnedInit(512, 48, 7);
+  std::vector<float> ref;
+  for (long long pos = 412; pos < 512; ++pos) {
+    const std::vector<float> row = learnedLookup(table, pos);
+    ref.insert(ref.end(), row.begin(), row.end());
+  }
   for (const pk::KernelOptions& o : optionVariants()) {
     std::vector<float> out(100 * 48 + 1);
     pk::learnedLookupInto(table.values.data(), 512, 48, 412, 100, out.data() + 1, o);
-    CHECK(sameBits(out.data() + 1, table.row(412), 100 * 48));
+    CAPTURE(o.maxThreads);
+    CHECK(sameBits(out.data() + 1, ref.data(), 100 * 48));
   }
   std::vector<float> out(2 * 48);
   CHECK_THROWS_WITH_AS(pk::learnedLookupInto(table.values.data(), 512, 48, 511, 2, out.data()),

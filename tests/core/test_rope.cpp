@@ -7,6 +7,7 @@
 // [SECTION] bad input
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -270,14 +271,20 @@ TEST_CASE("rope: KV-cache offset equals the full pass") {
         CHECK(tail[t * headDim + j] == full[(t + offset) * headDim + j]);
       }
     }
-    // Row t of the full pass is the vector rotated to position t; the tail dims pass through.
+    // Row t of the full pass is the vector rotated to position t; the tail dims pass through
+    // exactly. ropeApplyInto rotates in float32 (core/kernels.hpp): within 2e-6 * attention
+    // factor * max|x| of ropeRotate's float64 rotation.
+    const double af = ropeFrequencies(p).attentionFactor;
     for (int t = 0; t < numTokens; ++t) {
       const std::vector<float> x(in.begin() + t * headDim, in.begin() + (t + 1) * headDim);
       const std::vector<float> y = ropeRotate(p, x, static_cast<double>(t));
+      double maxAbs = 0.0;
+      for (float v : x) maxAbs = std::max(maxAbs, std::fabs(static_cast<double>(v)));
+      const double tol = 2e-6 * af * maxAbs;
       for (int j = 0; j < headDim; ++j) {
         CAPTURE(t);
         CAPTURE(j);
-        CHECK(full[t * headDim + j] == y[j]);
+        CHECK(std::fabs(static_cast<double>(full[t * headDim + j]) - y[j]) <= tol);
         if (j >= 8) CHECK(full[t * headDim + j] == x[j]);
       }
     }
@@ -422,6 +429,16 @@ TEST_CASE("rope: bad arguments are rejected with the parameter and value") {
     CHECK_THROWS_WITH_AS(ropeScoreGrid(p, v6, v6, 4), "ropeScoreGrid: q has 6 values, need headDim = 8", std::invalid_argument);
     CHECK_THROWS_WITH_AS(ropeScoreByOffset(p, v8, v6, 4), "ropeScoreByOffset: q and k must have the same size, got 8 and 6",
                          std::invalid_argument);
+    RopeParams huge = p;
+    huge.scaling.method = ScalingMethod::Yarn;
+    huge.scaling.factor = 2.0;
+    huge.scaling.attentionFactor = 1e300;  // valid alone, but the score scales by its square
+    CHECK_THROWS_WITH_AS(ropeScoreByOffset(huge, v8, v8, 4),
+                         "ropeScoreByOffset: attentionFactor^2 times the q, k products of pair 0 must be finite, got "
+                         "attentionFactor 1e+300",
+                         std::invalid_argument);
+    huge.scaling.attentionFactor = 1e150;  // af^2 = 1e300 is finite; the scores are too
+    CHECK(std::isfinite(ropeScoreByOffset(huge, v8, v8, 4)[3]));
     std::vector<float> nanVec(8, 0.0f);
     nanVec[2] = NAN;
     CHECK_THROWS_WITH_AS(ropeScore(p, v8, nanVec, 1.0, 0.0), "ropeScore: k[2] must be finite, got nan", std::invalid_argument);

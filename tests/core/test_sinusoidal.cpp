@@ -202,7 +202,7 @@ TEST_CASE("sinusoidal: PE(a).PE(b) depends only on a - b") {
 TEST_CASE("sinusoidal: float grid stays within 1e-6 of float64 at large positions") {
   const SinusoidalParams p = interleaved(512);
   const long long first = 131072 - 70;
-  const Grid g = sinusoidalGrid(p, 71, first);  // crosses several re-seeds of the recurrence
+  const Grid g = sinusoidalGrid(p, 71, first);  // crosses a rotor restart (every 256 positions)
   for (int r = 0; r < g.rows; r += 5) {
     const std::vector<double> v = sinusoidalVector(p, static_cast<double>(first + r));
     for (int dim = 0; dim < 512; ++dim) {
