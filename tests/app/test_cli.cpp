@@ -592,6 +592,79 @@ TEST_CASE("cli: a request over the memory budget is refused before any work, wit
   CHECK(posviz::memoryBudgetBytes() == posviz::kDefaultMemoryBudgetBytes);  // --budget applies to one export
 }
 
+TEST_CASE("cli: the 1-D and document views have sizes too: a small --budget refuses them before any work") {
+  const fs::path dir = scratch("budget-small-views");
+  struct Case {
+    std::vector<std::string> args;
+    std::string size;
+  };
+  const std::vector<Case> cases = {
+      // 524288 pairs x 5 numbers x 64 bytes of JSON document
+      {{"export", "rope-freqs", "--head-dim", "1048576"}, "160.0 MiB"},
+      {{"export", "alibi-slopes", "--heads", "65536"}, "8.0 MiB"},           // 65536 x 2 x 64
+      {{"export", "rope-rotate", "--head-dim", "1048576"}, "256.0 MiB"},     // 2^20 x 4 x 64
+      {{"export", "attention", "--text", "a b c d e f g h"}, "8.0 KiB"},     // 8 x (8 + 8) x 64
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = c.args;
+    for (const char* a : {"--budget", "1K", "-o"}) args.emplace_back(a);
+    args.push_back((dir / "x.json").string());
+    const CliRun r = runCli(args);
+    CAPTURE(r.err);
+    CHECK(r.code == 2);
+    CHECK(contains(r.err, "needs " + c.size));
+    CHECK(contains(r.err, "over the memory budget of 1.0 KiB"));
+  }
+  CHECK(filesIn(dir) == 0);
+  // A PNG counts its pixels next to the float32 grid: 65536 x 256 x (4 + 3) bytes = 112 MiB.
+  const CliRun png = runCli({"export", "sinusoidal", "--positions", "65536", "--d-model", "256", "--budget", "96M", "-o",
+                             (dir / "x.png").string()});
+  CHECK(png.code == 2);
+  CHECK(contains(png.err, "PNG pixels"));
+  CHECK(contains(png.err, "needs 112.0 MiB"));
+  CHECK(filesIn(dir) == 0);
+}
+
+TEST_CASE("cli: ranges that keep results finite, and a result that would overflow is refused") {
+  const fs::path dir = scratch("finite");
+  const std::string json = (dir / "x.json").string();
+  const CliRun wide = runCli({"export", "attention", "--d-model", "8192", "-o", json});
+  CHECK(wide.code == 2);
+  CHECK(contains(wide.err, "--d-model"));
+  CHECK(contains(wide.err, "[2, 4096]"));
+  const CliRun af = runCli({"export", "rope-freqs", "--head-dim", "8", "--scaling", "yarn", "--factor", "2",
+                            "--attention-factor", "1e300", "-o", json});
+  CHECK(af.code == 2);
+  CHECK(contains(af.err, "--attention-factor"));
+  CHECK(contains(af.err, "(0, 1000000]"));
+  CHECK(filesIn(dir) == 0);
+  REQUIRE(runCli({"export", "rope-freqs", "--head-dim", "8", "--scaling", "yarn", "--factor", "2", "--attention-factor",
+                  "1000000", "-o", json}).code == 0);
+  CHECK(json::parse(readText(json))["attention_factor"].get<double>() == 1e6);
+  fs::remove(json);
+
+  // <R_M q, R_N k> with q = k = (1e30, 1e30) at M = N is 2e60: past float32, within float64.
+  const std::vector<std::string> big = {"export", "rope-rotate", "--q", "1e30,1e30", "--k", "1e30,1e30", "-o", json};
+  const CliRun f32 = runCli(big);
+  CHECK(f32.code == 2);
+  CHECK(contains(f32.err, "inf at score"));
+  CHECK(contains(f32.err, "--q"));
+  CHECK(contains(f32.err, "--dtype f64"));
+  CHECK(f32.out.empty());
+  CHECK(filesIn(dir) == 0);
+  std::vector<std::string> wider = big;
+  wider.insert(wider.end() - 2, {"--dtype", "f64"});
+  REQUIRE(runCli(wider).code == 0);
+  CHECK(json::parse(readText(json))["score"].get<double>() == doctest::Approx(2e60));
+  fs::remove(json);
+  const CliRun grid = runCli({"export", "rope-scores", "--q", "1e30,1e30", "--positions", "3", "-o", (dir / "s.npy").string()});
+  CHECK(grid.code == 2);
+  CHECK(contains(grid.err, "inf at value index 0"));
+  CHECK(filesIn(dir) == 0);
+  // Masked ALiBi entries are -inf by design and stay allowed.
+  REQUIRE(runCli({"export", "alibi-bias", "--heads", "2", "--positions", "3", "--causal", "-o", (dir / "b.npy").string()}).code == 0);
+}
+
 TEST_CASE("cli: an unwritable destination is a runtime failure (exit 1) that leaves no file") {
   const fs::path dir = scratch("unwritable");
   const CliRun missingDir = runCli({"export", "alibi-slopes", "-o", (dir / "no" / "such" / "s.npy").string()});

@@ -1,12 +1,18 @@
 // Exporters (app/export.cpp): PNG size and cell colours, decorations, CSV/JSON text, safe writes.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
 #include <string>
+
+#include <sys/resource.h>
 
 #include <nlohmann/json.hpp>
 #include <stb_image.h>
@@ -271,6 +277,116 @@ TEST_CASE("export: File > Export writes the active view's heatmap and plot data"
                        doctest::Contains("has no plot data"), std::invalid_argument);
   CHECK_FALSE(fs::exists(dir / "e.png"));
   CHECK_FALSE(fs::exists(dir / "e.csv"));
+}
+
+
+TEST_CASE("export: writeJsonWithValues writes the same text as writeJson of the nested document") {
+  const fs::path dir = scratch("json-streamed");
+  const nlohmann::json head = {{"view", "t"}, {"params", {{"base", 10000.0}, {"layout", "x"}}}, {"dtype", "float32"}};
+  SUBCASE("float32 values, 3-D, with non-finite entries") {
+    const std::vector<std::int64_t> shape = {2, 3, 2};
+    std::vector<float> v = {0.1f, -2.5f, 1e-7f, 3.0f, 0.0f, -0.0f, 1e30f, 7.25f, -std::numeric_limits<float>::infinity(),
+                            std::numeric_limits<float>::quiet_NaN(), 12345.678f, -1.0f};
+    nlohmann::json nested = head;
+    nested["values"] = nlohmann::json::array();
+    for (int a = 0; a < 2; ++a) {
+      nlohmann::json plane = nlohmann::json::array();
+      for (int b = 0; b < 3; ++b) {
+        nlohmann::json row = nlohmann::json::array();
+        for (int c = 0; c < 2; ++c) row.push_back(v[static_cast<std::size_t>(a * 6 + b * 2 + c)]);
+        plane.push_back(row);
+      }
+      nested["values"].push_back(plane);
+    }
+    posviz::app::writeJson((dir / "whole.json").string(), nested);
+    posviz::app::writeJsonWithValues((dir / "streamed.json").string(), head, "values", shape, v.data());
+    CHECK(readText(dir / "streamed.json") == readText(dir / "whole.json"));
+    const nlohmann::json back = nlohmann::json::parse(readText(dir / "streamed.json"));
+    CHECK(back["values"][1][0][1].get<double>() == 7.25);
+    CHECK(back["values"][1][1][0].is_null());  // -inf
+    CHECK(back["values"][0][0][0].get<float>() == 0.1f);
+  }
+  SUBCASE("float64 values, 1-D, and an empty axis") {
+    const std::vector<double> v = {0.1, 2.0, -3.5e-300};
+    nlohmann::json nested = head;
+    nested["values"] = v;
+    posviz::app::writeJson((dir / "whole.json").string(), nested);
+    posviz::app::writeJsonWithValues((dir / "streamed.json").string(), head, "values", {3}, v.data());
+    CHECK(readText(dir / "streamed.json") == readText(dir / "whole.json"));
+    nested["values"] = nlohmann::json::array({nlohmann::json::array(), nlohmann::json::array()});
+    posviz::app::writeJson((dir / "empty-whole.json").string(), nested);
+    posviz::app::writeJsonWithValues((dir / "empty-streamed.json").string(), head, "values", {2, 0}, v.data());
+    CHECK(readText(dir / "empty-streamed.json") == readText(dir / "empty-whole.json"));
+  }
+}
+
+TEST_CASE("export: the streamed PNG file holds exactly the bytes encodePng makes") {
+  const fs::path dir = scratch("png-stream");
+  PngOptions o;
+  o.scale = posviz::app::autoColorScale(ramp(7, 5), nullptr, false);
+  o.cellScale = 3;
+  const RgbImage img = posviz::app::renderHeatmapImage(ramp(7, 5), o);
+  const std::vector<std::uint8_t> bytes = posviz::app::encodePng(img);
+  posviz::app::writePngImage((dir / "a.png").string(), img);
+  const std::string file = readText(dir / "a.png");
+  REQUIRE(file.size() == bytes.size());
+  CHECK(std::equal(bytes.begin(), bytes.end(), file.begin(),
+                   [](std::uint8_t a, char b) { return a == static_cast<std::uint8_t>(b); }));
+  CHECK(filesIn(dir) == 1);
+}
+
+TEST_CASE("export: a write over the file size limit reports the OS reason and leaves nothing") {
+  // RLIMIT_FSIZE with SIGXFSZ ignored makes write(2) fail with EFBIG, as a full disk fails with
+  // ENOSPC: each writer must name that reason, not a generic stream failure.
+  const fs::path dir = scratch("efbig");
+  rlimit old{};
+  REQUIRE(::getrlimit(RLIMIT_FSIZE, &old) == 0);
+  void (*oldHandler)(int) = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = old;
+  small.rlim_cur = 16 * 1024;
+  REQUIRE(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+  const Grid big = ramp(256, 256);  // 256 KiB as float32, more as text
+  std::string csvError, jsonError, streamedError, pngError;
+  try {
+    posviz::app::writeCsvGrid((dir / "a.csv").string(), big, {"comment"});
+  } catch (const std::runtime_error& e) {
+    csvError = e.what();
+  }
+  try {
+    nlohmann::json doc = {{"values", big.values}};
+    posviz::app::writeJson((dir / "a.json").string(), doc);
+  } catch (const std::runtime_error& e) {
+    jsonError = e.what();
+  }
+  try {
+    posviz::app::writeJsonWithValues((dir / "b.json").string(), {{"view", "v"}}, "values", {256, 256}, big.values.data());
+  } catch (const std::runtime_error& e) {
+    streamedError = e.what();
+  }
+  try {
+    PngOptions o;
+    Grid noisy = big;  // pseudo-random cells: the PNG cannot compress under 16 KiB
+    std::uint64_t state = 88172645463325252ull;
+    for (float& x : noisy.values) {
+      state ^= state << 13;
+      state ^= state >> 7;
+      state ^= state << 17;
+      x = static_cast<float>(state >> 40);
+    }
+    o.scale = posviz::app::autoColorScale(noisy, nullptr, false);
+    posviz::app::writePng((dir / "a.png").string(), noisy, o);
+  } catch (const std::runtime_error& e) {
+    pngError = e.what();
+  }
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, oldHandler);
+  const std::string reason = std::strerror(EFBIG);
+  for (const std::string& err : {csvError, jsonError, streamedError, pngError}) {
+    CAPTURE(err);
+    CHECK(err.find(reason) != std::string::npos);
+    CHECK(err.find("cannot write") != std::string::npos);
+  }
+  CHECK(filesIn(dir) == 0);
 }
 
 }  // TEST_SUITE

@@ -277,4 +277,17 @@ TEST_CASE("model_config: files: missing, a directory, too large, and a good one"
   CHECK_THROWS_WITH_AS(loadPreset("llama-9"), doctest::Contains("llama-3.1-8b"), ConfigError);
 }
 
+
+TEST_CASE("model_config: a number past float64's range is a ConfigError naming the file, the field and the number") {
+  const std::string base = R"("hidden_size": 64, "num_attention_heads": 4)";
+  CHECK_THROWS_WITH_AS(parse("{" + base + R"(, "rope_theta": 1e400})"),
+                       "config test.json: rope_theta is 1e400, out of range (a number must fit a 64-bit float, |x| < 1.8e308)",
+                       posviz::app::ConfigError);
+  CHECK_THROWS_WITH_AS(parse("{" + base + R"(, "rope_scaling": {"rope_type": "linear", "factor":-1e999}})"),
+                       doctest::Contains("factor is -1e999, out of range"), posviz::app::ConfigError);
+  // In an array there is no key to name: the number is still named.
+  CHECK_THROWS_WITH_AS(parse("{" + base + R"(, "x": [1, 2e500]})"), doctest::Contains("a number is 2e500, out of range"),
+                       posviz::app::ConfigError);
+}
+
 }  // TEST_SUITE

@@ -207,13 +207,16 @@ declare -A context=(
   [--budget@alibi-bias]="npy|1M|--positions 4 --heads 2"
 )
 # Values that an option's documented range allows (0 is a position, a seed, a head index;
-# 1e20 is a finite real with no documented upper bound).
+# 1e20 is a finite real with no documented upper bound; where the result would still not fit
+# float32, the export refuses it, and `allowed` accepts only finite output).
 declare -A allowed_values=(
   [--position]=" 0 " [--key-position]=" 0 " [--seed]=" 0 " [--head]=" 0 "
   [--base]=" 99999999999999999999 " [--factor]=" 99999999999999999999 " [--beta-fast]=" 99999999999999999999 "
   [--high-freq-factor]=" 99999999999999999999 " [--mscale]=" 99999999999999999999 "
-  [--mscale-all-dim]=" 99999999999999999999 " [--attention-factor]=" 99999999999999999999 "
+  [--mscale-all-dim]=" 99999999999999999999 "
 )
+# --attention-factor has a documented range, (0, 1e6]: the score grid scales by its square, and
+# 1e20^2 times q.k is past float32. 1e20 is refused like any other out-of-range value.
 bad_values=(0 -1 nan inf -inf 1e999 99999999999999999999 abc "" 12x " 5")
 
 # [SECTION] Every numeric option with every bad value
