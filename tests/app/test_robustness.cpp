@@ -251,7 +251,13 @@ TEST_CASE("robustness: sweeping every panel's parameters for thousands of frames
   MESSAGE("soak: " << frames << " frames, RSS " << before / (1024 * 1024) << " MiB -> " << after / (1024 * 1024)
                    << " MiB (" << growthMiB << " MiB)");
   CHECK(frames >= 2000);
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer holds freed memory in quarantine (256 MiB by default) and keeps it
+  // resident, so RSS says nothing about growth there; LeakSanitizer checks at exit instead.
+  MESSAGE("AddressSanitizer build: the RSS bound is checked in the plain build only");
+#else
   CHECK(growthMiB < 32.0);
+#endif
 }
 
 TEST_CASE("robustness: typed q and k that are not numbers show an inline error and keep the last good vectors") {
