@@ -26,12 +26,11 @@ posviz_install_deps() {
   "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" || return 1
 }
 
-# Configure (once) and build a tree. posviz_build DIR [cmake args...]
+# Configure and build a tree. posviz_build DIR [cmake args...]
 posviz_build() {
   local dir=$1; shift
   local root; root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-  if [ ! -f "$dir/CMakeCache.txt" ]; then
-    cmake -S "$root" -B "$dir" "$@" || return 1
-  fi
+  # Configuring an existing tree is quick and applies the options given now.
+  cmake -S "$root" -B "$dir" "$@" >/dev/null || return 1
   cmake --build "$dir" --parallel "$(nproc)" || return 1
 }

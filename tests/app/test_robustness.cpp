@@ -24,6 +24,7 @@
 #include "app/panel_rope.hpp"
 #include "app/ui_common.hpp"
 #include "app/panels.hpp"
+#include "tests/app/test_shell.hpp"
 
 using namespace posviz::app;
 
@@ -31,21 +32,7 @@ namespace {
 
 // A small window (fast on llvmpipe), or nullptr with a loud message when there is no display
 // (a failure in CI).
-std::unique_ptr<AppShell> makeSmallShell() {
-  AppOptions o;
-  o.width = 640;
-  o.height = 480;
-  o.useSettings = false;
-  std::string error;
-  auto app = AppShell::create(o, &error);
-  if (!app) {
-    const char* ci = std::getenv("CI");
-    if (ci && std::string(ci) == "true") FAIL("no window in CI: " << error);
-    MESSAGE("SKIPPED: no window (" << error << "); run under xvfb-run");
-  }
-  if (app) app->parkMouse();
-  return app;
-}
+std::unique_ptr<AppShell> makeSmallShell() { return testing::makeTestShell(640, 480); }
 
 // Every GL error raised since the last call (the frame just drawn).
 std::vector<GLenum> drainGlErrors() {

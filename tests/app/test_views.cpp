@@ -13,6 +13,7 @@
 
 #include "app/app_shell.hpp"
 #include "app/panels.hpp"
+#include "tests/app/test_shell.hpp"
 #include "core/npy.hpp"
 
 using namespace posviz::app;
@@ -69,22 +70,7 @@ std::string outDir() {
   return dir;
 }
 
-// A window, or nullptr with a loud message when there is no display (a failure in CI).
-std::unique_ptr<AppShell> makeShell() {
-  AppOptions o;
-  o.width = 1280;
-  o.height = 800;
-  o.useSettings = false;
-  std::string error;
-  auto app = AppShell::create(o, &error);
-  if (!app) {
-    const char* ci = std::getenv("CI");
-    if (ci && std::string(ci) == "true") FAIL("no window in CI: " << error);
-    MESSAGE("SKIPPED: no window (" << error << "); run under xvfb-run");
-  }
-  if (app) app->parkMouse();
-  return app;
-}
+std::unique_ptr<AppShell> makeShell() { return testing::makeTestShell(1280, 800); }
 
 Image renderAndSave(AppShell& app, const std::string& path) {
   CHECK(app.renderUntilIdle(4, 120.0));

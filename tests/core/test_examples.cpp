@@ -96,9 +96,9 @@ TEST_CASE("examples: every example is well formed and the names are unique kebab
     for (const Step& s : e.steps) {
       CAPTURE(s.title);
       CHECK_FALSE(s.formula.empty());
-      for (const auto& [n, v] : s.numbers) {
-        CAPTURE(n);
-        CHECK(std::isfinite(v));
+      for (const auto& number : s.numbers) {
+        CAPTURE(number.first);   // a named pair, not a structured binding: clang 14 cannot capture those
+        CHECK(std::isfinite(number.second));
       }
       for (const Claim& c : s.claims) {
         CAPTURE(c.text);
