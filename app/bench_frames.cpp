@@ -82,7 +82,7 @@ int benchFrames(AppShell& app, int frames) {
   app.parkMouse();
   std::printf("frame benchmark: %d frames per workload, one parameter dragged every frame, window %dx%d\n", frames,
               app.framebufferWidth(), app.framebufferHeight());
-  std::printf("%-30s %9s %9s %9s %12s %14s\n", "workload", "p50 ms", "p95 ms", "max ms", "new pictures",
+  std::printf("%-34s %9s %9s %9s %12s %14s\n", "workload", "p50 ms", "p95 ms", "max ms", "new pictures",
               "settle ms");
   int status = 0;
   double smallSinP95 = 0.0, bigSinP95 = 0.0;
@@ -90,7 +90,7 @@ int benchFrames(AppShell& app, int frames) {
     app.selectPanel(findPanel(w.panel));
     w.setSize(app.state());
     if (!app.renderUntilIdle(4, 300.0)) {
-      std::printf("%-30s did not settle in 300 s\n", w.name.c_str());
+      std::printf("%-34s did not settle in 300 s\n", w.name.c_str());
       status = 1;
       continue;
     }
@@ -115,7 +115,7 @@ int benchFrames(AppShell& app, int frames) {
     const double settleMs = msSince(t0);
     const double p50 = percentile(times, 0.50), p95 = percentile(times, 0.95);
     const double worst = *std::max_element(times.begin(), times.end());
-    std::printf("%-30s %9.2f %9.2f %9.2f %12d %14.1f%s\n", w.name.c_str(), p50, p95, worst, newPictures, settleMs,
+    std::printf("%-34s %9.2f %9.2f %9.2f %12d %14.1f%s\n", w.name.c_str(), p50, p95, worst, newPictures, settleMs,
                 settled ? "" : "  (did not settle)");
     std::fflush(stdout);
     if (!settled) status = 1;
