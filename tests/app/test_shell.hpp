@@ -3,9 +3,11 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "app/app_shell.hpp"
 
@@ -20,7 +22,13 @@ inline std::unique_ptr<AppShell> makeTestShell(int width, int height) {
   o.height = height;
   o.useSettings = false;
   std::string error;
-  auto app = AppShell::create(o, &error);
+  // Right after a long burst of frames the X server can refuse a new connection for a moment
+  // (seen once with Xvfb after the soak test): a few tries, a quarter second apart.
+  std::unique_ptr<AppShell> app;
+  for (int attempt = 0; attempt < 8 && !app; ++attempt) {
+    if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    app = AppShell::create(o, &error);
+  }
   if (!app) {
     const char* ci = std::getenv("CI");
     if (ci && std::string(ci) == "true") FAIL("no window in CI: " << error);
