@@ -623,4 +623,21 @@ bool drawHeatmap(const char* id, HeatmapState& state, const HeatmapSpec& spec, c
   return changed;
 }
 
+bool windowInside(const HeatmapWindow& w, long long rows, long long cols) {
+  return w.outRows > 0 && w.outCols > 0 && w.row0 >= 0 && w.col0 >= 0 && w.rows > 0 && w.cols > 0 &&
+         w.row0 + w.rows <= rows && w.col0 + w.cols <= cols && w.outRows <= w.rows && w.outCols <= w.cols;
+}
+
+void refreshImage(const Grid& g, const HeatmapState& hs, HeatmapImage& img, long long& version, bool force,
+                  int fallbackOut) {
+  if (g.rows == 0 || g.cols == 0) return;
+  const int outRows = fallbackOut > 0 ? fallbackOut : g.rows, outCols = fallbackOut > 0 ? fallbackOut : g.cols;
+  const HeatmapWindow w = windowInside(hs.wanted, g.rows, g.cols) ? hs.wanted : fullWindow(g.rows, g.cols, outRows, outCols);
+  if (!force && img.window == w && img.version > 0) return;
+  areaAverageWindow(g, w, img.cells);
+  img.window = w;
+  img.range = finiteRange(g);
+  img.version = ++version;
+}
+
 }  // namespace posviz::app

@@ -105,6 +105,14 @@ void releaseHeatmap(HeatmapState& state);
 // equal weight. Non-finite cells (masks) are left out of the mean; a display cell with no finite
 // cell is NaN.
 void areaAverageWindow(const Grid& full, const HeatmapWindow& w, Grid& out);
+
+// True when w (what drawHeatmap asked for) is a valid window of a rows x cols grid.
+bool windowInside(const HeatmapWindow& w, long long rows, long long cols);
+// For a small grid held whole: img = the area-averaged window the widget asked for (else the whole
+// grid, at most fallbackOut x fallbackOut cells when fallbackOut > 0), range from the grid's finite
+// values; nothing is done when that window is already shown, unless force.
+void refreshImage(const Grid& g, const HeatmapState& hs, HeatmapImage& img, long long& version, bool force,
+                  int fallbackOut = 0);
 long long areaCellBegin(long long n, int out, int i);
 
 // Computes a window row-chunk by row-chunk and area-averages it, for views that never hold the

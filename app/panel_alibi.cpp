@@ -41,22 +41,6 @@ std::string slopeLabel(double slope) {
   return "2^" + formatShort(std::log2(slope), 3) + " = " + formatShort(slope, 4);
 }
 
-bool windowInside(const HeatmapWindow& w, long long rows, long long cols) {
-  return w.outRows > 0 && w.outCols > 0 && w.row0 >= 0 && w.col0 >= 0 && w.rows > 0 && w.cols > 0 &&
-         w.row0 + w.rows <= rows && w.col0 + w.cols <= cols && w.outRows <= w.rows && w.outCols <= w.cols;
-}
-
-// Keeps image = the area-averaged window the heatmap asked for, of a grid held whole.
-void refreshImage(const Grid& g, const HeatmapState& hs, HeatmapImage& img, long long& version, bool force) {
-  if (g.rows == 0 || g.cols == 0) return;
-  const HeatmapWindow w = windowInside(hs.wanted, g.rows, g.cols) ? hs.wanted : fullWindow(g.rows, g.cols, 256, 256);
-  if (!force && img.window == w && img.version > 0) return;
-  areaAverageWindow(g, w, img.cells);
-  img.window = w;
-  img.range = finiteRange(g);
-  img.version = ++version;
-}
-
 void applyPendingConfig(AlibiPanelState& s, AppContext& ctx) {
   if (!ctx.pendingConfig || ctx.pendingConfig->encoding != ModelEncoding::Alibi) return;
   if (ctx.pendingConfig->numHeads >= 1) s.numHeads = std::min(ctx.pendingConfig->numHeads, kAlibiMaxHeads);
@@ -148,7 +132,7 @@ void updateAlibiPanel(AlibiPanelState& s, AppContext& ctx) {
       first = false;
       s.biasGrids[static_cast<std::size_t>(h)] = std::move(c.grid);
       refreshImage(s.biasGrids[static_cast<std::size_t>(h)], s.smallMaps[static_cast<std::size_t>(h)],
-                   s.smallImages[static_cast<std::size_t>(h)], s.version, true);
+                   s.smallImages[static_cast<std::size_t>(h)], s.version, true, 256);
     }
   } catch (const std::exception& e) {
     s.error = e.what();
@@ -161,9 +145,9 @@ void updateAlibiPanel(AlibiPanelState& s, AppContext& ctx) {
       hs->wanted = {};
     }
   }
-  refreshImage(s.weightsPlain, s.plainMap, s.plainImage, s.version, true);
-  refreshImage(s.toyBias, s.biasMap, s.biasImage, s.version, true);
-  refreshImage(s.weightsBiased, s.biasedMap, s.biasedImage, s.version, true);
+  refreshImage(s.weightsPlain, s.plainMap, s.plainImage, s.version, true, 256);
+  refreshImage(s.toyBias, s.biasMap, s.biasImage, s.version, true, 256);
+  refreshImage(s.weightsBiased, s.biasedMap, s.biasedImage, s.version, true, 256);
   s.computeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -332,7 +316,7 @@ void drawSmallMultiples(AlibiPanelState& s, float scale) {
     HeatmapState& hs = s.smallMaps[idx];
     hs.showColorbar = false;
     if (drawHeatmap("bias", hs, spec, s.smallImages[idx], cell - 8.0f * scale, cell - 16.0f * scale))
-      refreshImage(s.biasGrids[idx], hs, s.smallImages[idx], s.version, false);
+      refreshImage(s.biasGrids[idx], hs, s.smallImages[idx], s.version, false, 256);
     ImGui::PopID();
     ImGui::EndGroup();
   }
@@ -354,20 +338,20 @@ void drawToy(AlibiPanelState& s, float width, float height) {
   ImGui::BeginGroup();
   ImGui::TextUnformatted("softmax(x.x / sqrt(d)): no position");
   if (drawHeatmap("toy-plain", s.plainMap, attentionWeightSpec(s.weightsPlain, s.tokens, s.tokens, "softmax weight without bias"), s.plainImage, w, h))
-    refreshImage(s.weightsPlain, s.plainMap, s.plainImage, s.version, false);
+    refreshImage(s.weightsPlain, s.plainMap, s.plainImage, s.version, false, 256);
   ImGui::EndGroup();
   ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::Text("+ bias of head %d (m = %s)", s.selectedHead + 1, formatShort(slope, 4).c_str());
   if (drawHeatmap("toy-bias", s.biasMap, biasSpec(slope, s.toyBias.rows, s.causal), s.biasImage, w, h))
-    refreshImage(s.toyBias, s.biasMap, s.biasImage, s.version, false);
+    refreshImage(s.toyBias, s.biasMap, s.biasImage, s.version, false, 256);
   ImGui::EndGroup();
   ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::TextUnformatted("= softmax(x.x / sqrt(d) + B): with ALiBi");
   if (drawHeatmap("toy-biased", s.biasedMap, attentionWeightSpec(s.weightsBiased, s.tokens, s.tokens, "softmax weight with ALiBi bias"),
                   s.biasedImage, w, h))
-    refreshImage(s.weightsBiased, s.biasedMap, s.biasedImage, s.version, false);
+    refreshImage(s.weightsBiased, s.biasedMap, s.biasedImage, s.version, false, 256);
   ImGui::EndGroup();
 }
 

@@ -56,22 +56,6 @@ const Step* currentStep(const ExamplesPanelState& s) {
   return &e.steps[static_cast<std::size_t>(s.step)];
 }
 
-bool windowInside(const HeatmapWindow& w, long long rows, long long cols) {
-  return w.outRows > 0 && w.outCols > 0 && w.row0 >= 0 && w.col0 >= 0 && w.rows > 0 && w.cols > 0 &&
-         w.row0 + w.rows <= rows && w.col0 + w.cols <= cols && w.outRows <= w.rows && w.outCols <= w.cols;
-}
-
-// image = the window of g the widget asked for (g is small and held whole).
-void refreshImage(const Grid& g, const HeatmapState& hs, HeatmapImage& img, long long& version, bool force) {
-  if (g.rows == 0 || g.cols == 0) return;
-  const HeatmapWindow w = windowInside(hs.wanted, g.rows, g.cols) ? hs.wanted : fullWindow(g.rows, g.cols, g.rows, g.cols);
-  if (!force && img.window == w && img.version > 0) return;
-  areaAverageWindow(g, w, img.cells);
-  img.window = w;
-  img.range = finiteRange(g);
-  img.version = ++version;
-}
-
 // When the step changes: a fresh view of the new grid with its place highlighted.
 void syncMiniView(ExamplesPanelState& s) {
   if (s.shownExample == s.selected && s.shownStep == s.step) return;

@@ -28,21 +28,6 @@ const ImVec4 kSeenColor(1.00f, 0.72f, 0.35f, 1.0f);
 // Below this the two sides are the same numbers (float64 outputs, float32-stored weights).
 bool sameNumbers(const OrderComparison& c) { return c.equivariant; }
 
-bool windowInside(const HeatmapWindow& w, long long rows, long long cols) {
-  return w.outRows > 0 && w.outCols > 0 && w.row0 >= 0 && w.col0 >= 0 && w.rows > 0 && w.cols > 0 &&
-         w.row0 + w.rows <= rows && w.col0 + w.cols <= cols && w.outRows <= w.rows && w.outCols <= w.cols;
-}
-
-void refreshImage(const Grid& g, const HeatmapState& hs, HeatmapImage& img, long long& version, bool force) {
-  if (g.rows == 0 || g.cols == 0) return;
-  const HeatmapWindow w = windowInside(hs.wanted, g.rows, g.cols) ? hs.wanted : fullWindow(g.rows, g.cols, g.rows, g.cols);
-  if (!force && img.window == w && img.version > 0) return;
-  areaAverageWindow(g, w, img.cells);
-  img.window = w;
-  img.range = finiteRange(g);
-  img.version = ++version;
-}
-
 void copyText(char (&dst)[kOrderTextSize], const std::string& src) {
   const std::size_t n = std::min(src.size(), static_cast<std::size_t>(kOrderTextSize - 1));
   std::memcpy(dst, src.data(), n);

@@ -73,11 +73,6 @@ std::string configKey(const ModelConfig& c) {
 
 namespace {
 
-bool windowInside(const HeatmapWindow& w, long long rows, long long cols) {
-  return w.outRows > 0 && w.outCols > 0 && w.row0 >= 0 && w.col0 >= 0 && w.rows > 0 && w.cols > 0 &&
-         w.row0 + w.rows <= rows && w.col0 + w.cols <= cols && w.outRows <= w.rows && w.outCols <= w.cols;
-}
-
 // s(m, n) = f[m - n + T - 1] is constant along diagonals, so the area average of a display cell
 // needs no T x T grid: with the prefix sums P[t] = f[0] + .. + f[t-1], the cell's row m sums to
 // P[m - c0 + T] - P[m - c1 + T]. Cells split the window exactly as areaAverageWindow does
