@@ -5,6 +5,7 @@
 // [SECTION] sinusoidal and RoPE pair grids
 // [SECTION] RoPE scores
 // [SECTION] ALiBi
+// [SECTION] float32 pictures
 // [SECTION] summed-area tables
 #include "core/exact_average.hpp"
 
@@ -178,24 +179,24 @@ std::vector<long long> blockBounds(long long origin, long long n, int out) {
 // Calls rowFn(i, rowBegin, rowEnd, dst) for every display row, split over the cores when the
 // picture is big enough to pay for threads (cost ~ cellsPerRow per display row).
 template <class RowFn>
-void fillRows(Grid& out, const std::vector<long long>& rb, long long costPerRow, RowFn&& rowFn) {
+void fillRows(ExactPicture& out, const std::vector<long long>& rb, long long costPerRow, RowFn&& rowFn) {
   const auto work = static_cast<std::size_t>(out.rows) * static_cast<std::size_t>(std::max<long long>(costPerRow, 1));
-  parallelFor(out.rows, threadsForBytes(work * 4, 0, std::size_t{4} << 20), 1, [&](long long b, long long e) {
+  parallelFor(out.rows, threadsForBytes(work * 8, 0, std::size_t{4} << 20), 1, [&](long long b, long long e) {
     for (long long i = b; i < e; ++i) {
       const auto r = static_cast<std::size_t>(i);
-      rowFn(static_cast<int>(i), rb[r], rb[r + 1], out.row(static_cast<int>(i)));
+      rowFn(static_cast<int>(i), rb[r], rb[r + 1], out.values.data() + r * static_cast<std::size_t>(out.cols));
     }
   });
 }
 
 // From per-column means of one row block (cols of the window) to display cells: equal rows per
 // column, so a column block's mean is the mean of its columns' means.
-void columnBlocks(const std::vector<double>& colMean, const std::vector<long long>& cb, long long col0, float* dst) {
+void columnBlocks(const std::vector<double>& colMean, const std::vector<long long>& cb, long long col0, double* dst) {
   const std::size_t n = cb.size() - 1;
   for (std::size_t j = 0; j < n; ++j) {
     double s = 0.0;
     for (long long c = cb[j]; c < cb[j + 1]; ++c) s += colMean[static_cast<std::size_t>(c - col0)];
-    dst[j] = static_cast<float>(s / static_cast<double>(cb[j + 1] - cb[j]));
+    dst[j] = s / static_cast<double>(cb[j + 1] - cb[j]);
   }
 }
 
@@ -275,15 +276,15 @@ double sinusoidalBlockMean(const SinusoidalParams& p, long long r0, long long r1
   return meanOf(means);
 }
 
-Grid sinusoidalExactAverage(const SinusoidalParams& p, const GridWindow& w) {
+ExactPicture sinusoidalExactPicture(const SinusoidalParams& p, const GridWindow& w) {
   const char* fn = "sinusoidalExactAverage";
   validateSinusoidal(fn, p);
   requireWindow(fn, w, kMaxExactPosition, p.dModel);
   const SinusoidalColumns s = sinusoidalColumns(p);
   const std::vector<long long> rb = blockBounds(w.row0, w.rows, w.outRows);
   const std::vector<long long> cb = blockBounds(w.col0, w.cols, w.outCols);
-  Grid out(w.outRows, w.outCols);
-  fillRows(out, rb, w.cols * 8, [&](int, long long r0, long long r1, float* dst) {
+  ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.outCols))};
+  fillRows(out, rb, w.cols * 8, [&](int, long long r0, long long r1, double* dst) {
     std::vector<double> means;
     sinusoidalColumnMeans(s, r0, r1, w.col0, w.col0 + w.cols, means);
     columnBlocks(means, cb, w.col0, dst);
@@ -303,7 +304,7 @@ double ropePairBlockMean(const RopeParams& p, RopePairValue v, long long r0, lon
   return s / static_cast<double>(c1 - c0);
 }
 
-Grid ropePairExactAverage(const RopeParams& p, RopePairValue v, const GridWindow& w) {
+ExactPicture ropePairExactPicture(const RopeParams& p, RopePairValue v, const GridWindow& w) {
   const char* fn = "ropePairExactAverage";
   validateRope(fn, p);
   requireRopePairValue(fn, v);
@@ -311,8 +312,8 @@ Grid ropePairExactAverage(const RopeParams& p, RopePairValue v, const GridWindow
   const RopePairColumns f = ropePairColumns(p);
   const std::vector<long long> rb = blockBounds(w.row0, w.rows, w.outRows);
   const std::vector<long long> cb = blockBounds(w.col0, w.cols, w.outCols);
-  Grid out(w.outRows, w.outCols);
-  fillRows(out, rb, w.cols * 8, [&](int, long long r0, long long r1, float* dst) {
+  ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.outCols))};
+  fillRows(out, rb, w.cols * 8, [&](int, long long r0, long long r1, double* dst) {
     std::vector<double> means(static_cast<std::size_t>(w.cols));
     for (long long c = 0; c < w.cols; ++c)
       means[static_cast<std::size_t>(c)] = ropePairValueMean(f, v, static_cast<std::size_t>(w.col0 + c), r0, r1);
@@ -382,7 +383,7 @@ double ropeScoreBlockMean(const RopeParams& p, std::span<const float> q, std::sp
   return total;
 }
 
-Grid ropeScoreExactAverage(const RopeParams& p, std::span<const float> q, std::span<const float> k,
+ExactPicture ropeScoreExactPicture(const RopeParams& p, std::span<const float> q, std::span<const float> k,
                            const GridWindow& w) {
   const char* fn = "ropeScoreExactAverage";
   const ScoreForm s = scoreForm(fn, p, q, k);
@@ -393,9 +394,9 @@ Grid ropeScoreExactAverage(const RopeParams& p, std::span<const float> q, std::s
   // Column blocks once: B_c, B_s per (display col, pair).
   std::vector<double> bc(static_cast<std::size_t>(w.outCols) * np), bs(bc.size());
   for (std::size_t j = 0; j + 1 < cb.size(); ++j) pairRunMeans(s, cb[j], cb[j + 1], &bc[j * np], &bs[j * np]);
-  Grid out(w.outRows, w.outCols);
+  ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.outCols))};
   fillRows(out, rb, static_cast<long long>(w.outCols) * static_cast<long long>(np),
-           [&](int, long long r0, long long r1, float* dst) {
+           [&](int, long long r0, long long r1, double* dst) {
              std::vector<double> ac(np), as(np), x(np), y(np);
              pairRunMeans(s, r0, r1, ac.data(), as.data());
              // cosCoef Re(A conj B) + sinCoef Im(A conj B) = B_c x_i + B_s y_i
@@ -408,7 +409,7 @@ Grid ropeScoreExactAverage(const RopeParams& p, std::span<const float> q, std::s
                const double* sn = &bs[static_cast<std::size_t>(j) * np];
                double total = 0.0;
                for (std::size_t i = 0; i < np; ++i) total += c[i] * x[i] + sn[i] * y[i];
-               dst[j] = static_cast<float>(total + s.passThrough);
+               dst[j] = total + s.passThrough;
              }
            });
   return out;
@@ -461,19 +462,44 @@ double alibiBlockMean(double slope, bool causal, long long i0, long long i1, lon
   return alibiMean(slope, causal, i0, i1, j0, j1);
 }
 
-Grid alibiExactAverage(double slope, bool causal, const GridWindow& w) {
+ExactPicture alibiExactPicture(double slope, bool causal, const GridWindow& w) {
   const char* fn = "alibiExactAverage";
   requireAtLeast(fn, "slope", slope, 0.0);
   requireWindow(fn, w, kMaxExactPosition, kMaxExactPosition);
   const std::vector<long long> rb = blockBounds(w.row0, w.rows, w.outRows);
   const std::vector<long long> cb = blockBounds(w.col0, w.cols, w.outCols);
-  Grid out(w.outRows, w.outCols);
-  fillRows(out, rb, w.outCols * 4, [&](int, long long r0, long long r1, float* dst) {
+  ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.outCols))};
+  fillRows(out, rb, w.outCols * 4, [&](int, long long r0, long long r1, double* dst) {
     for (std::size_t j = 0; j + 1 < cb.size(); ++j)
-      dst[j] = static_cast<float>(alibiMean(slope, causal, r0, r1, cb[j], cb[j + 1]));
+      dst[j] = alibiMean(slope, causal, r0, r1, cb[j], cb[j + 1]);
   });
   return out;
 }
+
+// [SECTION] float32 pictures ------------------------------------------------------------------
+
+namespace {
+
+Grid narrow(const ExactPicture& pic) {
+  Grid g(pic.rows, pic.cols);
+  for (std::size_t i = 0; i < pic.values.size(); ++i) g.values[i] = static_cast<float>(pic.values[i]);
+  return g;
+}
+
+}  // namespace
+
+Grid sinusoidalExactAverage(const SinusoidalParams& p, const GridWindow& w) { return narrow(sinusoidalExactPicture(p, w)); }
+
+Grid ropePairExactAverage(const RopeParams& p, RopePairValue v, const GridWindow& w) {
+  return narrow(ropePairExactPicture(p, v, w));
+}
+
+Grid ropeScoreExactAverage(const RopeParams& p, std::span<const float> q, std::span<const float> k,
+                           const GridWindow& w) {
+  return narrow(ropeScoreExactPicture(p, q, k, w));
+}
+
+Grid alibiExactAverage(double slope, bool causal, const GridWindow& w) { return narrow(alibiExactPicture(slope, causal, w)); }
 
 // [SECTION] summed-area tables ------------------------------------------------------------------
 
@@ -518,15 +544,16 @@ double SummedAreaTable::blockMean(int r0, int r1, int c0, int c1) const {
   return (at(r1, c1) - at(r0, c1) - at(r1, c0) + at(r0, c0)) / static_cast<double>(n);
 }
 
-Grid SummedAreaTable::average(const GridWindow& w) const {
-  requireWindow("SummedAreaTable::average", w, rows_, cols_);
+Grid SummedAreaTable::average(const GridWindow& w) const { return narrow(averagePicture(w)); }
+
+ExactPicture SummedAreaTable::averagePicture(const GridWindow& w) const {
+  requireWindow("SummedAreaTable::averagePicture", w, rows_, cols_);
   const std::vector<long long> rb = blockBounds(w.row0, w.rows, w.outRows);
   const std::vector<long long> cb = blockBounds(w.col0, w.cols, w.outCols);
-  Grid out(w.outRows, w.outCols);
-  fillRows(out, rb, w.outCols * 4, [&](int, long long r0, long long r1, float* dst) {
+  ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.outCols))};
+  fillRows(out, rb, w.outCols * 4, [&](int, long long r0, long long r1, double* dst) {
     for (std::size_t j = 0; j + 1 < cb.size(); ++j)
-      dst[j] = static_cast<float>(blockMean(static_cast<int>(r0), static_cast<int>(r1), static_cast<int>(cb[j]),
-                                            static_cast<int>(cb[j + 1])));
+      dst[j] = blockMean(static_cast<int>(r0), static_cast<int>(r1), static_cast<int>(cb[j]), static_cast<int>(cb[j + 1]));
   });
   return out;
 }

@@ -35,7 +35,8 @@
 //   Blocks are rows [r0, r1) x cols [c0, c1) of the grid's logical cells (grid.hpp layouts: rows
 //   are positions; sinusoidal cols are dims in the layout's order, RoPE pair grids cols are pairs,
 //   scores and ALiBi cols are key positions). Frequencies in rad/position, angles in radians.
-//   Pictures are GridWindow.outRows x outCols float32 (area_average.hpp).
+//   Pictures are GridWindow.outRows x outCols float32 (area_average.hpp); the *ExactPicture
+//   functions return the same means in float64 (exports with --dtype f64).
 //
 // ERRORS
 //   std::invalid_argument naming function, parameter and value: empty or reversed blocks, columns
@@ -68,16 +69,25 @@ SinCosMean sinCosRunMean(double w, long long p0, long long p1);
 // (1/n) sum_{p=p0}^{p1-1} (p theta mod 2 pi), radians in [0, 2 pi); theta > 0 rad/position.
 double angleRunMean(double theta, long long p0, long long p1);
 
+// A picture in float64: rows x cols means, row-major (the float32 Grid functions narrow it).
+struct ExactPicture {
+  int rows = 0;
+  int cols = 0;
+  std::vector<double> values;
+};
+
 // Sinusoidal (sinusoidal.hpp, either layout): the mean of rows [r0, r1) x dims [c0, c1). O(c1 - c0).
 double sinusoidalBlockMean(const SinusoidalParams& p, long long r0, long long r1, int c0, int c1);
 // Window w of the positions x dModel grid (cols <= dModel), each display cell its block's mean.
 // O(outRows * w.cols).
 Grid sinusoidalExactAverage(const SinusoidalParams& p, const GridWindow& w);
+ExactPicture sinusoidalExactPicture(const SinusoidalParams& p, const GridWindow& w);
 
 // RoPE positions x pairs grids (rope.hpp): angle mod 2 pi, cos * attentionFactor, sin * attentionFactor.
 enum class RopePairValue { Angle, Cos, Sin };
 double ropePairBlockMean(const RopeParams& p, RopePairValue v, long long r0, long long r1, int c0, int c1);
 Grid ropePairExactAverage(const RopeParams& p, RopePairValue v, const GridWindow& w);  // cols <= pairs
+ExactPicture ropePairExactPicture(const RopeParams& p, RopePairValue v, const GridWindow& w);
 
 // RoPE scores s(m, n) = <R_m q, R_n k> (ropeScore) over query rows [m0, m1) x key cols [n0, n1).
 // O(pairs) per block.
@@ -85,11 +95,14 @@ double ropeScoreBlockMean(const RopeParams& p, std::span<const float> q, std::sp
                           long long m1, long long n0, long long n1);
 Grid ropeScoreExactAverage(const RopeParams& p, std::span<const float> q, std::span<const float> k,
                            const GridWindow& w);
+ExactPicture ropeScoreExactPicture(const RopeParams& p, std::span<const float> q, std::span<const float> k,
+                                   const GridWindow& w);
 
 // ALiBi bias (alibi.hpp) for one head's slope: mean over query rows [i0, i1) x key cols [j0, j1)
 // of the unmasked cells; NaN when causal and every cell is masked. slope finite and >= 0.
 double alibiBlockMean(double slope, bool causal, long long i0, long long i1, long long j0, long long j1);
 Grid alibiExactAverage(double slope, bool causal, const GridWindow& w);
+ExactPicture alibiExactPicture(double slope, bool causal, const GridWindow& w);
 
 // Any grid, built once in O(rows * cols) (16 bytes a cell when some cell is not finite, else 8);
 // every block mean after that is O(1).
@@ -102,6 +115,7 @@ class SummedAreaTable {
   double blockMean(int r0, int r1, int c0, int c1) const;
   long long finiteCount(int r0, int r1, int c0, int c1) const;
   Grid average(const GridWindow& w) const;  // w inside rows() x cols()
+  ExactPicture averagePicture(const GridWindow& w) const;  // the same in float64
 
  private:
   int rows_ = 0, cols_ = 0;

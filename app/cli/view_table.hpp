@@ -42,7 +42,7 @@ struct ViewDef {
   std::uint64_t (*elements)(const Request&) = nullptr;        // result size; 0 = checked by a reader
   Dataset (*compute)(const Request&, const app::ExportProgress&) = nullptr;
 
-  // Grid views (attachAveragedViews): --size WxH writes the W x H picture of the whole grid, each
+  // Grid views: --size WxH writes the W x H picture of the whole grid, each
   // value the exact mean of its block of cells (core/exact_average.hpp); nullptr for other views.
   Dataset (*computeAveraged)(const Request&, int width, int height, const app::ExportProgress&) = nullptr;
   // Elements held for that picture (the picture, plus a table that must be held whole); throws
@@ -60,8 +60,7 @@ struct ExportSize {
 };
 constexpr int kMaxExportSize = 16384;
 std::optional<ExportSize> parseExportSize(const Request& r);
-// Gives the grid views (sinusoidal, learned, rope-angles, rope-scores, alibi-bias) their
-// averaged pictures (app/cli/views/averaged.cpp).
+// Makes `compute` of every view with a computeAveraged choose by --size (app/cli/views/averaged.cpp).
 void attachAveragedViews(std::vector<ViewDef>& views);
 
 const std::vector<ViewDef>& viewTable();

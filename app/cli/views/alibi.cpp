@@ -1,7 +1,9 @@
 // alibi.cpp: ALiBi's head slopes and bias grids (Press et al. 2022) as exportable views.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <span>
+#include <utility>
 
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
@@ -56,43 +58,81 @@ Dataset computeAlibiSlopes(const Request& r, const app::ExportProgress& progress
   return d;
 }
 
-Dataset computeAlibiBias(const Request& r, const app::ExportProgress& progress) {
-  Dataset d;
-  const int n = r.positions;
-  const std::size_t cells = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-  const std::vector<double> slopes = r.slope ? std::vector<double>{*r.slope} : alibiSlopes(r.heads);
+// The slopes a bias export shows: --slope's one, --head's one, or every head's.
+std::vector<double> shownSlopes(const Request& r) {
+  if (r.slope) return {*r.slope};
+  const std::vector<double> all = alibiSlopes(r.heads);
+  if (r.head) return {all[static_cast<std::size_t>(*r.head)]};
+  return all;
+}
+
+// Parameters, titles, the .csv comment and the 3-D shape: the whole grid and its --size picture
+// alike (rows and cols are the per-head grid's).
+void describeAlibiBias(Dataset& d, const Request& r, long long rows, long long cols) {
   const bool one = r.head || r.slope;
-  if (one) {
-    d.grid = alibiBiasGrid(slopes[r.slope ? 0 : static_cast<std::size_t>(*r.head)], n, r.causal);
-    d.shape = {n, n};
-    progress(1.0);
-  } else {
-    requireBudget("posviz export alibi-bias", checkedProduct({static_cast<std::uint64_t>(r.heads), cells}), 4, "ALiBi bias volume");
-    d.grid.rows = r.heads * n;  // int: heads * n * n fits the budget check above, rows fit too
-    d.grid.cols = n;
-    d.grid.values.resize(static_cast<std::size_t>(r.heads) * cells);
-    for (int h = 0; h < r.heads; ++h) {
-      alibiBiasGridInto(slopes[static_cast<std::size_t>(h)], n, r.causal, d.grid.values.data() + static_cast<std::size_t>(h) * cells);
-      progress(static_cast<double>(h + 1) / r.heads);
-    }
-    d.shape = {r.heads, n, n};
-  }
+  const int n = r.positions;
   if (r.slope) {
     d.document["params"] = {{"slope", *r.slope}, {"positions", n}, {"causal", r.causal}};
   } else {
     d.document["params"] = {{"heads", r.heads}, {"positions", n}, {"causal", r.causal}};
     if (r.head) d.document["params"]["head"] = *r.head + 1;   // numbered from 1
-    d.document["slopes"] = slopes;
+    d.document["slopes"] = alibiSlopes(r.heads);
   }
-  d.rowTitle = one ? "query position i" : "head * positions + query position i";
+  d.rowTitle = one ? "query position i" : "head * rows + query position i";
   d.colTitle = "key position j";
   d.valueName = "bias";
   const std::string masked = r.causal ? "; masked entries -inf" : "";
-  d.csvComments = {"alibi bias: rows = (head - 1) * " + std::to_string(n) + " + query position i, cols = key position j, "
+  d.csvComments = {"alibi bias: rows = (head - 1) * " + std::to_string(rows) + " + query position i, cols = key position j, "
                    "heads numbered from 1" + masked};
   if (r.head) d.csvComments = {"alibi bias of head " + std::to_string(*r.head + 1) + " (numbered from 1): rows = query i, cols = key j" + masked};
   if (r.slope) d.csvComments = {"alibi bias with slope " + app::formatNumber(*r.slope) + ": rows = query i, cols = key j" + masked};
   d.allowNegativeInfinity = r.causal;
+  d.shape = {rows, cols};
+  if (!one) d.shape.insert(d.shape.begin(), r.heads);
+}
+
+Dataset computeAlibiBias(const Request& r, const app::ExportProgress& progress) {
+  Dataset d;
+  const int n = r.positions;
+  const std::size_t cells = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+  const std::vector<double> slopes = shownSlopes(r);
+  const int count = static_cast<int>(slopes.size());
+  requireBudget("posviz export alibi-bias", checkedProduct({static_cast<std::uint64_t>(count), cells}), 4, "ALiBi bias volume");
+  d.grid.rows = count * n;  // int: count * n * n fits the budget check above, rows fit too
+  d.grid.cols = n;
+  d.grid.values.resize(static_cast<std::size_t>(count) * cells);
+  for (int h = 0; h < count; ++h) {
+    alibiBiasGridInto(slopes[static_cast<std::size_t>(h)], n, r.causal, d.grid.values.data() + static_cast<std::size_t>(h) * cells);
+    progress(static_cast<double>(h + 1) / count);
+  }
+  describeAlibiBias(d, r, n, n);
+  return d;
+}
+
+std::uint64_t alibiAveragedElements(const Request& r, int width, int height) {
+  const std::uint64_t picture = requireFits(r, {r.positions, r.positions}, {width, height}, r.positions);
+  return checkedProduct({static_cast<std::uint64_t>(r.head || r.slope ? 1 : r.heads), picture});
+}
+
+Dataset alibiAveraged(const Request& r, int width, int height, const app::ExportProgress& progress) {
+  const GridShape g{r.positions, r.positions};
+  const std::vector<double> slopes = shownSlopes(r);
+  const int count = static_cast<int>(slopes.size());
+  ExactPicture all{count * height, width, {}};
+  all.values.reserve(static_cast<std::size_t>(count) * static_cast<std::size_t>(height) * static_cast<std::size_t>(width));
+  for (int h = 0; h < count; ++h) {
+    const ExactPicture one = alibiExactPicture(slopes[static_cast<std::size_t>(h)], r.causal, wholeWindow(0, 0, g, {width, height}));
+    // A block whose every cell is masked is masked (-inf), as the grid's own masked cells.
+    for (double v : one.values) all.values.push_back(std::isnan(v) ? -std::numeric_limits<double>::infinity() : v);
+    progress(static_cast<double>(h + 1) / count);
+  }
+  Dataset d;
+  setPicture(d, r, std::move(all));
+  describeAlibiBias(d, r, height, width);
+  const std::vector<std::int64_t> shape = d.shape;   // per head: (heads, H, W) or (H, W)
+  describeAveraged(d, r, g, {width, height});
+  d.shape = shape;
+  if (r.causal) d.csvComments.push_back("masked cells are left out of each mean; a block with every cell masked is -inf");
   return d;
 }
 
@@ -125,6 +165,8 @@ std::vector<ViewDef> alibiViews() {
   bias.parse = alibiBiasParse;
   bias.elements = alibiBiasElements;
   bias.compute = computeAlibiBias;
+  bias.computeAveraged = alibiAveraged;
+  bias.averagedElements = alibiAveragedElements;
   return {slopes, bias};
 }
 

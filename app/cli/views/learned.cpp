@@ -80,6 +80,28 @@ Dataset computeLearned(const Request& r, const app::ExportProgress& progress) {
   return d;
 }
 
+std::uint64_t learnedAveragedElements(const Request& r, int width, int height) {
+  if (!r.tablePath.empty()) return 0;  // the reader checks the file; the size is checked on load
+  const std::uint64_t picture = requireFits(r, {r.positions, r.dModel}, {width, height}, 0);
+  // The table is held whole to build its summed-area table (8 bytes a cell, counted as 2 floats).
+  const auto table = checkedProduct({std::max<std::uint64_t>(static_cast<std::uint64_t>(r.positions),
+                                                             static_cast<std::uint64_t>(r.maxLen)),
+                                     static_cast<std::uint64_t>(r.dModel)});
+  return 3 * table + picture;
+}
+
+// A table has no formula: its summed-area table gives every block's mean in O(1).
+Dataset learnedAveraged(const Request& r, int width, int height, const app::ExportProgress& progress) {
+  Dataset d = computeLearned(r, [&](double f) { progress(0.5 * f); });
+  const GridShape g{d.grid.rows, d.grid.cols};
+  requireFits(r, g, {width, height}, 0);
+  const SummedAreaTable table(d.grid);
+  setPicture(d, r, table.averagePicture(fullWindow(g.rows, g.cols, height, width)));
+  describeAveraged(d, r, g, {width, height});
+  progress(1.0);
+  return d;
+}
+
 }  // namespace
 
 std::vector<ViewDef> learnedViews() {
@@ -95,6 +117,8 @@ std::vector<ViewDef> learnedViews() {
   v.parse = learnedParse;
   v.elements = learnedElements;
   v.compute = computeLearned;
+  v.computeAveraged = learnedAveraged;
+  v.averagedElements = learnedAveragedElements;
   return {v};
 }
 

@@ -214,10 +214,8 @@ Dataset computeRopeFreqs(const Request& r, const app::ExportProgress& progress) 
   return d;
 }
 
-Dataset computeRopeAngles(const Request& r, const app::ExportProgress& progress) {
-  Dataset d;
-  d.grid = ropeAngleGrid(r.rope, r.positions, r.firstPos);
-  d.shape = {d.grid.rows, d.grid.cols};
+// Parameters, titles and the .csv comment: the whole grid and its --size picture alike.
+void describeRopeAngles(Dataset& d, const Request& r) {
   d.document["params"] = ropeParamsJson(r.rope);
   d.document["params"]["positions"] = r.positions;
   d.document["params"]["first_position"] = r.firstPos;
@@ -226,6 +224,27 @@ Dataset computeRopeAngles(const Request& r, const app::ExportProgress& progress)
   d.valueName = "angle (rad)";
   d.isAngle = true;
   d.csvComments = {"rope angles m*theta_i mod 2pi: rows = positions, cols = pairs"};
+}
+
+Dataset computeRopeAngles(const Request& r, const app::ExportProgress& progress) {
+  Dataset d;
+  d.grid = ropeAngleGrid(r.rope, r.positions, r.firstPos);
+  d.shape = {d.grid.rows, d.grid.cols};
+  describeRopeAngles(d, r);
+  progress(1.0);
+  return d;
+}
+
+std::uint64_t ropeAnglesAveragedElements(const Request& r, int width, int height) {
+  return requireFits(r, {r.positions, ropeNumPairs(r.rope)}, {width, height}, r.firstPos + r.positions);
+}
+
+Dataset ropeAnglesAveraged(const Request& r, int width, int height, const app::ExportProgress& progress) {
+  const GridShape g{r.positions, ropeNumPairs(r.rope)};
+  Dataset d;
+  setPicture(d, r, ropePairExactPicture(r.rope, RopePairValue::Angle, wholeWindow(r.firstPos, 0, g, {width, height})));
+  describeRopeAngles(d, r);
+  describeAveraged(d, r, g, {width, height});
   progress(1.0);
   return d;
 }
@@ -267,11 +286,7 @@ Dataset computeRopeRotate(const Request& r, const app::ExportProgress& progress)
   return d;
 }
 
-Dataset computeRopeScores(const Request& r, const app::ExportProgress& progress) {
-  Dataset d;
-  std::vector<float> qf(r.q.begin(), r.q.end()), kf(r.k.begin(), r.k.end());
-  d.grid = ropeScoreGrid(r.rope, qf, kf, r.positions, r.firstPos);
-  d.shape = {d.grid.rows, d.grid.cols};
+void describeRopeScores(Dataset& d, const Request& r) {
   d.document["params"] = ropeParamsJson(r.rope);
   d.document["params"]["positions"] = r.positions;
   d.document["params"]["first_position"] = r.firstPos;
@@ -281,6 +296,29 @@ Dataset computeRopeScores(const Request& r, const app::ExportProgress& progress)
   d.colTitle = "key position n";
   d.valueName = "s(m,n)";
   d.csvComments = {"rope scores s(m,n) = <R_m q, R_n k>: rows = query position m, cols = key position n"};
+}
+
+Dataset computeRopeScores(const Request& r, const app::ExportProgress& progress) {
+  Dataset d;
+  std::vector<float> qf(r.q.begin(), r.q.end()), kf(r.k.begin(), r.k.end());
+  d.grid = ropeScoreGrid(r.rope, qf, kf, r.positions, r.firstPos);
+  d.shape = {d.grid.rows, d.grid.cols};
+  describeRopeScores(d, r);
+  progress(1.0);
+  return d;
+}
+
+std::uint64_t ropeScoresAveragedElements(const Request& r, int width, int height) {
+  return requireFits(r, {r.positions, r.positions}, {width, height}, r.firstPos + r.positions);
+}
+
+Dataset ropeScoresAveraged(const Request& r, int width, int height, const app::ExportProgress& progress) {
+  const GridShape g{r.positions, r.positions};
+  const std::vector<float> qf(r.q.begin(), r.q.end()), kf(r.k.begin(), r.k.end());
+  Dataset d;
+  setPicture(d, r, ropeScoreExactPicture(r.rope, qf, kf, wholeWindow(r.firstPos, r.firstPos, g, {width, height})));
+  describeRopeScores(d, r);
+  describeAveraged(d, r, g, {width, height});
   progress(1.0);
   return d;
 }
@@ -476,6 +514,8 @@ std::vector<ViewDef> ropeViews() {
   angles.png = true;
   angles.elements = anglesElements;
   angles.compute = computeRopeAngles;
+  angles.computeAveraged = ropeAnglesAveraged;
+  angles.averagedElements = ropeAnglesAveragedElements;
 
   ViewDef rotate = ropeView("rope-rotate", "q rotated to position M and k to position N, and their score",
                             ".json: q, k (rotated), score = <R_M q, R_N k>, position, key_position, q_input, k_input, "
@@ -495,6 +535,8 @@ std::vector<ViewDef> ropeViews() {
   scores.png = true;
   scores.elements = scoresElements;
   scores.compute = computeRopeScores;
+  scores.computeAveraged = ropeScoresAveraged;
+  scores.averagedElements = ropeScoresAveragedElements;
 
   ViewDef decay = ropeView("rope-decay", "RoFormer's long-term decay bound (section 3.4.3) against relative distance",
                            ".npy: (positions, 2), columns distance, bound; .csv: distance,bound; .json: distance, bound, "

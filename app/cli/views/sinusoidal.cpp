@@ -30,6 +30,18 @@ std::uint64_t sinusoidalElements(const Request& r) {
   return checkedProduct({static_cast<std::uint64_t>(r.positions), static_cast<std::uint64_t>(r.dModel)});
 }
 
+// Parameters, titles and the .csv comment: the whole grid and its --size picture alike.
+void describeSinusoidal(Dataset& d, const Request& r) {
+  const SinusoidalParams& p = r.sin;
+  d.document["params"] = {{"d_model", p.dModel}, {"base", p.base},
+                          {"layout", p.layout == SinusoidalLayout::Interleaved ? "interleaved" : "t2t"},
+                          {"positions", r.positions}, {"first_position", r.firstPos}};
+  d.rowTitle = "position";
+  d.colTitle = "dimension";
+  d.valueName = "PE";
+  d.csvComments = {"sinusoidal PE: rows = positions " + std::to_string(r.firstPos) + ".., cols = dims 0.." + std::to_string(p.dModel - 1)};
+}
+
 Dataset computeSinusoidal(const Request& r, const app::ExportProgress& progress) {
   Dataset d;
   const bool wantDouble = wantsDouble(r);
@@ -53,13 +65,21 @@ Dataset computeSinusoidal(const Request& r, const app::ExportProgress& progress)
       progress(static_cast<double>(row + count) / r.positions);
     }
   }
-  d.document["params"] = {{"d_model", p.dModel}, {"base", p.base},
-                          {"layout", p.layout == SinusoidalLayout::Interleaved ? "interleaved" : "t2t"},
-                          {"positions", r.positions}, {"first_position", r.firstPos}};
-  d.rowTitle = "position";
-  d.colTitle = "dimension";
-  d.valueName = "PE";
-  d.csvComments = {"sinusoidal PE: rows = positions " + std::to_string(r.firstPos) + ".., cols = dims 0.." + std::to_string(p.dModel - 1)};
+  describeSinusoidal(d, r);
+  return d;
+}
+
+std::uint64_t sinusoidalAveragedElements(const Request& r, int width, int height) {
+  return requireFits(r, {r.positions, r.sin.dModel}, {width, height}, r.firstPos + r.positions);
+}
+
+Dataset sinusoidalAveraged(const Request& r, int width, int height, const app::ExportProgress& progress) {
+  const GridShape g{r.positions, r.sin.dModel};
+  Dataset d;
+  setPicture(d, r, sinusoidalExactPicture(r.sin, wholeWindow(r.firstPos, 0, g, {width, height})));
+  describeSinusoidal(d, r);
+  describeAveraged(d, r, g, {width, height});
+  progress(1.0);
   return d;
 }
 
@@ -79,6 +99,8 @@ std::vector<ViewDef> sinusoidalViews() {
   v.parse = sinusoidalParse;
   v.elements = sinusoidalElements;
   v.compute = computeSinusoidal;
+  v.computeAveraged = sinusoidalAveraged;
+  v.averagedElements = sinusoidalAveragedElements;
   return {v};
 }
 

@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "app/cli/view_table.hpp"
+#include "core/area_average.hpp"
+#include "core/exact_average.hpp"
 
 namespace posviz::cli {
 
@@ -16,5 +18,20 @@ inline bool wantsDouble(const Request& r) {
 inline std::vector<double> finiteList(const std::string& flag, const std::string& text) {
   return parseRealListOption(flag, text, RealRange{});
 }
+
+// --size WxH pictures (averaged.cpp). A grid view's averaged compute describes its result with
+// the same function as its whole compute, then adds describeAveraged's note.
+struct GridShape {
+  long long rows = 0, cols = 0;
+};
+// Refuses a picture larger than the grid along either axis, and positions past core's exact range;
+// returns the picture's element count.
+std::uint64_t requireFits(const Request& r, GridShape g, ExportSize s, long long lastPosition);
+// The whole grid from (row0, col0) at the picture's size.
+GridWindow wholeWindow(long long row0, long long col0, GridShape g, ExportSize s);
+// The picture as float32, and as float64 too when --dtype f64 asks for it.
+void setPicture(Dataset& d, const Request& r, ExactPicture pic);
+// Shape, the averaging note in .json and .csv, and "(block mean)" in the axis titles.
+void describeAveraged(Dataset& d, const Request& r, GridShape g, ExportSize s);
 
 }  // namespace posviz::cli
