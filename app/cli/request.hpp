@@ -21,6 +21,7 @@
 #include "app/cli/args.hpp"
 #include "app/cli/export.hpp"
 #include "app/cli/model_config.hpp"
+#include "core/attn_temperature.hpp"
 #include "core/attention.hpp"
 #include "core/colormap.hpp"
 #include "core/grid.hpp"
@@ -83,6 +84,9 @@ struct Request {
   std::string numberOptions;   // the real-valued options given ("--factor 2 --q"), for error messages
   std::optional<std::string> sizeText;   // --size WxH as given (the averaged picture's size), unparsed
   std::optional<std::string> layerType;  // --layer-type KIND as given, unparsed
+  // axial-angles, axial-scores (--grid) and nope-temperature (app/cli/views/axial.cpp)
+  int gridRows = 16, gridCols = 16;
+  AttnTemperatureParams temperature;
 };
 
 struct Dataset {

@@ -78,5 +78,6 @@ std::vector<ViewDef> learnedViews();
 std::vector<ViewDef> ropeViews();
 std::vector<ViewDef> alibiViews();
 std::vector<ViewDef> attentionViews();
+std::vector<ViewDef> axialViews();
 
 }  // namespace posviz::cli
