@@ -12,6 +12,8 @@ const std::vector<TabDef>& tabs() {
       {"rope", "RoPE", "Rotary embedding: rotating pairs, cos/sin/angle grids, the score grid s(m,n)", "rope-angles", {}},
       {"context", "Context extension", "PI, NTK-aware, YaRN, Llama 3.1, LongRoPE on one frequency axis", "rope-freqs",
        {"context-extension"}},
+      {"image", "Image RoPE", "2-D axial RoPE over image patches, and M-RoPE's (t, h, w) ids for text + image + text",
+       "axial-scores", {"axial", "mrope", "rope-2d"}},
       {"alibi", "ALiBi", "Per-head linear biases: slopes, bias grids, softmax of biased scores", "alibi-bias", {}},
       {"examples", "Worked examples", "The documents' worked examples, computed and checked", "", {"worked-examples"}},
       {"order", "Word order", "Why attention without positions cannot see word order", "attention", {"word-order"}},

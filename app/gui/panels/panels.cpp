@@ -88,6 +88,10 @@ void tweakContext(AppState& a) {
   a.context.base = a.context.base > 1000.0 ? 100.0 : 10000.0;
   a.context.dirty = true;
 }
+void tweakImage(AppState& a) {
+  a.image.base = a.image.base > 1000.0 ? 100.0 : 10000.0;
+  a.image.dirty = true;
+}
 void tweakAlibi(AppState& a) {
   a.alibi.causal = !a.alibi.causal;
   a.alibi.dirty = true;
@@ -149,6 +153,9 @@ const PanelFunctions kFunctions[] = {
     {"context", [](AppState& a, AppContext& c) { drawContextExtensionPanel(a.context, c); },
      [](const AppState& a, nlohmann::json& j) { saveContextExtensionPanel(a.context, j); },
      [](AppState& a, const nlohmann::json& j) { loadContextExtensionPanel(a.context, j); }, tweakContext},
+    {"image", [](AppState& a, AppContext& c) { drawImagePanel(a.image, c); },
+     [](const AppState& a, nlohmann::json& j) { saveImagePanel(a.image, j); },
+     [](AppState& a, const nlohmann::json& j) { loadImagePanel(a.image, j); }, tweakImage},
     {"alibi", [](AppState& a, AppContext& c) { drawAlibiPanel(a.alibi, c); },
      [](const AppState& a, nlohmann::json& j) { saveAlibiPanel(a.alibi, j); },
      [](AppState& a, const nlohmann::json& j) { loadAlibiPanel(a.alibi, j); }, tweakAlibi},

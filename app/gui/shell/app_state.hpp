@@ -7,6 +7,7 @@
 #include "app/gui/panels/panel_alibi.hpp"
 #include "app/gui/panels/panel_context.hpp"
 #include "app/gui/panels/panel_examples.hpp"
+#include "app/gui/panels/panel_image.hpp"
 #include "app/gui/panels/panel_learned.hpp"
 #include "app/gui/panels/panel_model.hpp"
 #include "app/gui/panels/panel_order.hpp"
@@ -20,6 +21,7 @@ struct AppState {
   LearnedPanelState learned;
   RopePanelState rope;
   ContextExtensionPanelState context;
+  ImagePanelState image;
   AlibiPanelState alibi;
   ExamplesPanelState examples;
   OrderPanelState order;

@@ -1,0 +1,329 @@
+// panel_image.cpp: see panel_image.hpp.
+#include "app/gui/panels/panel_image.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include "app/gui/shell/settings.hpp"
+#include "app/gui/widgets/ui_common.hpp"
+#include "core/axial_rope.hpp"
+#include "core/mrope.hpp"
+
+namespace posviz::app {
+
+namespace {
+
+AxialRopeParams axialParams(const ImagePanelState& s) { return {s.headDim, s.base}; }
+
+std::vector<float> ones(int n) { return std::vector<float>(static_cast<std::size_t>(n), 1.0f); }
+
+// Score of the query patch against every key patch: q = k = all ones, so only positions speak.
+Grid queryScoreGrid(const ImagePanelState& s) {
+  const AxialRopeParams p = axialParams(s);
+  const std::vector<float> v = ones(s.headDim);
+  Grid g(s.rows, s.cols);
+  for (int r = 0; r < s.rows; ++r)
+    for (int c = 0; c < s.cols; ++c) g.at(r, c) = static_cast<float>(axialRopeScore(p, v, v, s.queryRow - r, s.queryCol - c));
+  return g;
+}
+
+std::vector<MropeSegment> mropeSegments(const ImagePanelState& s) {
+  std::vector<MropeSegment> seg;
+  if (s.textBefore > 0) seg.push_back({false, s.textBefore, 1, 1, 1});
+  seg.push_back({true, 0, 1, s.imageH, s.imageW});
+  if (s.textAfter > 0) seg.push_back({false, s.textAfter, 1, 1, 1});
+  return seg;
+}
+
+void recomputeMrope(ImagePanelState& s) {
+  s.mropeError.clear();
+  try {
+    const MropePositions ids = mropePositionIds(mropeSegments(s));
+    const int tokens = static_cast<int>(ids.t.size());
+    s.mropeIds = Grid(3, tokens);
+    for (int i = 0; i < tokens; ++i) {
+      const auto t = static_cast<std::size_t>(i);
+      s.mropeIds.at(0, i) = static_cast<float>(ids.t[t]);
+      s.mropeIds.at(1, i) = static_cast<float>(ids.h[t]);
+      s.mropeIds.at(2, i) = static_cast<float>(ids.w[t]);
+    }
+    RopeParams p;
+    p.headDim = s.mropeHeadDim;
+    p.base = s.mropeBase;
+    const std::vector<int> section = {s.sectionT, s.sectionH, s.sectionW};
+    s.mropeAngles = mropeAngleGrid(p, section, false, ids);
+    s.pairAxis.clear();
+    for (MropeAxis a : mropePairAxes(section, false)) s.pairAxis.push_back(static_cast<int>(a));
+  } catch (const std::invalid_argument& e) {
+    s.mropeError = e.what();
+    s.mropeAngles = Grid();
+  }
+}
+
+void recompute(ImagePanelState& s) {
+  s.error.clear();
+  ++s.version;
+  try {
+    const AxialRopeParams p = axialParams(s);
+    const std::vector<float> v = ones(s.headDim);
+    s.queryScores = queryScoreGrid(s);
+    s.offsetScores = axialRopeOffsetScores(p, v, v, s.rows, s.cols);
+    s.angles = axialRopeAngleGrid(p, s.rows, s.cols);
+  } catch (const std::invalid_argument& e) {
+    s.error = e.what();
+  }
+  recomputeMrope(s);
+  s.queryImage = wholeGridImage(s.queryScores, s.version);
+  s.offsetImage = wholeGridImage(s.offsetScores, s.version);
+  s.angleImage = wholeGridImage(s.angles, s.version);
+  s.idsImage = wholeGridImage(s.mropeIds, s.version);
+  s.mropeImage = wholeGridImage(s.mropeAngles, s.version);
+}
+
+// [controls] ----------------------------------------------------------------------------------
+
+bool sliderMultipleOf4(const char* label, int* v, int lo, int hi) {
+  int quarter = *v / 4;
+  if (!ImGui::SliderInt(label, &quarter, lo / 4, hi / 4, "", ImGuiSliderFlags_AlwaysClamp)) {
+    ImGui::SameLine();
+    ImGui::Text("%d", *v);
+    return false;
+  }
+  *v = quarter * 4;
+  return true;
+}
+
+bool drawAxialControls(ImagePanelState& s) {
+  bool changed = false;
+  ImGui::TextUnformatted("2-D axial RoPE (image patches)");
+  ImGui::Separator();
+  changed |= sliderMultipleOf4("head dim", &s.headDim, 4, 256);
+  HelpMarker("head_dim D, a multiple of 4: pairs 0..D/4-1 rotate by the patch's column, pairs D/4..D/2-1 by its row,\n"
+             "each half with frequencies f_j = base^(-4j/D) (rope-vit, compute_axial_cis).");
+  float base = static_cast<float>(s.base);
+  if (ImGui::SliderFloat("base", &base, 2.0f, 1.0e6f, "%.0f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
+    s.base = base;
+    changed = true;
+  }
+  HelpMarker("theta: rope-vit uses 100 for images; language models use 10000 or more.");
+  changed |= ImGui::SliderInt("patch rows", &s.rows, 1, kImageMaxSide, "%d", ImGuiSliderFlags_AlwaysClamp);
+  changed |= ImGui::SliderInt("patch columns", &s.cols, 1, kImageMaxSide, "%d", ImGuiSliderFlags_AlwaysClamp);
+  s.queryRow = std::clamp(s.queryRow, 0, s.rows - 1);
+  s.queryCol = std::clamp(s.queryCol, 0, s.cols - 1);
+  changed |= ImGui::SliderInt("query row", &s.queryRow, 0, s.rows - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
+  changed |= ImGui::SliderInt("query column", &s.queryCol, 0, s.cols - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
+  HelpMarker("Click a patch in the first map to make it the query.");
+  return changed;
+}
+
+bool drawMropeControls(ImagePanelState& s) {
+  bool changed = false;
+  ImGui::TextUnformatted("M-RoPE (text + image + text)");
+  ImGui::Separator();
+  changed |= ImGui::SliderInt("text before", &s.textBefore, 0, 32, "%d", ImGuiSliderFlags_AlwaysClamp);
+  changed |= ImGui::SliderInt("image rows", &s.imageH, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
+  changed |= ImGui::SliderInt("image columns", &s.imageW, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
+  changed |= ImGui::SliderInt("text after", &s.textAfter, 0, 32, "%d", ImGuiSliderFlags_AlwaysClamp);
+  HelpMarker("Qwen2-VL (get_rope_index): text tokens count up on all three axes; an image's merged patch (i, j)\n"
+             "gets (s, s + i, s + j) after s tokens; the next text starts at 1 + the largest id so far.");
+  changed |= sliderMultipleOf4("head dim##mrope", &s.mropeHeadDim, 4, 256);
+  const int pairs = s.mropeHeadDim / 2;
+  changed |= ImGui::SliderInt("pairs on t", &s.sectionT, 0, pairs, "%d", ImGuiSliderFlags_AlwaysClamp);
+  changed |= ImGui::SliderInt("pairs on h", &s.sectionH, 0, pairs, "%d", ImGuiSliderFlags_AlwaysClamp);
+  s.sectionW = std::max(0, pairs - s.sectionT - s.sectionH);
+  ImGui::Text("pairs on w: %d (the rest)", s.sectionW);
+  HelpMarker("mrope_section: pairs [0, t) follow the time id, the next h the row id, the rest the column id.\n"
+             "Qwen2-VL: 16, 24, 24 of 64 pairs.");
+  if (ImGui::Button("Qwen2-VL defaults")) {
+    s.mropeHeadDim = 128;
+    s.mropeBase = 1.0e6;
+    s.sectionT = 16;
+    s.sectionH = 24;
+    changed = true;
+  }
+  return changed;
+}
+
+// [views] -------------------------------------------------------------------------------------
+
+HeatmapSpec scoreSpec(const Grid& g, const char* rowTitle, const char* colTitle) {
+  HeatmapSpec spec;
+  spec.logicalRows = g.rows;
+  spec.logicalCols = g.cols;
+  spec.rowAxis.title = rowTitle;
+  spec.colAxis.title = colTitle;
+  spec.valueName = "score";
+  spec.colormap = Colormap::RdBu;
+  spec.symmetricRange = true;
+  return spec;
+}
+
+void drawQueryMap(ImagePanelState& s, float w, float h) {
+  HeatmapSpec spec = scoreSpec(s.queryScores, "key patch row", "key patch column");
+  const AxialRopeParams p = axialParams(s);
+  const int qr = s.queryRow, qc = s.queryCol, d = s.headDim;
+  spec.exactValue = [p, qr, qc, d](long long r, long long c) {
+    const std::vector<float> v = ones(d);
+    return axialRopeScore(p, v, v, static_cast<double>(qr - r), static_cast<double>(qc - c));
+  };
+  spec.formula = [qr, qc](long long r, long long c) {
+    return "sum over pairs of 2 cos(offset * f): row offset " + std::to_string(qr - r) + " on the row half, column offset " +
+           std::to_string(qc - c) + " on the column half";
+  };
+  int* row = &s.queryRow;
+  int* col = &s.queryCol;
+  bool* dirty = &s.dirty;
+  spec.onClick = [row, col, dirty](long long r, long long c) {
+    *row = static_cast<int>(r);
+    *col = static_cast<int>(c);
+    *dirty = true;
+  };
+  s.queryMap.highlightRow = s.queryRow;
+  s.queryMap.highlightCol = s.queryCol;
+  ImGui::Text("score of the query patch (%d, %d) with every key patch (q = k = all ones)", s.queryRow, s.queryCol);
+  drawHeatmap("image-query", s.queryMap, spec, s.queryImage, w, h);
+}
+
+void drawOffsetMap(ImagePanelState& s, float w, float h) {
+  HeatmapSpec spec = scoreSpec(s.offsetScores, "row offset (query - key)", "column offset (query - key)");
+  spec.rowAxis.origin = -(s.rows - 1);
+  spec.colAxis.origin = -(s.cols - 1);
+  const AxialRopeParams p = axialParams(s);
+  const int rows = s.rows, cols = s.cols, d = s.headDim;
+  spec.exactValue = [p, rows, cols, d](long long r, long long c) {
+    const std::vector<float> v = ones(d);
+    return axialRopeScore(p, v, v, static_cast<double>(r - (rows - 1)), static_cast<double>(c - (cols - 1)));
+  };
+  ImGui::Text("score against the row and column offsets: only the offsets matter");
+  drawHeatmap("image-offsets", s.offsetMap, spec, s.offsetImage, w, h);
+}
+
+void drawAngleMap(ImagePanelState& s, float w, float h) {
+  HeatmapSpec spec;
+  spec.logicalRows = s.angles.rows;
+  spec.logicalCols = s.angles.cols;
+  spec.rowAxis.title = "patch t = row * columns + column";
+  spec.colAxis.title = "pair (left half: column, right half: row)";
+  spec.valueName = "angle (rad)";
+  spec.colormap = Colormap::Twilight;
+  spec.isAngle = true;
+  const AxialRopeParams p = axialParams(s);
+  const int cols = s.cols;
+  spec.exactValue = [p, cols](long long t, long long i) {
+    const double a = axialRopeAngle(p, static_cast<int>(i), static_cast<double>(t / cols), static_cast<double>(t % cols));
+    return std::fmod(a, 2.0 * std::numbers::pi);
+  };
+  ImGui::Text("angle of every pair at every patch, mod 2 pi");
+  drawHeatmap("image-angles", s.angleMap, spec, s.angleImage, w, h);
+}
+
+void drawMropeMaps(ImagePanelState& s, float w, float h) {
+  if (!s.mropeError.empty()) {
+    ErrorText(s.mropeError);
+    return;
+  }
+  HeatmapSpec ids;
+  ids.logicalRows = 3;
+  ids.logicalCols = s.mropeIds.cols;
+  ids.rowAxis.title = "axis (0 t, 1 h, 2 w)";
+  ids.colAxis.title = "token";
+  ids.valueName = "position id";
+  ids.colormap = Colormap::Viridis;
+  const Grid idGrid = s.mropeIds;
+  ids.exactValue = [idGrid](long long r, long long c) { return static_cast<double>(idGrid.at(static_cast<int>(r), static_cast<int>(c))); };
+  ImGui::Text("M-RoPE position ids (t, h, w) per token: %d text, a %d x %d image, %d text", s.textBefore, s.imageH, s.imageW,
+              s.textAfter);
+  drawHeatmap("mrope-ids", s.idsMap, ids, s.idsImage, w, h * 0.3f);
+  HeatmapSpec ang;
+  ang.logicalRows = s.mropeAngles.rows;
+  ang.logicalCols = s.mropeAngles.cols;
+  ang.rowAxis.title = "token";
+  ang.colAxis.title = "pair (t, then h, then w sections)";
+  ang.valueName = "angle (rad)";
+  ang.colormap = Colormap::Twilight;
+  ang.isAngle = true;
+  ImGui::Text("angles: pair i turns by the id of its section's axis");
+  drawHeatmap("mrope-angles", s.mropeMap, ang, s.mropeImage, w, h * 0.7f - ImGui::GetFrameHeightWithSpacing());
+}
+
+void publish(const ImagePanelState& s, AppContext& ctx) {
+  ctx.status.backend = "CPU (core/axial_rope, core/mrope)";
+  ctx.status.gridSize = formatGridSize(s.offsetScores.rows, s.offsetScores.cols);
+  ExportableView& ex = ctx.exportable;
+  ex.name = "axial-scores";
+  ex.caption = "head_dim=" + std::to_string(s.headDim) + " base=" + formatShort(s.base) + " grid=" + std::to_string(s.rows) +
+               "x" + std::to_string(s.cols);
+  ex.rowTitle = "row offset";
+  ex.colTitle = "column offset";
+  ex.valueName = "score";
+  ex.colormap = Colormap::RdBu;
+  ex.symmetricRange = true;
+  ex.cliArgs = {"axial-scores", "--head-dim", std::to_string(s.headDim), "--base", formatShort(s.base, 17),
+                "--grid", std::to_string(s.rows) + "x" + std::to_string(s.cols)};
+}
+
+}  // namespace
+
+void drawImagePanel(ImagePanelState& s, AppContext& ctx) {
+  const float fh = ImGui::GetFontSize();
+  ImGui::BeginChild("controls", ImVec2(std::min(fh * 22.0f, std::floor(ImGui::GetContentRegionAvail().x * 0.3f)), 0), true);
+  ImGui::PushItemWidth(-fh * 8.5f);   // room for the labels and their (?) markers
+  s.dirty |= drawAxialControls(s);
+  s.dirty |= drawMropeControls(s);
+  ImGui::PopItemWidth();
+  ImGui::EndChild();
+  if (s.dirty) {
+    recompute(s);
+    s.dirty = false;
+  }
+  ImGui::SameLine();
+  ImGui::BeginChild("views", ImVec2(0, 0), false);
+  if (!s.error.empty()) ErrorText(s.error);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float colW = (avail.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+  const float rowH = (avail.y - ImGui::GetStyle().ItemSpacing.y) * 0.5f - ImGui::GetFrameHeightWithSpacing();
+  ImGui::BeginGroup();
+  drawQueryMap(s, colW, rowH);
+  drawOffsetMap(s, colW, rowH);
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  drawAngleMap(s, colW, rowH);
+  drawMropeMaps(s, colW, rowH);
+  ImGui::EndGroup();
+  ImGui::EndChild();
+  publish(s, ctx);
+}
+
+void saveImagePanel(const ImagePanelState& s, nlohmann::json& j) {
+  j = {{"head_dim", s.headDim}, {"base", s.base}, {"rows", s.rows}, {"cols", s.cols}, {"query_row", s.queryRow},
+       {"query_col", s.queryCol}, {"text_before", s.textBefore}, {"image_rows", s.imageH}, {"image_cols", s.imageW},
+       {"text_after", s.textAfter}, {"mrope_head_dim", s.mropeHeadDim}, {"section_t", s.sectionT}, {"section_h", s.sectionH}};
+}
+
+void loadImagePanel(ImagePanelState& s, const nlohmann::json& j) {
+  readSetting(j, "head_dim", s.headDim, 4, 256);
+  s.headDim -= s.headDim % 4;
+  readSetting(j, "base", s.base, 2.0, 1.0e6);
+  readSetting(j, "rows", s.rows, 1, kImageMaxSide);
+  readSetting(j, "cols", s.cols, 1, kImageMaxSide);
+  readSetting(j, "query_row", s.queryRow, 0, s.rows - 1);
+  readSetting(j, "query_col", s.queryCol, 0, s.cols - 1);
+  readSetting(j, "text_before", s.textBefore, 0, 32);
+  readSetting(j, "image_rows", s.imageH, 1, 16);
+  readSetting(j, "image_cols", s.imageW, 1, 16);
+  readSetting(j, "text_after", s.textAfter, 0, 32);
+  readSetting(j, "mrope_head_dim", s.mropeHeadDim, 4, 256);
+  s.mropeHeadDim -= s.mropeHeadDim % 4;
+  readSetting(j, "section_t", s.sectionT, 0, s.mropeHeadDim / 2);
+  readSetting(j, "section_h", s.sectionH, 0, s.mropeHeadDim / 2 - s.sectionT);
+  s.dirty = true;
+}
+
+}  // namespace posviz::app

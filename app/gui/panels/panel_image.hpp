@@ -1,0 +1,48 @@
+// panel_image.hpp: the "Image & multimodal RoPE" view. State is a plain struct owned by AppState.
+//
+// 2-D axial RoPE on a grid of image patches (core/axial_rope.hpp): the score of one query patch
+// against every key patch, the score against the row and column offsets, and the angle of every
+// pair at every patch. M-RoPE (core/mrope.hpp) for a text + image + text sequence: the (t, h, w)
+// position ids of each token and the angle grid they give. All grids are small (at most 64 x 64
+// patches), so they are computed whole when a parameter changes.
+#pragma once
+
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "app/gui/shell/app_context.hpp"
+#include "app/gui/widgets/heatmap.hpp"
+#include "core/grid.hpp"
+
+namespace posviz::app {
+
+constexpr int kImageMaxSide = 64;
+
+struct ImagePanelState {
+  bool dirty = true;
+  // Axial RoPE (rope-vit's defaults: theta 100)
+  int headDim = 64;            // a multiple of 4
+  double base = 100.0;
+  int rows = 14, cols = 14;    // patches
+  int queryRow = 7, queryCol = 7;
+  // M-RoPE: text, one image (merged patches), text
+  int textBefore = 4, imageH = 4, imageW = 6, textAfter = 3;
+  int mropeHeadDim = 128;      // Qwen2-VL: 128 with mrope_section 16, 24, 24 and base 1e6
+  double mropeBase = 1.0e6;
+  int sectionT = 16, sectionH = 24, sectionW = 24;
+
+  // Derived
+  Grid queryScores, offsetScores, angles, mropeIds, mropeAngles;
+  std::vector<int> pairAxis;   // M-RoPE: 0 t, 1 h, 2 w per pair
+  std::string error, mropeError;
+  long long version = 0;
+  HeatmapState queryMap, offsetMap, angleMap, idsMap, mropeMap;
+  HeatmapImage queryImage, offsetImage, angleImage, idsImage, mropeImage;
+};
+
+void drawImagePanel(ImagePanelState& s, AppContext& ctx);
+void saveImagePanel(const ImagePanelState& s, nlohmann::json& j);
+void loadImagePanel(ImagePanelState& s, const nlohmann::json& j);
+
+}  // namespace posviz::app
