@@ -84,6 +84,7 @@ struct WorkedExample {
   std::string name;     // kebab-case, the CLI's NAME: "sinusoidal-pos3-d8"
   std::string title;
   std::string source;   // document file and section
+  std::string topic;    // its data file's stem: "sinusoidal", "interview", "code_audits"
   std::vector<Step> steps;
 };
 

@@ -51,6 +51,16 @@ std::vector<StepResult> interviewQ7Steps();            // interview-q7-values-no
 std::vector<StepResult> interviewQ8Steps();            // interview-q8-extending-rope
 std::vector<StepResult> interviewQ9Steps();            // interview-q9-alibi-vs-rope
 std::vector<StepResult> interviewQ10Steps();           // interview-q10-one-pair
+// code_audits.cpp: the documents' code listings at their edges
+std::vector<StepResult> code001SinusoidalSteps();      // code-001-sinusoidal
+std::vector<StepResult> code001LearnedSteps();         // code-001-learned
+std::vector<StepResult> code001RopeSteps();            // code-001-rope
+std::vector<StepResult> code001AlibiSteps();           // code-001-alibi
+std::vector<StepResult> code001MhaSteps();             // code-001-mha
+std::vector<StepResult> code002Steps();                // code-002-modules
+std::vector<StepResult> code003Steps();                // code-003-apply-rope
+std::vector<StepResult> code004RopeSteps();            // code-004-rotary
+std::vector<StepResult> code004MainSteps();            // code-004-main-check
 
 // Shared helpers: vectors of equal length (extra entries of the longer one are ignored).
 inline double maxAbsDiff(const std::vector<double>& a, const std::vector<double>& b) {

@@ -119,6 +119,16 @@ TEST_CASE("lessons: every verdict, claim by claim") {
       {"interview-q8-extending-rope", "AA AAADA"},
       {"interview-q9-alibi-vs-rope", "A -"},
       {"interview-q10-one-pair", "AA AA AAA"},
+      // The code listings at their edges (code_audits.json).
+      {"code-001-sinusoidal", "A D A"},
+      {"code-001-learned", "AA"},
+      {"code-001-rope", "D A D D A"},
+      {"code-001-alibi", "AA D D"},
+      {"code-001-mha", "D A D"},
+      {"code-002-modules", "AAD A A"},
+      {"code-003-apply-rope", "D D"},
+      {"code-004-rotary", "D D"},
+      {"code-004-main-check", "DA"},
   };
   const std::vector<WorkedExample> all = workedExamples();
   for (const WorkedExample& e : all) {
