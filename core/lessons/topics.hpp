@@ -51,6 +51,7 @@ std::vector<StepResult> interviewQ7Steps();            // interview-q7-values-no
 std::vector<StepResult> interviewQ8Steps();            // interview-q8-extending-rope
 std::vector<StepResult> interviewQ9Steps();            // interview-q9-alibi-vs-rope
 std::vector<StepResult> interviewQ10Steps();           // interview-q10-one-pair
+std::vector<StepResult> interviewProbesSteps();        // interview-probes (004's follow-up probes)
 // code_audits.cpp: the documents' code listings at their edges
 std::vector<StepResult> code001SinusoidalSteps();      // code-001-sinusoidal
 std::vector<StepResult> code001LearnedSteps();         // code-001-learned
@@ -61,6 +62,11 @@ std::vector<StepResult> code002Steps();                // code-002-modules
 std::vector<StepResult> code003Steps();                // code-003-apply-rope
 std::vector<StepResult> code004RopeSteps();            // code-004-rotary
 std::vector<StepResult> code004MainSteps();            // code-004-main-check
+// papers.cpp: worked numbers from the papers of other schemes
+std::vector<StepResult> paperT5Steps();                // paper-t5-buckets
+std::vector<StepResult> paperXposSteps();              // paper-xpos-scales
+std::vector<StepResult> paperAlibiSteps();             // paper-alibi-slopes
+std::vector<StepResult> paperRoformerSteps();          // paper-roformer-decay
 
 // Shared helpers: vectors of equal length (extra entries of the longer one are ignored).
 inline double maxAbsDiff(const std::vector<double>& a, const std::vector<double>& b) {

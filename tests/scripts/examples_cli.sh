@@ -40,7 +40,8 @@ ntk-yarn-4096-to-131072 interview-q1-equivariance interview-q2-wavelengths inter
 interview-q4-rope-relative interview-q5-alibi-bias interview-q6-where-position-acts interview-q7-values-not-rotated
 interview-q8-extending-rope interview-q9-alibi-vs-rope interview-q10-one-pair
 code-001-sinusoidal code-001-learned code-001-rope code-001-alibi code-001-mha code-002-modules
-code-003-apply-rope code-004-rotary code-004-main-check"
+code-003-apply-rope code-004-rotary code-004-main-check interview-probes paper-t5-buckets paper-xpos-scales
+paper-alibi-slopes paper-roformer-decay"
 for n in $names; do line "$out/list.out" "^  $n +[0-9]+ agree"; done
 line "$out/list.out" "^  sinusoidal-pos3-d8 +24 agree +Sinusoidal PE at position 3"
 line "$out/list.out" "^  sinusoidal-wavelengths-d512 +2 agree, 4 differ \(4 causes\)"
@@ -49,7 +50,7 @@ line "$out/list.out" "^  rope-2d-m5-n2 +10 agree, 3 truncated, 1 differs "
 line "$out/list.out" "^  alibi-slopes-8heads +10 agree, 13 differ \(1 cause\) "
 line "$out/list.out" "^  alibi-4tokens-m0.5 +32 agree +ALiBi"
 count=$(grep -cE '^  [a-z0-9.-]+ +[0-9]+ agree' "$out/list.out")
-if [ "$count" -eq 34 ]; then pass "the list has 34 examples"; else fail "the list has $count examples, want 34"; fi
+if [ "$count" -eq 39 ]; then pass "the list has 39 examples"; else fail "the list has $count examples, want 39"; fi
 if [ ! -s "$out/list.err" ]; then pass "the list writes nothing to stderr"; else fail "the list wrote to stderr: $(head -c 200 "$out/list.err")"; fi
 
 # Sinusoidal pos 3: every step, the 9-decimal claims agree.
@@ -141,7 +142,15 @@ line "$out/tests.out" "^rotation preserves the norm +n/a +n/a +pass +n/a +n/a +n
 has "$out/tests.out" "L3 001 RoPE"
 has "$out/tests.out" "FAIL MultiHeadAttention shapes"
 run badtopic 2 examples --topic nope
-has "$out/badtopic.err" "unknown topic 'nope'; topics: sinusoidal, toy_config, rope, alibi, learned, order, context_extension, interview, code_audits"
+has "$out/badtopic.err" "unknown topic 'nope'; topics: sinusoidal, toy_config, rope, alibi, learned, order, context_extension, interview, code_audits, papers"
+# The papers' worked numbers: T5 buckets against HF's function, ALiBi's 12-head rule.
+line "$out/list.out" "^  paper-t5-buckets +36 agree +T5 relative position buckets"
+run t5 0 examples paper-t5-buckets
+has "$out/t5.out" "bucket(-64) = 14"
+has "$out/t5.out" "AGREES: claimed 26, computed 26 (exact)"
+run papers 0 examples --topic papers
+line "$out/papers.out" "^paper-alibi-slopes  \(22 agree\)"
+line "$out/topicq.out" "^interview-probes  \(6 agree\)"
 run notopic 2 examples --topic
 has "$out/notopic.err" "--topic needs one TOPIC"
 run badopt 2 examples --frobnicate
