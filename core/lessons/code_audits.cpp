@@ -114,6 +114,20 @@ std::vector<StepResult> code001AlibiSteps() {
   addRun(a, "buffer", buf, {1, 8, 8192, 8192}, false);
   a.numbers = {{"elements", buf.bufferBytes / 4.0}, {"bytes", buf.bufferBytes}, {"GiB", gib(buf.bufferBytes)},
                {"parameters", static_cast<double>(buf.parameters)}, {"GiB at 32 heads", gib(run001Alibi(32, 8192, 1).bufferBytes)}};
+  a.view.title = "the bias buffer against max_len, float32 (marker: the listing's default max_len)";
+  a.view.xTitle = "max_len";
+  a.view.yTitle = "GiB";
+  a.view.logY = true;
+  for (long long heads : {8LL, 32LL}) {
+    MiniSeries ms{formatInt(heads) + " heads", {}, {}};
+    for (long long len = 512; len <= 16384; len *= 2) {
+      ms.x.push_back(static_cast<double>(len));
+      ms.y.push_back(gib(run001Alibi(heads, len, 1).bufferBytes));
+    }
+    a.view.series.push_back(ms);
+  }
+  a.view.markerX = 8192.0;
+  a.view.markerLabel = "max_len 8192";
   const ListingRun cut = run001Alibi(8, 8192, 8193);
   addRun(b, "forward", cut, {1, 8, 8193, 8193}, false);
   b.numbers = {{"rows returned", static_cast<double>(cut.shape[2])}};

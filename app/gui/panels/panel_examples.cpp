@@ -328,7 +328,12 @@ void drawTestGrid(const TestGrid& g) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("test-grid", cols, flags)) return;
   ImGui::TableSetupColumn("test", ImGuiTableColumnFlags_WidthStretch, 3.0f);
-  for (const std::string& l : g.listings) ImGui::TableSetupColumn(l.c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  // "001 sinusoidal" -> "001\nsinusoidal": two header lines keep eleven columns readable.
+  for (std::string l : g.listings) {
+    const std::size_t space = l.find(' ');
+    if (space != std::string::npos) l[space] = '\n';
+    ImGui::TableSetupColumn(l.c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  }
   ImGui::TableHeadersRow();
   for (std::size_t t = 0; t < g.tests.size(); ++t) {
     ImGui::TableNextRow();
