@@ -1,6 +1,6 @@
 // topics.hpp: the code side of every lesson, one function per worked example, grouped in one
 // file per topic (sinusoidal.cpp, toy_config.cpp, rope.cpp, alibi.cpp, learned.cpp, order.cpp,
-// context_extension.cpp, interview.cpp), plus the small vector helpers they share.
+// context_extension.cpp, interview.cpp, code_audits.cpp, papers.cpp), plus the small vector helpers they share.
 //
 // Each function computes, with core, the named numbers, outcomes and text fields of each step
 // of its example, in the order of the steps in assets/lessons/<topic>.json, and the step's
