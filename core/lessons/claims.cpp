@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "core/check.hpp"
 #include "core/lessons/lessons.hpp"
@@ -159,6 +161,21 @@ std::string verdictSummary(const VerdictCount& n) {
     s += ", " + std::to_string(n.differs) + (n.differs == 1 ? " differs" : " differ");
     if (n.differs > 1) s += " (" + std::to_string(n.causes) + (n.causes == 1 ? " cause)" : " causes)");
   }
+  return s;
+}
+
+std::string behaviourSummary(const WorkedExample& e) {
+  std::vector<std::pair<std::string, int>> counts;  // in order of first appearance
+  for (const Step& st : e.steps)
+    for (const Claim& c : st.claims) {
+      if (c.behaviour.empty()) continue;
+      auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& p) { return p.first == c.behaviour; });
+      if (it == counts.end()) counts.emplace_back(c.behaviour, 1);
+      else ++it->second;
+    }
+  std::stable_sort(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string s;
+  for (const auto& [name, n] : counts) s += (s.empty() ? "" : ", ") + std::to_string(n) + " " + name;
   return s;
 }
 

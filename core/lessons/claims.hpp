@@ -45,6 +45,9 @@ struct Claim {
   std::string precision;     // "9 decimals", "within 10%", "exact", "at least"
   Verdict verdict = Verdict::Agrees;
   std::string likelyCause;   // why the document's number is wrong; empty when it agrees
+  std::string behaviour;     // code audits: what the listing did at this edge ("error", "wrong shape",
+                             // "silent truncation", "memory", "wrong values", "agrees";
+                             // core/lessons/code_listings.hpp); empty for other claims
 };
 
 // Builders: each computes the verdict. decimals >= 0; relTol > 0.
@@ -76,6 +79,9 @@ VerdictCount countVerdicts(const WorkedExample& e);
 VerdictCount countVerdicts(const Step& s);
 // "10 agree, 3 truncated, 1 differs", "10 agree, 13 differ (1 cause)".
 std::string verdictSummary(const VerdictCount& n);
+// The behaviours of an example's code-audit claims, most frequent first: "3 error, 1 memory";
+// empty when it has none.
+std::string behaviourSummary(const WorkedExample& e);
 
 std::string formatFixed(double v, int decimals);         // "%.*f": formatFixed(0.5, 1) = "0.5"
 std::string formatGeneral(double v, int significant = 10); // "%.*g": formatGeneral(62.83185, 3) = "62.8"

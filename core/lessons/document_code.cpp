@@ -88,6 +88,27 @@ std::vector<double> doc004AlibiSlopes(int numHeads) {
   return s;
 }
 
+std::vector<double> doc001SinusoidalRow(double pos, int d) {
+  requireEven("doc001SinusoidalRow", "d", d);
+  std::vector<double> row(static_cast<std::size_t>(d));
+  for (int i = 0; 2 * i < d; ++i) {
+    const double div = std::exp(2.0 * i * (-std::log(10000.0) / d));
+    row[2 * i] = std::sin(pos * div);
+    row[2 * i + 1] = std::cos(pos * div);
+  }
+  return row;
+}
+
+std::vector<double> doc002SinusoidalRow(double pos, int d) {
+  requirePositiveInt("doc002SinusoidalRow", "d", d);
+  std::vector<double> row(static_cast<std::size_t>(d));
+  for (int c = 0; c < d; ++c) {
+    const double div = std::pow(10000.0, static_cast<double>(2 * (c / 2)) / d);  // div_term[c // 2]
+    row[c] = c % 2 == 0 ? std::sin(pos / div) : std::cos(pos / div);
+  }
+  return row;
+}
+
 std::vector<int> broadcastShapes(const std::vector<int>& a, const std::vector<int>& b) {
   const std::size_t n = std::max(a.size(), b.size());
   std::vector<int> out(n, 1);

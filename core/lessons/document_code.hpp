@@ -29,6 +29,14 @@ std::vector<double> doc001AlibiSlopes(int numHeads);
 // 004's ALiBiBias: ratio = 2^(-(2^-(log2(H) - 3))), slopes ratio^h, h = 1..H.
 std::vector<double> doc004AlibiSlopes(int numHeads);
 
+// 001's SinusoidalPositionalEncoding (and 004's SinusoidalPE, the same code) row pos:
+// div_term = exp(arange(0, d, 2) * (-log(10000) / d)); pe[2i] = sin(pos * div), pe[2i+1] = cos.
+// d even (001 asserts it; 004 fails on an odd d: core/lessons/code_listings.hpp).
+std::vector<double> doc001SinusoidalRow(double pos, int d);
+// 002's SinusoidalPositionalEncoding row pos: div_term = 10000^(arange(0, d, 2) / d);
+// pe[0::2] = sin(pos / div_term), pe[1::2] = cos(pos / div_term[:n_odd]): any d >= 1, odd too.
+std::vector<double> doc002SinusoidalRow(double pos, int d);
+
 // NumPy-style broadcast of two shapes (003's (2, 4, 8) + (4, 8)); throws std::invalid_argument
 // when they do not broadcast.
 std::vector<int> broadcastShapes(const std::vector<int>& a, const std::vector<int>& b);

@@ -447,3 +447,50 @@ std::vector<StepResult> interviewQ10Steps() {
 }
 
 }  // namespace posviz
+
+namespace posviz {
+
+// 004's "Follow-up Probes": doubling the length, ALiBi with a causal mask, why NTK-aware scaling helps.
+std::vector<StepResult> interviewProbesSteps() {
+  // Doubling: a learned table of 512 rows at 1,024 tokens; RoPE (head_dim 128) trained at 4096, run at 8192.
+  const Grid table = learnedInit(512, 8, 7);
+  int missing = 0;
+  for (int pos = 0; pos < 1024; ++pos) missing += errorOf([&] { (void)learnedLookup(table, pos); }).empty() ? 0 : 1;
+  const RopeParams plain = ropeHead(128);
+  int unseen = 0;
+  for (int i = 0; i < ropeNumPairs(plain); ++i) {
+    const double seen = ropeAngle(plain, kTrained - 1, i);
+    if (seen < 2.0 * std::numbers::pi && ropeAngle(plain, 2 * kTrained - 1, i) > seen) ++unseen;
+  }
+  StepResult a;
+  a.numbers = {{"learned: positions of 1,024 without a row", missing}, {"RoPE: pairs rotated past any trained angle at 8192", unseen}};
+
+  // ALiBi + causal mask: bias and mask add on the logits; masked keys get weight 0 exactly.
+  const double slope = alibiSlopes(8).front();
+  const Grid zeros(16, 8);
+  const AttentionResult r = scaledDotProductAttention(zeros, zeros, zeros, alibiBiasGrid(slope, 16, false), true);
+  double future = 0.0, rowSumErr = 0.0;
+  for (int i = 0; i < 16; ++i) {
+    double sum = 0.0;
+    for (int j = 0; j < 16; ++j) {
+      sum += r.weights.at(i, j);
+      if (j > i) future = std::max(future, static_cast<double>(r.weights.at(i, j)));
+    }
+    rowSumErr = std::max(rowSumErr, std::fabs(sum - 1.0));
+  }
+  StepResult b;
+  b.numbers = {{"max weight on a future key", future}, {"max |row sum - 1|", rowSumErr},
+               {"last query: weight on itself", r.weights.at(15, 15)}};
+  b.view = weightsView(r.weights, "head 1 (m = 1/2), equal content, causal: weights");
+
+  // NTK-aware at 32x: the fastest pair keeps its frequency, the slowest slows by about the factor.
+  const RopeParams ntk = scaled(ScalingMethod::NtkAware);
+  const int last = ropeNumPairs(plain) - 1;
+  StepResult c;
+  c.numbers = {{"pair 0: theta'/theta", ropeAngle(ntk, 1, 0) / ropeAngle(plain, 1, 0)},
+               {"last pair: theta/theta'", ropeAngle(plain, 1, last) / ropeAngle(ntk, 1, last)},
+               {"factor L/L0", static_cast<double>(kTarget) / kTrained}};
+  return {a, b, c};
+}
+
+}  // namespace posviz

@@ -171,7 +171,7 @@ ClaimCheck checkKind(const std::string& kind, const Where& w) {
 }
 
 void requireClaimKeys(const json& c, ClaimCheck check, const Where& w) {
-  std::vector<std::string_view> keys = {"text", "of", "check", "claimed", "claimedText", "cause"};
+  std::vector<std::string_view> keys = {"text", "of", "check", "claimed", "claimedText", "cause", "behaviour"};
   if (check == ClaimCheck::Decimals) keys.push_back("decimals");
   if (check == ClaimCheck::Relative) keys.push_back("tolerance");
   if (check == ClaimCheck::Event) keys.push_back("observedWithoutError");
@@ -212,7 +212,21 @@ Claim bindEvent(const json& c, const StepResult& r, const Texts* lesson, const s
                     error.empty() ? without : error, cause);
 }
 
+Claim bindClaimValue(const json& c, const StepResult& r, const Texts* lesson, std::set<std::string>& used, const Where& w);
+
+// "behaviour": NAME, a behaviour the step's code classified (code audits).
 Claim bindClaim(const json& c, const StepResult& r, const Texts* lesson, std::set<std::string>& used, const Where& w) {
+  Claim claim = bindClaimValue(c, r, lesson, used, w);
+  if (!c.contains("behaviour")) return claim;
+  const std::string name = stringAt(c, "behaviour", w);
+  const auto it = r.behaviours.find(name);
+  if (it == r.behaviours.end()) fail(w, "\"behaviour\": '" + name + "' is not a behaviour the step classified");
+  used.insert("behaviour:" + name);
+  claim.behaviour = it->second;
+  return claim;
+}
+
+Claim bindClaimValue(const json& c, const StepResult& r, const Texts* lesson, std::set<std::string>& used, const Where& w) {
   if (!c.is_object()) fail(w, std::string("a claim must be an object, got ") + c.type_name());
   const ClaimCheck check = checkKind(stringAt(c, "check", w), w);
   requireClaimKeys(c, check, w);
@@ -298,6 +312,8 @@ Step bindStep(const json& s, const StepResult& r, const Texts& texts, Where w) {
     if (!used.count(name)) fail(w, "the code computed the checked value '" + name + "' but no claim checks it");
   for (const auto& [name, v] : r.outcomes)
     if (!used.count(name)) fail(w, "the code observed the outcome '" + name + "' but no claim checks it");
+  for (const auto& [name, v] : r.behaviours)
+    if (!used.count("behaviour:" + name)) fail(w, "the code classified the behaviour '" + name + "' but no claim shows it");
   out.view = r.view;
   return out;
 }
@@ -324,6 +340,8 @@ WorkedExample bindLesson(const LessonCode& code, std::string_view fileText, cons
   const TextSources src{nullptr, nullptr, &texts};
   WorkedExample e;
   e.name = code.name;
+  e.topic = code.file;
+  if (e.topic.ends_with(".json")) e.topic.resize(e.topic.size() - 5);
   e.title = render(stringAt(lesson, "title", w), src, w);
   e.source = render(stringAt(lesson, "source", w), src, w);
   const json& steps = arrayAt(lesson, "steps", w);

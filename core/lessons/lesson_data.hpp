@@ -11,6 +11,8 @@
 //     check "relative"  + "tolerance": > 0  claimed: a number
 //     check "exact" / "atLeast" / "atMost"  claimed: the value or the bound
 //     check "event"     + "observedWithoutError": TEXT   claimed: "error" or "no error"
+//   "behaviour"?: NAME  (code audits) the name of a behaviour the step's code classified
+//            (StepResult::behaviours: what a listing did at an edge), shown beside the verdict
 //   "of" names a number the step's code computed (shown or checked); for an event, an outcome
 //   (a call's error message, "" when it succeeded; the observation printed is that message, or
 //   observedWithoutError). "claimed": {"of": NAME} takes the claimed value from a computed
@@ -53,6 +55,7 @@ struct StepResult {
   std::map<std::string, double> checked;                // not shown: values only claims check
   std::map<std::string, std::string> outcomes;          // name -> a call's error message, "" on success
   std::map<std::string, std::string> fields;            // {name} in the data's texts -> text
+  std::map<std::string, std::string> behaviours;        // code audits: run name -> behaviourName(...)
   std::string variant;                                  // which explanation of the data applies; "" for one
   MiniView view;
 };

@@ -34,6 +34,20 @@ const LessonCode kLessons[] = {
     {"interview-q8-extending-rope", "interview.json", interviewQ8Steps},
     {"interview-q9-alibi-vs-rope", "interview.json", interviewQ9Steps},
     {"interview-q10-one-pair", "interview.json", interviewQ10Steps},
+    {"interview-probes", "interview.json", interviewProbesSteps},
+    {"code-001-sinusoidal", "code_audits.json", code001SinusoidalSteps},
+    {"code-001-learned", "code_audits.json", code001LearnedSteps},
+    {"code-001-rope", "code_audits.json", code001RopeSteps},
+    {"code-001-alibi", "code_audits.json", code001AlibiSteps},
+    {"code-001-mha", "code_audits.json", code001MhaSteps},
+    {"code-002-modules", "code_audits.json", code002Steps},
+    {"code-003-apply-rope", "code_audits.json", code003Steps},
+    {"code-004-rotary", "code_audits.json", code004RopeSteps},
+    {"code-004-main-check", "code_audits.json", code004MainSteps},
+    {"paper-t5-buckets", "papers.json", paperT5Steps},
+    {"paper-xpos-scales", "papers.json", paperXposSteps},
+    {"paper-alibi-slopes", "papers.json", paperAlibiSteps},
+    {"paper-roformer-decay", "papers.json", paperRoformerSteps},
 };
 
 }  // namespace

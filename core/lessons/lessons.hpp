@@ -14,7 +14,10 @@
 //   the name of the computed number it is checked against. core/lessons/<topic>.cpp computes
 //   those named numbers with core, one function per example (core/lessons/lesson_data.hpp
 //   binds the two). The files: sinusoidal, toy_config, rope, alibi, learned, order,
-//   context_extension, interview (004's ten interview questions); document_code.hpp holds the documents' own code, transcribed.
+//   context_extension, interview (004's ten interview questions and its follow-up probes),
+//   code_audits (the documents' code listings at their edges; core/lessons/code_listings.hpp runs
+//   them shape by shape and 001's test list per listing), papers (worked numbers of other schemes'
+//   papers and reference code); document_code.hpp holds the documents' own code, transcribed.
 //
 // MINI VIEWS
 //   A Step names the place it is about in a small live view: a heatmap cell or row (grid with
@@ -84,6 +87,7 @@ struct WorkedExample {
   std::string name;     // kebab-case, the CLI's NAME: "sinusoidal-pos3-d8"
   std::string title;
   std::string source;   // document file and section
+  std::string topic;    // its data file's stem: "sinusoidal", "interview", "code_audits"
   std::vector<Step> steps;
 };
 

@@ -1,6 +1,6 @@
 // topics.hpp: the code side of every lesson, one function per worked example, grouped in one
 // file per topic (sinusoidal.cpp, toy_config.cpp, rope.cpp, alibi.cpp, learned.cpp, order.cpp,
-// context_extension.cpp, interview.cpp), plus the small vector helpers they share.
+// context_extension.cpp, interview.cpp, code_audits.cpp, papers.cpp), plus the small vector helpers they share.
 //
 // Each function computes, with core, the named numbers, outcomes and text fields of each step
 // of its example, in the order of the steps in assets/lessons/<topic>.json, and the step's
@@ -51,6 +51,22 @@ std::vector<StepResult> interviewQ7Steps();            // interview-q7-values-no
 std::vector<StepResult> interviewQ8Steps();            // interview-q8-extending-rope
 std::vector<StepResult> interviewQ9Steps();            // interview-q9-alibi-vs-rope
 std::vector<StepResult> interviewQ10Steps();           // interview-q10-one-pair
+std::vector<StepResult> interviewProbesSteps();        // interview-probes (004's follow-up probes)
+// code_audits.cpp: the documents' code listings at their edges
+std::vector<StepResult> code001SinusoidalSteps();      // code-001-sinusoidal
+std::vector<StepResult> code001LearnedSteps();         // code-001-learned
+std::vector<StepResult> code001RopeSteps();            // code-001-rope
+std::vector<StepResult> code001AlibiSteps();           // code-001-alibi
+std::vector<StepResult> code001MhaSteps();             // code-001-mha
+std::vector<StepResult> code002Steps();                // code-002-modules
+std::vector<StepResult> code003Steps();                // code-003-apply-rope
+std::vector<StepResult> code004RopeSteps();            // code-004-rotary
+std::vector<StepResult> code004MainSteps();            // code-004-main-check
+// papers.cpp: worked numbers from the papers of other schemes
+std::vector<StepResult> paperT5Steps();                // paper-t5-buckets
+std::vector<StepResult> paperXposSteps();              // paper-xpos-scales
+std::vector<StepResult> paperAlibiSteps();             // paper-alibi-slopes
+std::vector<StepResult> paperRoformerSteps();          // paper-roformer-decay
 
 // Shared helpers: vectors of equal length (extra entries of the longer one are ignored).
 inline double maxAbsDiff(const std::vector<double>& a, const std::vector<double>& b) {

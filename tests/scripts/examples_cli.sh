@@ -38,7 +38,10 @@ sinusoidal-offset-rotation toy-the-sky-is-not rope-2d-m5-n2 rope-repeat-interlea
 alibi-4tokens-m0.5 alibi-slopes-8heads learned-ceiling-512 shuffled-sentence-permutation dog-bites-man
 ntk-yarn-4096-to-131072 interview-q1-equivariance interview-q2-wavelengths interview-q3-learned-vs-rope
 interview-q4-rope-relative interview-q5-alibi-bias interview-q6-where-position-acts interview-q7-values-not-rotated
-interview-q8-extending-rope interview-q9-alibi-vs-rope interview-q10-one-pair"
+interview-q8-extending-rope interview-q9-alibi-vs-rope interview-q10-one-pair
+code-001-sinusoidal code-001-learned code-001-rope code-001-alibi code-001-mha code-002-modules
+code-003-apply-rope code-004-rotary code-004-main-check interview-probes paper-t5-buckets paper-xpos-scales
+paper-alibi-slopes paper-roformer-decay"
 for n in $names; do line "$out/list.out" "^  $n +[0-9]+ agree"; done
 line "$out/list.out" "^  sinusoidal-pos3-d8 +24 agree +Sinusoidal PE at position 3"
 line "$out/list.out" "^  sinusoidal-wavelengths-d512 +2 agree, 4 differ \(4 causes\)"
@@ -47,7 +50,7 @@ line "$out/list.out" "^  rope-2d-m5-n2 +10 agree, 3 truncated, 1 differs "
 line "$out/list.out" "^  alibi-slopes-8heads +10 agree, 13 differ \(1 cause\) "
 line "$out/list.out" "^  alibi-4tokens-m0.5 +32 agree +ALiBi"
 count=$(grep -cE '^  [a-z0-9.-]+ +[0-9]+ agree' "$out/list.out")
-if [ "$count" -eq 25 ]; then pass "the list has 25 examples"; else fail "the list has $count examples, want 25"; fi
+if [ "$count" -eq 39 ]; then pass "the list has 39 examples"; else fail "the list has $count examples, want 39"; fi
 if [ ! -s "$out/list.err" ]; then pass "the list writes nothing to stderr"; else fail "the list wrote to stderr: $(head -c 200 "$out/list.err")"; fi
 
 # Sinusoidal pos 3: every step, the 9-decimal claims agree.
@@ -112,6 +115,47 @@ has "$out/q7.out" "AGREES: claimed unchanged, computed 0 (exact)"
 run q8 0 examples interview-q8-extending-rope
 has "$out/q8.out" "DIFFERS: claimed 0 pairs out of range, correct 17 (exact), likely cause: NTK-aware scaling"
 has "$out/q8.out" "AGREES: claimed <= 4096 (the trained length), computed 4096"
+
+# The code audits: what each listing did at its edges, one line per claim with --topic.
+line "$out/list.out" "^  code-001-rope +2 agree, 3 differ \(3 causes\) "
+line "$out/list.out" "^ +listing: 2 error, 2 agrees, 1 silent truncation$"
+line "$out/list.out" "^ +listing: 1 memory, 1 silent truncation, 1 error$"
+run audits 0 examples --topic code_audits
+line "$out/audits.out" "^code-001-alibi  \(2 agree, 2 differ \(2 causes\)\)"
+line "$out/audits.out" "^  agrees +\[memory\] +Parameters: 0 \(ALiBi, comparison table\)"
+line "$out/audits.out" "^  DIFFERS +\[silent truncation\] +Returns: bias: \(1, H, T, T\)"
+line "$out/audits.out" "^  DIFFERS +\[wrong values\] +Q·K\^T dot product"
+line "$out/audits.out" "^  DIFFERS +\[cannot fail\] +The if __name__ block"
+if ! grep -q "^interview-" "$out/audits.out"; then pass "--topic code_audits lists only code audits"; else fail "--topic code_audits lists other topics"; fi
+run topicq 0 examples --topic interview
+line "$out/topicq.out" "^interview-q2-wavelengths  \(1 agree, 3 differ \(1 cause\)\)"
+run alibi001 0 examples code-001-alibi
+has "$out/alibi001.out" "    bytes = 2147483648"
+has "$out/alibi001.out" "    listing: memory"
+run rope001 0 examples code-001-rope
+has "$out/rope001.out" "the step returns (2, 8, 0, 64), an empty query"
+has "$out/rope001.out" "RuntimeError: The size of tensor a (64) must match the size of tensor b (512) at non-singleton dimension 3"
+# 001's test list as a grid: pass / FAIL / n/a per listing.
+run tests 0 examples --tests
+line "$out/tests.out" "^KV-cache offset +n/a +n/a +pass +n/a +n/a +n/a +FAIL +n/a +n/a +FAIL +n/a *$"
+line "$out/tests.out" "^rotation preserves the norm +n/a +n/a +pass +n/a +n/a +n/a +pass +n/a +n/a +FAIL +n/a *$"
+has "$out/tests.out" "L3 001 RoPE"
+has "$out/tests.out" "FAIL MultiHeadAttention shapes"
+run badtopic 2 examples --topic nope
+has "$out/badtopic.err" "unknown topic 'nope'; topics: sinusoidal, toy_config, rope, alibi, learned, order, context_extension, interview, code_audits, papers"
+# The papers' worked numbers: T5 buckets against HF's function, ALiBi's 12-head rule.
+line "$out/list.out" "^  paper-t5-buckets +36 agree +T5 relative position buckets"
+run t5 0 examples paper-t5-buckets
+has "$out/t5.out" "bucket(-64) = 14"
+has "$out/t5.out" "AGREES: claimed 26, computed 26 (exact)"
+run papers 0 examples --topic papers
+line "$out/papers.out" "^paper-alibi-slopes  \(22 agree\)"
+line "$out/topicq.out" "^interview-probes  \(6 agree\)"
+run notopic 2 examples --topic
+has "$out/notopic.err" "--topic needs one TOPIC"
+run badopt 2 examples --frobnicate
+has "$out/badopt.err" "unknown option '--frobnicate'"
+if ! grep -q "examples: examples:" "$out/badopt.err" "$out/badtopic.err"; then pass "no doubled prefix"; else fail "a doubled prefix"; fi
 
 # Usage errors: unknown name -> 2 with the names on stderr, nothing on stdout.
 run unknown 2 examples no-such-example

@@ -41,6 +41,7 @@ void ensureExamples(ExamplesPanelState& s) {
   s.error.clear();
   try {
     s.examples = workedExamples();
+    s.tests = documentTestGrid();
   } catch (const std::exception& e) {
     s.examples.clear();
     s.error = e.what();
@@ -76,6 +77,7 @@ void syncMiniView(ExamplesPanelState& s) {
 
 void examplesSelect(ExamplesPanelState& s, int example) {
   if (s.examples.empty()) return;
+  s.showTests = false;
   s.selected = std::clamp(example, 0, static_cast<int>(s.examples.size()) - 1);
   s.step = 0;
 }
@@ -248,10 +250,13 @@ void drawList(ExamplesPanelState& s) {
              "its last digit is cut off instead of rounded. Red: it is wrong; the step gives the correct\n"
              "value and the likely cause, and a cause repeated over many claims counts once.");
   ImGui::Separator();
+  if (ImGui::Selectable("001's test list, per listing", s.showTests)) s.showTests = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("001's \"Test Coverage\" list run against every code listing of the documents");
+  ImGui::Separator();
   for (int i = 0; i < static_cast<int>(s.examples.size()); ++i) {
     const WorkedExample& e = s.examples[static_cast<std::size_t>(i)];
     ImGui::PushID(i);
-    if (ImGui::Selectable(e.name.c_str(), i == s.selected)) examplesSelect(s, i);
+    if (ImGui::Selectable(e.name.c_str(), !s.showTests && i == s.selected)) examplesSelect(s, i);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", e.title.c_str(), e.source.c_str());
     ImGui::Indent();
     drawVerdictSummary(countVerdicts(e));
@@ -290,6 +295,10 @@ void drawClaims(const Step& st) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextColored(verdictColor(c.verdict), "%s", verdictLabel(c.verdict));
+    if (!c.behaviour.empty()) {
+      ImGui::TextColored(c.behaviour == "agrees" ? kAgreeColor : kCauseColor, "[%s]", c.behaviour.c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("what the listing did at this edge (core/lessons/code_listings.hpp)");
+    }
     ImGui::TableNextColumn();
     ImGui::TextWrapped("%s", c.text.c_str());
     if (!ok) {
@@ -305,6 +314,47 @@ void drawClaims(const Step& st) {
     ImGui::TextDisabled("(%s)", c.precision.c_str());
   }
   ImGui::EndTable();
+}
+
+const ImVec4& cellColor(TestCell c) {
+  return c == TestCell::Pass ? kAgreeColor : c == TestCell::Fail ? kDifferColor : kTruncatedColor;
+}
+
+// 001's test list: one row per test, one column per listing; hover a cell for what it ran.
+void drawTestGrid(const TestGrid& g) {
+  ImGui::TextUnformatted("001's \"Test Coverage\" list, run against every code listing of the documents");
+  ImGui::TextDisabled("pass / FAIL computed from the listings' transcriptions; n/a: the test is about another kind of module. Hover a cell.");
+  const int cols = static_cast<int>(g.listings.size()) + 1;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("test-grid", cols, flags)) return;
+  ImGui::TableSetupColumn("test", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+  // "001 sinusoidal" -> "001\nsinusoidal": two header lines keep eleven columns readable.
+  for (std::string l : g.listings) {
+    const std::size_t space = l.find(' ');
+    if (space != std::string::npos) l[space] = '\n';
+    ImGui::TableSetupColumn(l.c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  }
+  ImGui::TableHeadersRow();
+  for (std::size_t t = 0; t < g.tests.size(); ++t) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", g.tests[t].c_str());
+    for (std::size_t l = 0; l < g.listings.size(); ++l) {
+      ImGui::TableNextColumn();
+      const TestCell c = g.at(t, l);
+      if (c == TestCell::NotApplicable) ImGui::TextDisabled("n/a");
+      else ImGui::TextColored(cellColor(c), "%s", testCellName(c));
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s, %s:\n%s", g.listings[l].c_str(), g.tests[t].c_str(), g.notes[t * g.listings.size() + l].c_str());
+    }
+  }
+  ImGui::EndTable();
+  ImGui::Spacing();
+  ImGui::TextDisabled("what each failing cell ran");
+  for (std::size_t t = 0; t < g.tests.size(); ++t)
+    for (std::size_t l = 0; l < g.listings.size(); ++l)
+      if (g.at(t, l) == TestCell::Fail)
+        ImGui::TextWrapped("%s / %s: %s", g.listings[l].c_str(), g.tests[t].c_str(), g.notes[t * g.listings.size() + l].c_str());
 }
 
 void drawStep(ExamplesPanelState& s, float scale) {
@@ -366,6 +416,7 @@ void drawExamplesPanel(ExamplesPanelState& s, AppContext& ctx) {
   ImGui::SameLine();
   ImGui::BeginChild("examples-step", ImVec2(0, avail.y), false);
   if (!s.error.empty()) ErrorText("computing the worked examples failed: " + s.error);
+  else if (s.showTests) drawTestGrid(s.tests);
   else if (!s.examples.empty()) drawStep(s, scale);
   ImGui::EndChild();
 
@@ -376,7 +427,7 @@ void drawExamplesPanel(ExamplesPanelState& s, AppContext& ctx) {
   ctx.status.gridSize.clear();
   ExportableView& ex = ctx.exportable;
   ex = ExportableView{};
-  const Step* st = currentStep(s);
+  const Step* st = s.showTests ? nullptr : currentStep(s);
   if (!st) return;
   const WorkedExample& e = s.examples[static_cast<std::size_t>(s.selected)];
   ex.name = "example-" + e.name + "-step" + std::to_string(s.step + 1);

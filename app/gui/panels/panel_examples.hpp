@@ -1,6 +1,7 @@
 // panel_examples.hpp: the Worked Examples view. State is a plain struct owned by AppState.
 //
-// A list of the documents' worked examples (core/lessons/lessons.hpp); Back / Next (or the Left / Right
+// A list of the documents' worked examples, and 001's "Test Coverage" list as a pass / FAIL / n/a
+// grid per code listing (core/lessons/code_listings.hpp). A list (core/lessons/lessons.hpp); Back / Next (or the Left / Right
 // arrow keys) step through one. Each step shows its formula, the numbers core computed, every
 // claim the document makes there with a green (agrees) or red (differs) verdict, the correct
 // value and the likely cause, and a mini view with the place the step is about highlighted: a
@@ -12,6 +13,7 @@
 
 #include "app/gui/shell/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
+#include "core/lessons/code_listings.hpp"
 #include "core/lessons/lessons.hpp"
 
 namespace posviz::app {
@@ -20,9 +22,11 @@ struct ExamplesPanelState {
   bool dirty = true;                     // recompute the examples on the next frame
   int selected = 0;                      // index into examples
   int step = 0;                          // index into examples[selected].steps
+  bool showTests = false;                // show 001's test list per listing instead of an example
 
   // Derived
   std::vector<WorkedExample> examples;   // core workedExamples(), every number computed by core
+  TestGrid tests;                        // documentTestGrid(): 001's test list run per listing
   std::string error;                     // computing the examples failed
   int shownExample = -1, shownStep = -1; // what map/image hold
   HeatmapState map;
