@@ -207,6 +207,12 @@ void blit(RgbImage& img, const AlphaBitmap& b, int x0, int y0) {
 
 // [SECTION] Heatmap image
 
+int autoCellScale(long long rows, long long cols) {
+  const long long longer = std::max({rows, cols, 1LL});
+  if (longer >= kReadableSide) return 1;
+  return static_cast<int>((kReadableSide + longer - 1) / longer);
+}
+
 ColorScale autoColorScale(const Grid& g, const Colormap* map, bool isAngle) {
   const ValueRange r = finiteRange(g);
   ColorScale s;

@@ -53,7 +53,7 @@ struct RgbImage {
 
 struct PngOptions {
   ColorScale scale;              // colormap and value range (see colormap.hpp)
-  int cellScale = 1;             // >= 1: pixels per cell side
+  int cellScale = 1;             // >= 1: pixels per cell side (autoCellScale for a readable picture)
   bool colorbar = false;         // colorbar with min / centre / max labels on the right
   bool axisTitles = false;       // row title (left) and column title (below) with index labels
   std::string rowTitle = "row";  // "position", "query position m", "head"
@@ -61,6 +61,15 @@ struct PngOptions {
   std::string valueName;         // label above the colorbar: "PE", "bias", "angle (rad)"
   std::string caption;           // one line above the heatmap; empty = none
 };
+
+// The cell scale of a picture made for people: the smallest integer that makes the heatmap's
+// longer side at least kReadableSide pixels, so a d_model = 8 x 4 grid becomes 512 x 256; 1 for
+// grids whose longer side already has kReadableSide cells or more. A scaled side stays below
+// 2 * kReadableSide, so the scaled heatmap never holds more than kMaxAutoScaledPixels pixels
+// unless the grid itself does (rows * cols). rows, cols >= 1.
+constexpr int kReadableSide = 512;
+constexpr std::uint64_t kMaxAutoScaledPixels = 4ull * kReadableSide * kReadableSide;
+int autoCellScale(long long rows, long long cols);
 
 // A colour scale for g: map (or defaultColormapFor the data when unset), range = finiteRange(g),
 // centred on 0 for diverging maps, period 2*pi for cyclic ones.

@@ -77,7 +77,9 @@ TEST_CASE("export: File > Export writes the active view's heatmap and plot data"
   posviz::app::exportView(v, ViewExportKind::HeatmapPng, (dir / "decorated.png").string());
   px = stbi_load((dir / "decorated.png").string().c_str(), &w, &h, &n, 3);
   REQUIRE(px != nullptr);
-  CHECK(w > 8);
+  // By default the 4 x 4 cells are scaled up to a readable 512 x 512 (128 px per cell), as posviz export does.
+  CHECK(w >= 512 + 16);
+  CHECK(h >= 512);
   stbi_image_free(px);
 
   posviz::app::exportView(v, ViewExportKind::HeatmapNpy, (dir / "v.npy").string());
@@ -113,7 +115,15 @@ TEST_CASE("view_export: a view with export arguments writes what posviz export w
   o.caption = false;
   CHECK(posviz::app::exportArguments(v, ViewExportKind::HeatmapPng, "x.png", o) ==
         std::vector<std::string>{"sinusoidal", "--d-model", "8", "--positions", "4", "--base", "100", "--colormap", "rdbu",
-                                 "--scale", "3", "--colorbar", "--axis-titles", "-o", "x.png"});
+                                 "--scale", "3", "--no-caption", "-o", "x.png"});
+  // The defaults are posviz export's own (readable scale, colorbar, axis titles, caption): nothing to spell out.
+  CHECK(posviz::app::exportArguments(v, ViewExportKind::HeatmapPng, "x.png") ==
+        std::vector<std::string>{"sinusoidal", "--d-model", "8", "--positions", "4", "--base", "100", "--colormap", "rdbu", "-o", "x.png"});
+  posviz::app::ViewExportOptions bare;
+  bare.colorbar = bare.axisTitles = false;
+  CHECK(posviz::app::exportArguments(v, ViewExportKind::HeatmapSvg, "x.svg", bare) ==
+        std::vector<std::string>{"sinusoidal", "--d-model", "8", "--positions", "4", "--base", "100", "--colormap", "rdbu",
+                                 "--no-colorbar", "--no-axis-titles", "-o", "x.svg"});
   CHECK(posviz::app::exportArguments(v, ViewExportKind::PlotCsv, "x.csv").empty());
 
   posviz::app::exportView(v, ViewExportKind::HeatmapNpy, (dir / "window.npy").string());
@@ -129,8 +139,18 @@ TEST_CASE("view_export: a view with export arguments writes what posviz export w
   CHECK(posviz::app::defaultExportFileName(v, ViewExportKind::HeatmapSvg) == "sinusoidal-pe.svg");
   posviz::app::exportView(v, ViewExportKind::HeatmapSvg, (dir / "window.svg").string(), o);
   posviz::cli::exportWithArguments({"sinusoidal", "--d-model", "8", "--positions", "4", "--base", "100", "--colormap", "rdbu",
-                                    "--scale", "3", "--colorbar", "--axis-titles", "-o", (dir / "cli.svg").string()});
+                                    "--scale", "3", "--colorbar", "--axis-titles", "--no-caption", "-o", (dir / "cli.svg").string()});
   CHECK(readText(dir / "window.svg") == readText(dir / "cli.svg"));
+  // File > Export's default picture is the one `posviz export` writes without options: 512 px wide.
+  posviz::app::exportView(v, ViewExportKind::HeatmapPng, (dir / "window.png").string());
+  posviz::cli::exportWithArguments({"sinusoidal", "--d-model", "8", "--positions", "4", "--base", "100", "--colormap", "rdbu", "-o",
+                                    (dir / "cli.png").string()});
+  CHECK(readText(dir / "window.png") == readText(dir / "cli.png"));
+  int w = 0, h = 0, n = 0;
+  unsigned char* px = stbi_load((dir / "window.png").string().c_str(), &w, &h, &n, 3);
+  REQUIRE(px != nullptr);
+  CHECK(w >= 512);
+  stbi_image_free(px);
   CHECK(readText(dir / "window.svg").find("<svg") != std::string::npos);
 
   posviz::app::ExportableView plain;
