@@ -392,7 +392,10 @@ void requireResultBudget(const Request& r) {
   // The picture's RGB pixels next to the values (an SVG over 65536 cells embeds the same pixels):
   // the scaled cells, at most kMaxAutoScaledPixels or one per cell with the automatic scale.
   constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
-  what = "the result with its picture's pixels (" + (r.scale > 0 ? "--scale " + std::to_string(r.scale) : std::string("scaled to be readable")) + ")";
+  const std::string scaleText = r.scale > 0                                   ? "--scale " + std::to_string(r.scale)
+                                : elements >= app::kMaxAutoScaledPixels ? std::string("one per cell")
+                                                                        : std::string("scaled to be readable");
+  what = "the result with its picture's pixels (" + scaleText + ")";
   try {
     if (r.scale > 0) {
       const std::uint64_t rgb = checkedProduct({static_cast<std::uint64_t>(r.scale), static_cast<std::uint64_t>(r.scale), 3});

@@ -144,6 +144,39 @@ TEST_CASE("export: colorbar, axis titles and caption add margins and leave the c
   checkPixel(img.pixel(barX, img.heatmapY + 79), posviz::colormapColor(Colormap::Magma, 0.0f));
 }
 
+TEST_CASE("export: a heatmap too narrow for its column title puts the title on a line of its own, unclipped") {
+  PngOptions o;
+  o.scale = ColorScale{Colormap::Viridis, -5.0f, 2000.0f};
+  o.axisTitles = true;
+  o.rowTitle = "position";
+  o.colTitle = "dimension i (column)";
+  const RgbImage wide = posviz::app::renderHeatmapImage(ramp(40, 300), o);
+  const RgbImage narrow = posviz::app::renderHeatmapImage(ramp(40, 4), o);
+  REQUIRE(wide.heatmapY == narrow.heatmapY);
+  // Same rows, so the same height but for the title's own line.
+  CHECK(narrow.height > wide.height + 10);
+  // Dark text in that extra band, and none of it cut off at the right edge.
+  auto darkIn = [](const RgbImage& img, int x0, int y0, int x1, int y1) {
+    int n = 0;
+    for (int y = y0; y < y1; ++y) {
+      for (int x = x0; x < x1; ++x) n += img.pixel(x, y)[0] < 100;
+    }
+    return n;
+  };
+  CHECK(darkIn(narrow, 0, wide.height, narrow.width, narrow.height) > 30);
+  CHECK(darkIn(narrow, narrow.width - 1, 0, narrow.width, narrow.height) == 0);
+  CHECK(darkIn(wide, 0, wide.height - 2, wide.width, wide.height) == 0);
+  // The SVG places it at the same spot: a <text> whose baseline is in the extra band.
+  const fs::path dir = scratch("narrow");
+  posviz::app::writeSvg((dir / "n.svg").string(), ramp(40, 4), o);
+  const std::string svg = readText(dir / "n.svg");
+  const std::size_t at = svg.find(">dimension i (column)</text>");
+  REQUIRE(at != std::string::npos);
+  const std::size_t y = svg.rfind(" y=\"", at);
+  REQUIRE(y != std::string::npos);
+  CHECK(std::stod(svg.substr(y + 4)) > wide.height);
+}
+
 TEST_CASE("export: bad PNG requests are refused before writing") {
   const fs::path dir = scratch("png-bad");
   const Grid g = ramp(2, 2);

@@ -20,7 +20,10 @@
 #include "app/cli/export.hpp"
 #include "app/gui/shell/app_context.hpp"
 #include "app/gui/shell/view_export.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "tests/gui/test_shell.hpp"
 #include "app/cli/cli.hpp"
+#include "app/cli/view_table.hpp"
 #include "core/npy.hpp"
 #include "core/colormap.hpp"
 #include "core/grid.hpp"
@@ -159,6 +162,35 @@ TEST_CASE("view_export: a view with export arguments writes what posviz export w
   CHECK_THROWS_WITH_AS(posviz::app::exportView(plain, ViewExportKind::HeatmapJson, (dir / "p.json").string()),
                        doctest::Contains("has no JSON export"), std::invalid_argument);
   CHECK_FALSE(fs::exists(dir / "p.json"));
+}
+
+TEST_CASE("view_export: every tab's File > Export picture is the readable, decorated one") {
+  auto app = posviz::app::testing::makeTestShell(1280, 800);
+  if (!app) return;
+  const fs::path dir = scratch("tabs");
+  using posviz::app::ViewExportKind;
+  int pictures = 0;
+  for (std::size_t i = 0; i < posviz::app::panels().size(); ++i) {
+    const std::string name = posviz::app::panels()[i].name;
+    CAPTURE(name);
+    app->selectPanel(static_cast<int>(i));
+    REQUIRE(app->renderUntilIdle(4, 120.0));
+    const posviz::app::ExportableView v = app->context().exportable;
+    // The menu offers a picture for a grid that is not 1-D data (app_shell.cpp's hasPng).
+    const posviz::cli::ViewDef* cliView = v.cliArgs.empty() ? nullptr : posviz::cli::findView(v.cliArgs[0]);
+    if ((v.cliArgs.empty() && !v.computeFull) || (cliView != nullptr && !cliView->png)) continue;
+    const fs::path png = dir / (name + ".png");
+    posviz::app::exportView(v, ViewExportKind::HeatmapPng, png.string());
+    int w = 0, h = 0, n = 0;
+    REQUIRE(stbi_info(png.string().c_str(), &w, &h, &n) == 1);
+    CAPTURE(w);
+    CAPTURE(h);
+    // The heatmap's longer side is at least 512 px, plus the margins of its colorbar and titles.
+    CHECK(std::max(w, h) >= 512 + 16);
+    CHECK(std::min(w, h) > 16);
+    ++pictures;
+  }
+  CHECK(pictures >= 5);
 }
 
 }  // TEST_SUITE
