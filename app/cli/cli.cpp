@@ -115,8 +115,8 @@ std::string mainHelp() {
      << "  posviz export sinusoidal --d-model 128 --positions 512 -o pe.npy\n"
      << "  posviz export rope-freqs --preset llama-3.1-8b -o freqs.json\n"
      << "  posviz export alibi-bias --heads 8 --positions 16 --causal -o bias.npy\n"
-     << "  posviz export sinusoidal --d-model 8 --positions 4 -o pe.png     (a 512 px picture with colorbar and titles)\n"
-     << "  posviz export sinusoidal --d-model 8 --positions 4 --plain -o pe.png   (8 x 4 pixels, one per cell)\n"
+     << "  posviz export sinusoidal --d-model 8 --positions 4 -o pe.png           # 512 px wide, colorbar, titles\n"
+     << "  posviz export sinusoidal --d-model 8 --positions 4 --plain -o pe.png   # 8 x 4 pixels, one per cell\n"
      << "  posviz export rope-scores --preset llama-3.1-8b --positions 131072 --size 1024x1024 -o s.png\n";
   return os.str();
 }
