@@ -144,10 +144,11 @@ std::string exportUsage() {
 
 // What a picture holds unless told otherwise, for both help texts.
 constexpr const char* kPictureDefaults =
-    "Pictures (.png, .svg) are made to be read: cells are scaled up until the heatmap's longer side is at\n"
-    "least 512 px (grids that large keep one pixel per cell), with a colorbar, axis titles and a caption\n"
-    "giving the parameters. --scale N, --no-colorbar, --no-axis-titles, --no-caption and --caption TEXT\n"
-    "change one of these; --plain writes one pixel per cell with no decorations (the raw grid).\n";
+    "Pictures (.png, .svg) are made to be read: the cells of a small grid are scaled up until the heatmap\n"
+    "is 512 px along its longer side and 64 px along the shorter (no side past 2048 px; larger grids keep\n"
+    "one pixel per cell), with a colorbar, axis titles and a caption giving the parameters.\n"
+    "--scale N, --no-colorbar, --no-axis-titles, --no-caption and --caption TEXT change one of these;\n"
+    "--plain writes one pixel per cell with no decorations (the raw grid).\n";
 
 std::string exportHelp(const ViewDef* only) {
   std::ostringstream os;

@@ -209,8 +209,10 @@ void blit(RgbImage& img, const AlphaBitmap& b, int x0, int y0) {
 
 int autoCellScale(long long rows, long long cols) {
   const long long longer = std::max({rows, cols, 1LL});
-  if (longer >= kReadableSide) return 1;
-  return static_cast<int>((kReadableSide + longer - 1) / longer);
+  const long long shorter = std::max(std::min(rows, cols), 1LL);
+  auto atLeast = [](long long side, long long want) { return side >= want ? 1LL : (want + side - 1) / side; };
+  const long long wanted = std::max(atLeast(longer, kReadableSide), atLeast(shorter, kReadableShortSide));
+  return static_cast<int>(std::max(1LL, std::min(wanted, kMaxAutoSide / longer)));
 }
 
 ColorScale autoColorScale(const Grid& g, const Colormap* map, bool isAngle) {
@@ -242,6 +244,9 @@ struct ImageLayout {
   // (a heatmap too narrow for "0  title  N" on one line).
   long long colTitleX = 0;
   bool colTitleBelow = false;
+  // From the top of the cells: the rotated row title's centre, and the last row index label's top
+  // (below the "0" when the cells are too short to hold both labels).
+  long long rowTitleCentre = 0, lastRowLabel = 0;
 };
 
 ImageLayout layoutHeatmapImage(const Grid& g, const PngOptions& o, const TextRenderer& text) {
@@ -280,6 +285,11 @@ ImageLayout layoutHeatmapImage(const Grid& g, const PngOptions& o, const TextRen
       if (l.colTitleBelow) bottom += line;
       l.colTitleX = std::max<long long>(kMargin, l.left + l.heatW / 2 - titleW / 2);
       titleRight = l.colTitleX + titleW + kMargin;
+      // A heatmap shorter than its row title or its two index labels gets a taller content band.
+      const long long rowTitleH = text.width(o.rowTitle);
+      l.rowTitleCentre = std::max(l.heatH, rowTitleH) / 2;
+      l.lastRowLabel = l.heatH >= 2 * line ? l.heatH - line : line;
+      l.contentH = std::max({l.contentH, rowTitleH, static_cast<long long>(g.rows > 1 ? 2 * line : line)});
     }
     if (o.colorbar) {
       int labelWidth = 0;
@@ -328,9 +338,9 @@ void drawAxisTitles(RgbImage& img, const Grid& g, const PngOptions& o, const Ima
   blit(img, colTitle, static_cast<int>(l.colTitleX), heatBottom + 2 + (l.colTitleBelow ? text.lineHeight() : 0));
   const AlphaBitmap lastRow = text.render(std::to_string(g.rows - 1));
   blit(img, first, l.left - first.width - 2, l.top);
-  if (g.rows > 1) blit(img, lastRow, l.left - lastRow.width - 2, heatBottom - text.lineHeight());
+  if (g.rows > 1) blit(img, lastRow, l.left - lastRow.width - 2, l.top + static_cast<int>(l.lastRowLabel));
   const AlphaBitmap rowTitle = rotateLeft(text.render(o.rowTitle));
-  blit(img, rowTitle, kMargin, l.top + static_cast<int>(l.heatH) / 2 - rowTitle.height / 2);
+  blit(img, rowTitle, kMargin, l.top + static_cast<int>(l.rowTitleCentre) - rowTitle.height / 2);
 }
 
 void drawColorbar(RgbImage& img, const PngOptions& o, const ImageLayout& l, const TextRenderer& text) {
@@ -528,10 +538,10 @@ void svgAxisTitles(std::ostream& os, const Grid& g, const PngOptions& o, const I
   svgText(os, text, static_cast<double>(l.colTitleX), static_cast<double>(heatBottom + 2 + (l.colTitleBelow ? text.lineHeight() : 0)), o.colTitle);
   svgText(os, text, static_cast<double>(l.left - 2), static_cast<double>(l.top), "0", "end");
   if (g.rows > 1) {
-    svgText(os, text, static_cast<double>(l.left - 2), static_cast<double>(heatBottom - text.lineHeight()), std::to_string(g.rows - 1), "end");
+    svgText(os, text, static_cast<double>(l.left - 2), static_cast<double>(l.top + l.lastRowLabel), std::to_string(g.rows - 1), "end");
   }
   const double cx = kMargin + text.ascent();
-  const double cy = static_cast<double>(l.top) + static_cast<double>(l.heatH) / 2.0;
+  const double cy = static_cast<double>(l.top + l.rowTitleCentre);
   os << "<text transform=\"translate(" << cx << " " << cy << ") rotate(-90)\" text-anchor=\"middle\">" << xmlEscape(o.rowTitle)
      << "</text>\n";
 }

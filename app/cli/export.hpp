@@ -63,12 +63,15 @@ struct PngOptions {
 };
 
 // The cell scale of a picture made for people: the smallest integer that makes the heatmap's
-// longer side at least kReadableSide pixels, so a d_model = 8 x 4 grid becomes 512 x 256; 1 for
-// grids whose longer side already has kReadableSide cells or more. A scaled side stays below
-// 2 * kReadableSide, so the scaled heatmap never holds more than kMaxAutoScaledPixels pixels
-// unless the grid itself does (rows * cols). rows, cols >= 1.
+// longer side at least kReadableSide pixels and its shorter side at least kReadableShortSide, so
+// a d_model = 8 x 4 grid becomes 512 x 256 and a 2 x 64 one 2048 x 64 rather than 512 x 16; but
+// never so large that a scaled side passes kMaxAutoSide. 1 for grids already that large (a
+// 131072 x 128 grid stays one pixel per cell). So the scaled heatmap holds at most
+// kMaxAutoScaledPixels pixels, or rows * cols when that is more. rows, cols >= 1.
 constexpr int kReadableSide = 512;
-constexpr std::uint64_t kMaxAutoScaledPixels = 4ull * kReadableSide * kReadableSide;
+constexpr int kReadableShortSide = 64;
+constexpr int kMaxAutoSide = 2048;
+constexpr std::uint64_t kMaxAutoScaledPixels = static_cast<std::uint64_t>(kMaxAutoSide) * kMaxAutoSide;
 int autoCellScale(long long rows, long long cols);
 
 // A colour scale for g: map (or defaultColormapFor the data when unset), range = finiteRange(g),

@@ -62,7 +62,7 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"--preset", true, "NAME", "a shipped model preset (see posviz --help); flags given override it"},
       {"--dtype", true, "f32|f64", ".npy/.csv/.json number type (default f32)"},
       {"--colormap", true, "NAME", "png/svg: viridis|magma|gray|rdbu|coolwarm|twilight (default: by data)"},
-      {"--scale", true, "N", "png/svg: pixels per cell side, 1..4096 (default: enough for a 512 px heatmap; 1 for larger grids)"},
+      {"--scale", true, "N", "png/svg: pixels per cell side, 1..4096 (default: enough for a heatmap of 512 x 64 px or more, at most 2048 px a side)"},
       {"--colorbar", false, "", "png/svg: draw a colorbar with min/centre/max labels (default)"},
       {"--no-colorbar", false, "", "png/svg: no colorbar"},
       {"--axis-titles", false, "", "png/svg: draw axis titles with the first and last index (default)"},

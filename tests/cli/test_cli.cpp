@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -472,7 +473,7 @@ TEST_CASE("cli: the documents' d_model = 8 PNG is a picture for people: 64 px ce
   p.dModel = 8;
   const posviz::Grid g = posviz::sinusoidalGrid(p, 4);
   const posviz::ColorScale scale = posviz::app::autoColorScale(g, nullptr, false);
-  // autoCellScale(4, 8) = ceil(512 / 8) = 64 pixels per cell side.
+  // autoCellScale(4, 8) = ceil(512 / 8) = 64 pixels per cell side (the 4 rows need only 16 for 64 px).
   CHECK(posviz::app::autoCellScale(4, 8) == 64);
   const auto [x0, y0] = findCells(px, w, h, g, scale, 64);
   REQUIRE(x0 >= 0);
@@ -508,18 +509,35 @@ TEST_CASE("cli: the documents' d_model = 8 PNG is a picture for people: 64 px ce
   stbi_image_free(px);
 }
 
-TEST_CASE("cli: picture defaults: grids of 512 or more stay one pixel per cell; --size pictures are scaled too") {
-  CHECK(posviz::app::autoCellScale(4, 8) == 64);
-  CHECK(posviz::app::autoCellScale(1, 1) == 512);
-  CHECK(posviz::app::autoCellScale(3, 1) == 171);     // ceil(512 / 3)
-  CHECK(posviz::app::autoCellScale(300, 2) == 2);      // 600 px tall
-  CHECK(posviz::app::autoCellScale(511, 511) == 2);    // 1022 px: a scaled side stays below 1024
-  CHECK(posviz::app::autoCellScale(512, 3) == 1);
-  CHECK(posviz::app::autoCellScale(131072, 128) == 1);
-  for (long long side = 1; side <= 600; ++side) {
-    CAPTURE(side);
-    const long long scaled = side * posviz::app::autoCellScale(side, 1);
-    CHECK((side >= 512 ? scaled == side : (scaled >= 512 && scaled < 1024)));
+TEST_CASE("cli: picture defaults: small grids are scaled to be read, large ones stay one pixel per cell") {
+  using posviz::app::autoCellScale;
+  CHECK(autoCellScale(4, 8) == 64);       // 512 x 256
+  CHECK(autoCellScale(1, 1) == 512);
+  CHECK(autoCellScale(3, 1) == 171);      // ceil(512 / 3)
+  CHECK(autoCellScale(2, 64) == 32);      // 2048 x 64, not a 512 x 16 strip
+  CHECK(autoCellScale(300, 2) == 6);      // 32 would make the 300 rows 9600 px: capped at floor(2048 / 300)
+  CHECK(autoCellScale(511, 511) == 2);    // 1022 x 1022
+  CHECK(autoCellScale(512, 64) == 1);     // the learned tab's table: already readable
+  CHECK(autoCellScale(2048, 3) == 1);     // too long to widen
+  CHECK(autoCellScale(131072, 128) == 1);
+  // The rule, over many shapes: the smallest scale that reaches 512 px along the longer side and
+  // 64 px along the shorter one, without a scaled side past 2048 px.
+  const long long sides[] = {1, 2, 3, 5, 8, 13, 21, 34, 63, 64, 100, 255, 511, 512, 513, 1000, 1024, 2047, 2048, 5000};
+  for (long long rows : sides) {
+    for (long long cols : sides) {
+      CAPTURE(rows);
+      CAPTURE(cols);
+      const long long s = autoCellScale(rows, cols);
+      const long long longer = std::max(rows, cols), shorter = std::min(rows, cols);
+      REQUIRE(s >= 1);
+      if (s > 1) CHECK(longer * s <= 2048);
+      const bool capped = longer * (s + 1) > 2048;
+      CHECK((longer * s >= 512 || capped));
+      CHECK((shorter * s >= 64 || capped));
+      CHECK((s == 1 || longer * (s - 1) < 512 || shorter * (s - 1) < 64));   // no larger than needed
+      CHECK(static_cast<std::uint64_t>(rows * s) * static_cast<std::uint64_t>(cols * s) <=
+            std::max<std::uint64_t>(posviz::app::kMaxAutoScaledPixels, static_cast<std::uint64_t>(rows * cols)));
+    }
   }
   const fs::path dir = scratch("readable-size");
   // 1000 positions averaged to 8 x 4: the picture is scaled like any 8 x 4 grid.
@@ -533,24 +551,30 @@ TEST_CASE("cli: picture defaults: grids of 512 or more stay one pixel per cell; 
   REQUIRE(stbi_info((dir / "b.png").string().c_str(), &w, &h, &n) == 1);
   CHECK(w == 8);
   CHECK(h == 4);
-  // A 600 x 16 grid is already readable: one pixel per cell, decorations around it.
-  REQUIRE(runCli({"export", "sinusoidal", "--d-model", "16", "--positions", "600", "--no-colorbar", "--no-axis-titles",
+  // A 2048 x 16 grid is too long to widen: one pixel per cell.
+  REQUIRE(runCli({"export", "sinusoidal", "--d-model", "16", "--positions", "2048", "--no-colorbar", "--no-axis-titles",
                   "--no-caption", "-o", (dir / "c.png").string()}).code == 0);
   REQUIRE(stbi_info((dir / "c.png").string().c_str(), &w, &h, &n) == 1);
   CHECK(w == 16);
-  CHECK(h == 600);
+  CHECK(h == 2048);
+  // 600 x 16: the 16 columns widened to 48 px (scale 3: 1800 px tall, the most under 2048).
+  REQUIRE(runCli({"export", "sinusoidal", "--d-model", "16", "--positions", "600", "--no-colorbar", "--no-axis-titles",
+                  "--no-caption", "-o", (dir / "d.png").string()}).code == 0);
+  REQUIRE(stbi_info((dir / "d.png").string().c_str(), &w, &h, &n) == 1);
+  CHECK(w == 48);
+  CHECK(h == 1800);
 }
 
 TEST_CASE("cli: the memory budget counts the scaled picture, and --plain only the cells") {
   const fs::path dir = scratch("readable-budget");
-  // 32 float32 cells = 128 B, but the readable picture may hold up to 1024 x 1024 RGB pixels (3 MiB).
-  const CliRun big = runCli({"export", "sinusoidal", "--d-model", "8", "--positions", "4", "--budget", "1M", "-o",
+  // 32 float32 cells = 128 B, but the readable picture may hold up to 2048 x 2048 RGB pixels (12 MiB).
+  const CliRun big = runCli({"export", "sinusoidal", "--d-model", "8", "--positions", "4", "--budget", "4M", "-o",
                              (dir / "x.png").string()});
   CHECK(big.code == 2);
   CHECK(contains(big.err, "scaled to be readable"));
-  CHECK(contains(big.err, "needs 3.0 MiB"));
+  CHECK(contains(big.err, "needs 12.0 MiB"));
   CHECK(filesIn(dir) == 0);
-  CHECK(runCli({"export", "sinusoidal", "--d-model", "8", "--positions", "4", "--budget", "1M", "--plain", "-o",
+  CHECK(runCli({"export", "sinusoidal", "--d-model", "8", "--positions", "4", "--budget", "4M", "--plain", "-o",
                 (dir / "x.png").string()}).code == 0);
   // --scale 1000 on 32 cells: 32 x 1000^2 x 3 bytes of pixels, plus 4 per value.
   const CliRun scaled = runCli({"export", "sinusoidal", "--d-model", "8", "--positions", "4", "--scale", "1000", "--budget", "64M",
@@ -630,7 +654,7 @@ TEST_CASE("cli: a bare posviz export prints a short usage on stderr; export --he
   CHECK(help.code == 0);
   CHECK(help.err.empty());
   CHECK(std::count(help.out.begin(), help.out.end(), '\n') > 40);
-  for (const char* part : {"--plain ", "--no-caption ", "at\nleast 512 px", "default \"auto\""}) {
+  for (const char* part : {"--plain ", "--no-caption ", "512 px along its longer side", "default \"auto\""}) {
     CAPTURE(part);
     CHECK(contains(help.out, part));
   }
