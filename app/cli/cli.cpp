@@ -115,25 +115,57 @@ std::string mainHelp() {
      << "  posviz export sinusoidal --d-model 128 --positions 512 -o pe.npy\n"
      << "  posviz export rope-freqs --preset llama-3.1-8b -o freqs.json\n"
      << "  posviz export alibi-bias --heads 8 --positions 16 --causal -o bias.npy\n"
-     << "  posviz export sinusoidal --positions 64 --d-model 64 --scale 4 --colorbar --caption auto -o pe.png\n";
+     << "  posviz export sinusoidal --d-model 8 --positions 4 -o pe.png           # 512 px wide, colorbar, titles\n"
+     << "  posviz export sinusoidal --d-model 8 --positions 4 --plain -o pe.png   # 8 x 4 pixels, one per cell\n"
+     << "  posviz export rope-scores --preset llama-3.1-8b --positions 131072 --size 1024x1024 -o s.png\n";
   return os.str();
 }
+
+// A bare `posviz export`: what to type next, short enough to read at a glance (stderr, exit 2).
+std::string exportUsage() {
+  std::ostringstream os;
+  os << "posviz export: a view is required\n"
+     << "usage: posviz export VIEW [options] -o FILE   (.png .svg .npy .csv .json)\n"
+     << "views:\n";
+  std::string line = " ";
+  for (const ViewDef& v : viewTable()) {
+    if (line.size() + v.name.size() + 2 > 80) {
+      os << line << "\n";
+      line = " ";
+    }
+    line += " " + v.name;
+  }
+  os << line << "\n"
+     << "example: posviz export sinusoidal --d-model 8 --positions 4 -o pe.png\n"
+     << "posviz export VIEW --help lists a view's options\n"
+     << "posviz export --help for all options\n";
+  return os.str();
+}
+
+// What a picture holds unless told otherwise, for both help texts.
+constexpr const char* kPictureDefaults =
+    "Pictures (.png, .svg) are made to be read: the cells of a small grid are scaled up until the heatmap\n"
+    "is 512 px along its longer side and 64 px along the shorter (no side past 2048 px; larger grids keep\n"
+    "one pixel per cell), with a colorbar, axis titles and a caption giving the parameters.\n"
+    "--scale N, --no-colorbar, --no-axis-titles, --no-caption and --caption TEXT change one of these;\n"
+    "--plain writes one pixel per cell with no decorations (the raw grid).\n";
 
 std::string exportHelp(const ViewDef* only) {
   std::ostringstream os;
   if (only == nullptr) {
     os << "Usage: posviz export VIEW [options] -o FILE\n\n"
-       << "The format follows the file extension: .png (heatmap, one pixel per cell times --scale), .svg (the same\n"
-       << "picture with vector text and colorbar), .npy (C order,\n"
-       << "numpy.load reads it), .csv (grids: one line per row after '#' comment lines; tables: a header line),\n"
-       << ".json. Views: " << viewList() << ".\n"
+       << "The format follows the file extension: .png (heatmap picture), .svg (the same picture with vector text\n"
+       << "and colorbar), .npy (C order, numpy.load reads it), .csv (grids: one line per row after '#' comment\n"
+       << "lines; tables: a header line), .json. Views: " << viewList() << ".\n"
+       << kPictureDefaults
        << "Options that do not apply to the chosen view are refused. `posviz export VIEW --help` lists each\n"
        << "view's options and output layout.\n\nOptions:\n";
     for (const OptionSpec& s : optionSpecs()) os << formatOption(s);
   } else {
     os << "Usage: posviz export " << only->name << " [options] -o FILE\n\n"
        << only->summary << ".\n\nOutput: " << only->layout << ".\n"
-       << (only->png ? "" : ".png is not available for this view (its data are not a 2-D grid).\n") << "\nOptions:\n";
+       << (only->png ? kPictureDefaults : ".png and .svg are not available for this view (its data are not a 2-D grid).\n")
+       << "\nOptions:\n";
     for (const std::string& name : only->options) os << formatOption(specOf(name));
     os << "\nCommon options:\n";
     for (const std::string& name : kCommonOptions) os << formatOption(specOf(name));
@@ -144,7 +176,8 @@ std::string exportHelp(const ViewDef* only) {
      << "attention) it is the float32 grid widened to float64.\n"
      << "With --config FILE or --preset NAME the model's values are the defaults; flags given override them.\n"
      << "Sizes: a request whose result would exceed the memory budget (--budget, default 8G) is refused before\n"
-     << "any work, with the size it would need; a .png counts its RGB pixels too.\n"
+     << "any work, with the size it would need; a .png counts its RGB pixels too. For a grid view, --size WxH\n"
+     << "writes the exact area-averaged W x H picture of a grid too large for one pixel per cell.\n"
      << "A result that would hold NaN or infinity (a float32 overflow from extreme values) is refused with\n"
      << "exit 2 rather than written; masked ALiBi entries (-inf) are the exception.\n";
   return os.str();
@@ -223,18 +256,23 @@ const ViewDef& viewOrThrow(const std::string& name) {
   const ViewDef* view = findView(name);
   if (view != nullptr) return *view;
   if (const TabDef* tab = findTab(name); tab != nullptr) {
-    throw UsageError("export: the " + tab->name + " tab has no array of numbers to export (posviz " + tab->name +
+    throw UsageError("the " + tab->name + " tab has no array of numbers to export (posviz " + tab->name +
                      " prints them); views: " + viewList());
   }
   if (!name.empty() && name[0] == '-') {
-    throw UsageError("export: the view comes first, got option \"" + name + "\"; views: " + viewList());
+    throw UsageError("the view comes first, got option \"" + name + "\"; views: " + viewList());
   }
-  throw UsageError("export: unknown view \"" + name + "\"; views: " + viewList());
+  throw UsageError("unknown view \"" + name + "\"; views: " + viewList());
+}
+
+UsageError unexpectedArgument(const ViewDef& view, const std::string& arg) {
+  return UsageError("unexpected argument \"" + arg + "\" after view " + view.name + " (options start with -; see posviz export " +
+                    view.name + " --help)");
 }
 
 int runExport(const std::vector<std::string>& args) {
-  if (args.empty()) {  // a usage error: the help goes to stderr
-    std::cerr << "posviz export: a view is required\n\n" << exportHelp(nullptr);
+  if (args.empty()) {  // a usage error: a short usage goes to stderr, the full help is --help
+    std::cerr << exportUsage();
     return kExitUsage;
   }
   if (args[0] == "--help" || args[0] == "-h") {
@@ -247,7 +285,7 @@ int runExport(const std::vector<std::string>& args) {
     std::cout << exportHelp(&view);
     return kExitOk;
   }
-  if (!o.positional.empty()) throw UsageError("export " + view.name + ": unexpected argument \"" + o.positional[0] + "\"");
+  if (!o.positional.empty()) throw unexpectedArgument(view, o.positional[0]);
 
   const BudgetRestore restore;
   const Request r = parseRequest(view, o);
@@ -270,12 +308,11 @@ std::string checkExportArguments(const std::vector<std::string>& args) {
   try {
     if (args.empty()) return "a view is required";
     if (args[0] == "--help" || args[0] == "-h") return "";
-    const ViewDef* view = findView(args[0]);
-    if (view == nullptr) return "export: unknown view \"" + args[0] + "\"";
+    const ViewDef& view = viewOrThrow(args[0]);
     const ParsedOptions o = parseOptions(std::vector<std::string>(args.begin() + 1, args.end()), optionSpecs());
     if (o.has("--help") || o.has("-h")) return "";
-    if (!o.positional.empty()) return "unexpected argument \"" + o.positional[0] + "\"";
-    const Request r = parseRequest(*view, o);
+    if (!o.positional.empty()) throw unexpectedArgument(view, o.positional[0]);
+    const Request r = parseRequest(view, o);
     requireResultBudget(r);
     return "";
   } catch (const UsageError& e) {
@@ -290,10 +327,10 @@ std::string checkExportArguments(const std::vector<std::string>& args) {
 }
 
 void exportWithArguments(const std::vector<std::string>& args, const app::ExportProgress& progress) {
-  if (args.empty()) throw UsageError("export: a view is required");
+  if (args.empty()) throw UsageError("a view is required; views: " + viewList());
   const ViewDef& view = viewOrThrow(args[0]);
   const ParsedOptions o = parseOptions(std::vector<std::string>(args.begin() + 1, args.end()), optionSpecs());
-  if (!o.positional.empty()) throw UsageError("export " + view.name + ": unexpected argument \"" + o.positional[0] + "\"");
+  if (!o.positional.empty()) throw unexpectedArgument(view, o.positional[0]);
   const BudgetRestore restore;
   const Request r = parseRequest(view, o);
   requireResultBudget(r);

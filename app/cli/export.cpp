@@ -207,6 +207,14 @@ void blit(RgbImage& img, const AlphaBitmap& b, int x0, int y0) {
 
 // [SECTION] Heatmap image
 
+int autoCellScale(long long rows, long long cols) {
+  const long long longer = std::max({rows, cols, 1LL});
+  const long long shorter = std::max(std::min(rows, cols), 1LL);
+  auto atLeast = [](long long side, long long want) { return side >= want ? 1LL : (want + side - 1) / side; };
+  const long long wanted = std::max(atLeast(longer, kReadableSide), atLeast(shorter, kReadableShortSide));
+  return static_cast<int>(std::max(1LL, std::min(wanted, kMaxAutoSide / longer)));
+}
+
 ColorScale autoColorScale(const Grid& g, const Colormap* map, bool isAngle) {
   const ValueRange r = finiteRange(g);
   ColorScale s;
@@ -232,6 +240,13 @@ struct ImageLayout {
   long long width = 0, height = 0;
   int left = 0, top = 0;               // top-left pixel of cell (0, 0)
   std::string barLabels[3];            // max, centre, min
+  // The column title: its left edge, and whether it sits on its own line below the index labels
+  // (a heatmap too narrow for "0  title  N" on one line).
+  long long colTitleX = 0;
+  bool colTitleBelow = false;
+  // From the top of the cells: the rotated row title's centre, and the last row index label's top
+  // (below the "0" when the cells are too short to hold both labels).
+  long long rowTitleCentre = 0, lastRowLabel = 0;
 };
 
 ImageLayout layoutHeatmapImage(const Grid& g, const PngOptions& o, const TextRenderer& text) {
@@ -252,6 +267,7 @@ ImageLayout layoutHeatmapImage(const Grid& g, const PngOptions& o, const TextRen
   l.barLabels[2] = shortLabel(static_cast<double>(lo));
   const bool decorated = o.colorbar || o.axisTitles || !o.caption.empty();
   int right = 0, bottom = 0, captionWidth = 0;
+  long long titleRight = 0;
   const int line = text.lineHeight();
   if (decorated) {
     // Rows from the top: caption, colorbar title, then the heatmap; each gets its own band.
@@ -263,6 +279,17 @@ ImageLayout layoutHeatmapImage(const Grid& g, const PngOptions& o, const TextRen
     if (o.axisTitles) {
       l.left += line + kMargin / 2 + text.width(std::to_string(g.rows - 1)) + 4;
       bottom += line + 4;
+      const long long titleW = text.width(o.colTitle);
+      const long long labelsW = text.width("0") + text.width(std::to_string(g.cols - 1)) + 8;
+      l.colTitleBelow = titleW + labelsW > l.heatW;
+      if (l.colTitleBelow) bottom += line;
+      l.colTitleX = std::max<long long>(kMargin, l.left + l.heatW / 2 - titleW / 2);
+      titleRight = l.colTitleX + titleW + kMargin;
+      // A heatmap shorter than its row title or its two index labels gets a taller content band.
+      const long long rowTitleH = text.width(o.rowTitle);
+      l.rowTitleCentre = std::max(l.heatH, rowTitleH) / 2;
+      l.lastRowLabel = l.heatH >= 2 * line ? l.heatH - line : line;
+      l.contentH = std::max({l.contentH, rowTitleH, static_cast<long long>(g.rows > 1 ? 2 * line : line)});
     }
     if (o.colorbar) {
       int labelWidth = 0;
@@ -274,7 +301,7 @@ ImageLayout layoutHeatmapImage(const Grid& g, const PngOptions& o, const TextRen
     }
   }
   l.width = l.left + l.heatW + right;
-  if (decorated) l.width = std::max(l.width, static_cast<long long>(captionWidth + 2 * kMargin));
+  if (decorated) l.width = std::max({l.width, static_cast<long long>(captionWidth + 2 * kMargin), titleRight});
   l.height = l.top + l.contentH + bottom;
   return l;
 }
@@ -308,12 +335,12 @@ void drawAxisTitles(RgbImage& img, const Grid& g, const PngOptions& o, const Ima
   const AlphaBitmap colTitle = text.render(o.colTitle);
   blit(img, first, l.left, heatBottom + 2);
   if (g.cols > 1) blit(img, lastCol, l.left + heatW - lastCol.width, heatBottom + 2);
-  blit(img, colTitle, l.left + heatW / 2 - colTitle.width / 2, heatBottom + 2);
+  blit(img, colTitle, static_cast<int>(l.colTitleX), heatBottom + 2 + (l.colTitleBelow ? text.lineHeight() : 0));
   const AlphaBitmap lastRow = text.render(std::to_string(g.rows - 1));
   blit(img, first, l.left - first.width - 2, l.top);
-  if (g.rows > 1) blit(img, lastRow, l.left - lastRow.width - 2, heatBottom - text.lineHeight());
+  if (g.rows > 1) blit(img, lastRow, l.left - lastRow.width - 2, l.top + static_cast<int>(l.lastRowLabel));
   const AlphaBitmap rowTitle = rotateLeft(text.render(o.rowTitle));
-  blit(img, rowTitle, kMargin, l.top + static_cast<int>(l.heatH) / 2 - rowTitle.height / 2);
+  blit(img, rowTitle, kMargin, l.top + static_cast<int>(l.rowTitleCentre) - rowTitle.height / 2);
 }
 
 void drawColorbar(RgbImage& img, const PngOptions& o, const ImageLayout& l, const TextRenderer& text) {
@@ -508,13 +535,13 @@ void svgAxisTitles(std::ostream& os, const Grid& g, const PngOptions& o, const I
   const long long heatBottom = l.top + l.heatH;
   svgText(os, text, static_cast<double>(l.left), static_cast<double>(heatBottom + 2), "0");
   if (g.cols > 1) svgText(os, text, static_cast<double>(l.left + l.heatW), static_cast<double>(heatBottom + 2), std::to_string(g.cols - 1), "end");
-  svgText(os, text, static_cast<double>(l.left) + static_cast<double>(l.heatW) / 2.0, static_cast<double>(heatBottom + 2), o.colTitle, "middle");
+  svgText(os, text, static_cast<double>(l.colTitleX), static_cast<double>(heatBottom + 2 + (l.colTitleBelow ? text.lineHeight() : 0)), o.colTitle);
   svgText(os, text, static_cast<double>(l.left - 2), static_cast<double>(l.top), "0", "end");
   if (g.rows > 1) {
-    svgText(os, text, static_cast<double>(l.left - 2), static_cast<double>(heatBottom - text.lineHeight()), std::to_string(g.rows - 1), "end");
+    svgText(os, text, static_cast<double>(l.left - 2), static_cast<double>(l.top + l.lastRowLabel), std::to_string(g.rows - 1), "end");
   }
   const double cx = kMargin + text.ascent();
-  const double cy = static_cast<double>(l.top) + static_cast<double>(l.heatH) / 2.0;
+  const double cy = static_cast<double>(l.top + l.rowTitleCentre);
   os << "<text transform=\"translate(" << cx << " " << cy << ") rotate(-90)\" text-anchor=\"middle\">" << xmlEscape(o.rowTitle)
      << "</text>\n";
 }
@@ -554,7 +581,7 @@ void writeSvg(const std::string& path, const Grid& g, const PngOptions& o, const
     os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
        << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << l.width << "\" height=\"" << l.height << "\" viewBox=\"0 0 "
        << l.width << " " << l.height << "\" font-family=\"DejaVu Sans, Verdana, sans-serif\" font-size=\"" << text.emPixels()
-       << "\" fill=\"#000000\">\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
+       << "\" fill=\"#000000\" xml:space=\"preserve\">\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
     svgCells(os, g, o, l, progress);
     if (!o.caption.empty()) svgText(os, text, kMargin, kMargin, o.caption);
     if (o.axisTitles) svgAxisTitles(os, g, o, l, text);

@@ -53,7 +53,7 @@ struct RgbImage {
 
 struct PngOptions {
   ColorScale scale;              // colormap and value range (see colormap.hpp)
-  int cellScale = 1;             // >= 1: pixels per cell side
+  int cellScale = 1;             // >= 1: pixels per cell side (autoCellScale for a readable picture)
   bool colorbar = false;         // colorbar with min / centre / max labels on the right
   bool axisTitles = false;       // row title (left) and column title (below) with index labels
   std::string rowTitle = "row";  // "position", "query position m", "head"
@@ -61,6 +61,18 @@ struct PngOptions {
   std::string valueName;         // label above the colorbar: "PE", "bias", "angle (rad)"
   std::string caption;           // one line above the heatmap; empty = none
 };
+
+// The cell scale of a picture made for people: the smallest integer that makes the heatmap's
+// longer side at least kReadableSide pixels and its shorter side at least kReadableShortSide, so
+// a d_model = 8 x 4 grid becomes 512 x 256 and a 2 x 64 one 2048 x 64 rather than 512 x 16; but
+// never so large that a scaled side passes kMaxAutoSide. 1 for grids already that large (a
+// 131072 x 128 grid stays one pixel per cell). So the scaled heatmap holds at most
+// kMaxAutoScaledPixels pixels, or rows * cols when that is more. rows, cols >= 1.
+constexpr int kReadableSide = 512;
+constexpr int kReadableShortSide = 64;
+constexpr int kMaxAutoSide = 2048;
+constexpr std::uint64_t kMaxAutoScaledPixels = static_cast<std::uint64_t>(kMaxAutoSide) * kMaxAutoSide;
+int autoCellScale(long long rows, long long cols);
 
 // A colour scale for g: map (or defaultColormapFor the data when unset), range = finiteRange(g),
 // centred on 0 for diverging maps, period 2*pi for cyclic ones.

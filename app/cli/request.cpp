@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <utility>
 
 #include <unistd.h>
 
@@ -18,7 +19,7 @@ using nlohmann::json;
 extern const std::vector<std::string> kCommonOptions;
 const std::vector<std::string> kCommonOptions = {"-o", "--output", "--dtype", "--colormap", "--scale", "--colorbar",
                                                  "--no-colorbar", "--axis-titles", "--no-axis-titles", "--caption",
-                                                 "--budget", "--progress", "--help", "-h", "--size"};
+                                                 "--no-caption", "--plain", "--budget", "--progress", "--help", "-h", "--size"};
 
 const std::vector<OptionSpec>& optionSpecs() {
   static const std::vector<OptionSpec> kSpecs = {
@@ -60,13 +61,16 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"--config", true, "FILE", "Hugging Face style config.json supplying the model's parameters"},
       {"--preset", true, "NAME", "a shipped model preset (see posviz --help); flags given override it"},
       {"--dtype", true, "f32|f64", ".npy/.csv/.json number type (default f32)"},
-      {"--colormap", true, "NAME", "png: viridis|magma|gray|rdbu|coolwarm|twilight (default: by data)"},
-      {"--scale", true, "N", "png: pixels per cell side, 1..4096 (default 1)"},
-      {"--colorbar", false, "", "png: draw a colorbar with min/centre/max labels"},
-      {"--no-colorbar", false, "", "png: no colorbar (default)"},
-      {"--axis-titles", false, "", "png: draw axis titles with the first and last index"},
-      {"--no-axis-titles", false, "", "png: no axis titles (default)"},
-      {"--caption", true, "TEXT", "png: a caption line above the image; \"auto\" = the parameters"},
+      {"--colormap", true, "NAME", "png/svg: viridis|magma|gray|rdbu|coolwarm|twilight (default: by data)"},
+      {"--scale", true, "N", "png/svg: pixels per cell side, 1..4096 (default: enough for a heatmap of 512 x 64 px or more, at most 2048 px a side)"},
+      {"--colorbar", false, "", "png/svg: draw a colorbar with min/centre/max labels (default)"},
+      {"--no-colorbar", false, "", "png/svg: no colorbar"},
+      {"--axis-titles", false, "", "png/svg: draw axis titles with the first and last index (default)"},
+      {"--no-axis-titles", false, "", "png/svg: no axis titles"},
+      {"--caption", true, "TEXT", "png/svg: the caption line above the image (default \"auto\" = the view and its parameters)"},
+      // Picture defaults made for people, and the way back to raw pixels.
+      {"--no-caption", false, "", "png/svg: no caption"},
+      {"--plain", false, "", "png/svg: one pixel per cell, no colorbar, axis titles or caption (raw pixels)"},
       {"--budget", true, "BYTES", "memory budget for one result (default 8G); larger requests are refused"},
       {"--sequence", true, "LIST", "mrope-angles: text runs (N tokens) and images (TxHxW merged patches), e.g. 4,1x4x6,3"},
       {"--section", true, "LIST", "mrope-angles: rotary pairs per t,h,w axis, summing to the pairs (default: the model's)"},
@@ -145,7 +149,8 @@ void parseOutput(Request& r, const ViewDef& info, const ParsedOptions& o) {
                      " (1-D data); use .npy, .csv or .json");
   }
   const bool png = isPicture(r.format);
-  for (const char* pngOnly : {"--colormap", "--scale", "--colorbar", "--no-colorbar", "--axis-titles", "--no-axis-titles", "--caption"}) {
+  for (const char* pngOnly : {"--colormap", "--scale", "--colorbar", "--no-colorbar", "--axis-titles", "--no-axis-titles", "--caption",
+                              "--no-caption", "--plain"}) {
     if (o.has(pngOnly) && !png) throw UsageError(std::string(pngOnly) + ": applies to .png and .svg output only, not " + formatName(r.format));
   }
   if (auto d = get("--dtype")) {
@@ -164,7 +169,28 @@ void parseOutput(Request& r, const ViewDef& info, const ParsedOptions& o) {
   }
 }
 
-// Options of .png output.
+// Pictures are decorated by default; an option and its opposite, or --plain with a decoration or a
+// scale, contradict each other and are refused rather than one silently winning.
+void requirePictureOptionsAgree(const ParsedOptions& o) {
+  const std::pair<const char*, const char*> opposites[] = {
+      {"--colorbar", "--no-colorbar"}, {"--axis-titles", "--no-axis-titles"}, {"--caption", "--no-caption"}};
+  for (const auto& [on, off] : opposites) {
+    if (o.has(on) && o.has(off)) throw UsageError(std::string(on) + ": given together with " + off + "; give one");
+  }
+  if (!o.has("--plain")) return;
+  for (const char* decoration : {"--colorbar", "--axis-titles", "--caption"}) {
+    if (o.has(decoration)) {
+      throw UsageError(std::string("--plain: one pixel per cell without decorations, but ") + decoration +
+                       " asks for one; drop --plain (pictures are decorated by default) or " + decoration);
+    }
+  }
+  if (o.has("--scale")) {
+    throw UsageError("--plain: one pixel per cell, but --scale " + *o.value("--scale") +
+                     " asks for more; for scaled cells without decorations give --scale N --no-colorbar --no-axis-titles --no-caption");
+  }
+}
+
+// Options of .png and .svg output.
 void parsePngOptions(Request& r, const ParsedOptions& o) {
   auto get = [&](const std::string& n) { return o.value(n); };
   if (auto c = get("--colormap")) {
@@ -178,13 +204,15 @@ void parsePngOptions(Request& r, const ParsedOptions& o) {
       throw UsageError("--colormap: got \"" + *c + "\", expected one of " + names);
     }
   }
+  requirePictureOptionsAgree(o);
+  r.plain = o.has("--plain");
   if (auto s = get("--scale")) r.scale = static_cast<int>(parseIntOption("--scale", *s, 1, 4096));
-  if (o.has("--colorbar") && o.has("--no-colorbar")) throw UsageError("--colorbar: given together with --no-colorbar");
-  if (o.has("--axis-titles") && o.has("--no-axis-titles")) throw UsageError("--axis-titles: given together with --no-axis-titles");
-  r.colorbar = o.has("--colorbar");
-  r.axisTitles = o.has("--axis-titles");
+  if (r.plain) r.scale = 1;
+  r.colorbar = !r.plain && !o.has("--no-colorbar");
+  r.axisTitles = !r.plain && !o.has("--no-axis-titles");
+  r.caption = r.plain || o.has("--no-caption") ? "" : "auto";
   if (auto c = get("--caption")) {
-    if (c->empty()) throw UsageError("--caption: got \"\", expected a caption or \"auto\"");
+    if (c->empty()) throw UsageError("--caption: got \"\", expected a caption or \"auto\" (--no-caption for none)");
     r.caption = *c;
   }
 }
@@ -360,12 +388,30 @@ void requireResultBudget(const Request& r) {
     bytesPer = kDocumentNumberBytes;
     what = "the result and its JSON document";
   }
-  if (isPicture(r.format)) {  // an SVG over 65536 cells embeds the same pixels
-    const std::uint64_t pixels = checkedProduct({static_cast<std::uint64_t>(r.scale), static_cast<std::uint64_t>(r.scale), 3});
-    bytesPer = pixels > std::numeric_limits<std::uint64_t>::max() - bytesPer ? pixels : bytesPer + pixels;
-    what = "the result with its PNG pixels (--scale " + std::to_string(r.scale) + ")";
+  if (!isPicture(r.format)) {
+    requireBudget(fn.c_str(), elements, bytesPer, what);
+    return;
   }
-  requireBudget(fn.c_str(), elements, bytesPer, what);
+  // The picture's RGB pixels next to the values (an SVG over 65536 cells embeds the same pixels):
+  // the scaled cells, at most kMaxAutoScaledPixels or one per cell with the automatic scale.
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  const std::string scaleText = r.scale > 0                                   ? "--scale " + std::to_string(r.scale)
+                                : elements >= app::kMaxAutoScaledPixels ? std::string("one per cell")
+                                                                        : std::string("scaled to be readable");
+  what = "the result with its picture's pixels (" + scaleText + ")";
+  try {
+    if (r.scale > 0) {
+      const std::uint64_t rgb = checkedProduct({static_cast<std::uint64_t>(r.scale), static_cast<std::uint64_t>(r.scale), 3});
+      requireBudget(fn.c_str(), elements, rgb > kMax - bytesPer ? kMax : bytesPer + rgb, what);
+    } else if (elements >= app::kMaxAutoScaledPixels) {
+      requireBudget(fn.c_str(), elements, bytesPer + 3, what);  // one pixel per cell
+    } else {
+      requireBudget(fn.c_str(), elements * bytesPer + app::kMaxAutoScaledPixels * 3, 1, what);
+    }
+  } catch (const std::invalid_argument& e) {
+    if (size || !r.view->computeAveraged) throw;
+    throw std::invalid_argument(std::string(e.what()) + "; --size WxH (e.g. --size 1024x1024) writes the exact area-averaged picture of the whole grid");
+  }
 }
 
 }  // namespace posviz::cli

@@ -75,11 +75,14 @@ struct Request {
   PositionEncoding encoding = PositionEncoding::None;
   bool attentionOutput = false;
 
+  // Pictures (.png, .svg) are decorated by default: cells scaled up to a readable size
+  // (app::autoCellScale), colorbar, axis titles and the "auto" caption. --plain turns all of it off.
   std::optional<Colormap> colormap;
-  int scale = 1;
-  bool colorbar = false;
-  bool axisTitles = false;
-  std::string caption;
+  int scale = 0;               // --scale: pixels per cell side; 0 = automatic (app::autoCellScale)
+  bool plain = false;          // --plain: one pixel per cell, no decorations
+  bool colorbar = true;
+  bool axisTitles = true;
+  std::string caption = "auto";  // "" = none; "auto" = the view and its parameters
   bool progress = false;
   std::string numberOptions;   // the real-valued options given ("--factor 2 --q"), for error messages
   std::optional<std::string> sizeText;   // --size WxH as given (the averaged picture's size), unparsed

@@ -37,7 +37,7 @@ void parseSize(const std::string& text, WindowOptions& w) {
 WindowOptions parseWindowOptions(const std::vector<std::string>& args) {
   const ParsedOptions o = parseOptions(args, windowOptionSpecs());
   if (!o.positional.empty()) {
-    throw UsageError("unknown command \"" + o.positional[0] + "\"; commands: export, examples (posviz --help)");
+    throw UsageError("unknown command \"" + o.positional[0] + "\"; commands: export, examples, model (posviz --help)");
   }
   WindowOptions w;
   if (auto p = o.value("--panel")) {

@@ -120,7 +120,7 @@ void writePictureFile(const Request& r, const Dataset& d, const FiniteCheck& che
   app::PngOptions o;
   const Colormap* map = r.colormap ? &*r.colormap : nullptr;
   o.scale = app::autoColorScale(d.grid, map, d.isAngle);
-  o.cellScale = r.scale;
+  o.cellScale = r.scale > 0 ? r.scale : app::autoCellScale(d.grid.rows, d.grid.cols);
   o.colorbar = r.colorbar;
   o.axisTitles = r.axisTitles;
   o.rowTitle = d.rowTitle;

@@ -2,7 +2,9 @@
 // PNG colours, help text, and every error path (exit 2 naming the flag, no file left behind).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +12,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -370,10 +373,10 @@ TEST_CASE("cli: attention exports weights and outputs of the toy sentence") {
   CHECK(posviz::readNpy((dir / "o.npy").string()).shape == std::vector<std::int64_t>{3, 8});
 }
 
-TEST_CASE("cli: a PNG export has one pixel per cell (times --scale) in the colormap's colours") {
+TEST_CASE("cli: a PNG without decorations has --scale pixels per cell in the colormap's colours") {
   const fs::path dir = scratch("png");
   REQUIRE(runCli({"export", "sinusoidal", "--d-model", "16", "--positions", "10", "--scale", "2", "--colormap", "rdbu",
-                  "-o", (dir / "pe.png").string()}).code == 0);
+                  "--no-colorbar", "--no-axis-titles", "--no-caption", "-o", (dir / "pe.png").string()}).code == 0);
   int w = 0, h = 0, n = 0;
   unsigned char* px = stbi_load((dir / "pe.png").string().c_str(), &w, &h, &n, 3);
   REQUIRE(px != nullptr);
@@ -404,6 +407,325 @@ TEST_CASE("cli: a PNG export has one pixel per cell (times --scale) in the color
   CHECK(w > 8);
   CHECK(h > 16);
   stbi_image_free(px);
+}
+
+namespace {
+
+// Where the cells of g, each scale x scale pixels of mapValue(s, value), lie in an image: the
+// top-left pixel of cell (0, 0), or {-1, -1} when no placement matches every cell's centre and corners.
+std::pair<int, int> findCells(const unsigned char* px, int w, int h, const posviz::Grid& g, const posviz::ColorScale& s,
+                              int scale) {
+  auto is = [&](int x, int y, posviz::Rgba8 c) {
+    const unsigned char* p = px + (static_cast<std::size_t>(y) * w + x) * 3;
+    return p[0] == c.r && p[1] == c.g && p[2] == c.b;
+  };
+  for (int y0 = 0; y0 + g.rows * scale <= h; ++y0) {
+    for (int x0 = 0; x0 + g.cols * scale <= w; ++x0) {
+      bool all = true;
+      for (int r = 0; r < g.rows && all; ++r) {
+        for (int c = 0; c < g.cols && all; ++c) {
+          const posviz::Rgba8 want = posviz::mapValue(s, g.at(r, c));
+          const int x = x0 + c * scale, y = y0 + r * scale;
+          all = is(x, y, want) && is(x + scale - 1, y + scale - 1, want) && is(x + scale / 2, y + scale / 2, want);
+        }
+      }
+      if (all) return {x0, y0};
+    }
+  }
+  return {-1, -1};
+}
+
+// Pixels in [x0, x1) x [y0, y1) darker than 80 in every channel: text, on the white margin.
+int darkPixels(const unsigned char* px, int w, int x0, int y0, int x1, int y1) {
+  int n = 0;
+  for (int y = y0; y < y1; ++y) {
+    for (int x = x0; x < x1; ++x) {
+      const unsigned char* p = px + (static_cast<std::size_t>(y) * w + x) * 3;
+      n += p[0] < 80 && p[1] < 80 && p[2] < 80;
+    }
+  }
+  return n;
+}
+
+int pixelsOf(const unsigned char* px, int w, int x0, int y0, int x1, int y1, posviz::Rgba8 c) {
+  int n = 0;
+  for (int y = y0; y < y1; ++y) {
+    for (int x = x0; x < x1; ++x) {
+      const unsigned char* p = px + (static_cast<std::size_t>(y) * w + x) * 3;
+      n += p[0] == c.r && p[1] == c.g && p[2] == c.b;
+    }
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("cli: the documents' d_model = 8 PNG is a picture for people: 64 px cells, colorbar, axis titles") {
+  const fs::path dir = scratch("readable");
+  const CliRun run = runCli({"export", "sinusoidal", "--d-model", "8", "--positions", "4", "-o", (dir / "pe.png").string()});
+  REQUIRE_MESSAGE(run.code == 0, run.err);
+  int w = 0, h = 0, n = 0;
+  unsigned char* px = stbi_load((dir / "pe.png").string().c_str(), &w, &h, &n, 3);
+  REQUIRE(px != nullptr);
+  CHECK(w >= 512);   // the 8 columns are 8 x 64 = 512 px, with margins around them
+  CHECK(h >= 256);
+  posviz::SinusoidalParams p;
+  p.dModel = 8;
+  const posviz::Grid g = posviz::sinusoidalGrid(p, 4);
+  const posviz::ColorScale scale = posviz::app::autoColorScale(g, nullptr, false);
+  // autoCellScale(4, 8) = ceil(512 / 8) = 64 pixels per cell side (the 4 rows need only 16 for 64 px).
+  CHECK(posviz::app::autoCellScale(4, 8) == 64);
+  const auto [x0, y0] = findCells(px, w, h, g, scale, 64);
+  REQUIRE(x0 >= 0);
+  const int heatRight = x0 + 8 * 64, heatBottom = y0 + 4 * 64;
+  // The colorbar right of the cells runs from the colormap's top colour to its bottom one.
+  CHECK(pixelsOf(px, w, heatRight + 1, y0, w, heatBottom, posviz::colormapColor(scale.map, 1.0f)) >= 16);
+  CHECK(pixelsOf(px, w, heatRight + 1, y0, w, heatBottom, posviz::colormapColor(scale.map, 0.0f)) >= 16);
+  // Axis titles and index labels: dark text left of the cells and below them.
+  CHECK(darkPixels(px, w, 0, y0, x0, heatBottom) > 50);
+  CHECK(darkPixels(px, w, x0, heatBottom, heatRight, h) > 50);
+  // The caption above: the view and its parameters.
+  CHECK(darkPixels(px, w, 0, 0, w, y0) > 50);
+  stbi_image_free(px);
+
+  // --plain: exactly one pixel per cell, nothing else.
+  REQUIRE(runCli({"export", "sinusoidal", "--d-model", "8", "--positions", "4", "--plain", "-o", (dir / "plain.png").string()})
+              .code == 0);
+  px = stbi_load((dir / "plain.png").string().c_str(), &w, &h, &n, 3);
+  REQUIRE(px != nullptr);
+  CHECK(w == 8);
+  CHECK(h == 4);
+  CHECK(findCells(px, w, h, g, scale, 1) == std::pair<int, int>{0, 0});
+  stbi_image_free(px);
+
+  // --scale N and --no-* override one default each.
+  REQUIRE(runCli({"export", "sinusoidal", "--d-model", "8", "--positions", "4", "--scale", "3", "--no-axis-titles", "--no-caption",
+                  "-o", (dir / "s3.png").string()}).code == 0);
+  px = stbi_load((dir / "s3.png").string().c_str(), &w, &h, &n, 3);
+  REQUIRE(px != nullptr);
+  const auto [sx, sy] = findCells(px, w, h, g, scale, 3);
+  CHECK(sx >= 0);
+  CHECK(w > 24);   // a colorbar right of the 24 px of cells
+  stbi_image_free(px);
+}
+
+TEST_CASE("cli: picture defaults: small grids are scaled to be read, large ones stay one pixel per cell") {
+  using posviz::app::autoCellScale;
+  CHECK(autoCellScale(4, 8) == 64);       // 512 x 256
+  CHECK(autoCellScale(1, 1) == 512);
+  CHECK(autoCellScale(3, 1) == 171);      // ceil(512 / 3)
+  CHECK(autoCellScale(2, 64) == 32);      // 2048 x 64, not a 512 x 16 strip
+  CHECK(autoCellScale(300, 2) == 6);      // 32 would make the 300 rows 9600 px: capped at floor(2048 / 300)
+  CHECK(autoCellScale(511, 511) == 2);    // 1022 x 1022
+  CHECK(autoCellScale(512, 64) == 1);     // the learned tab's table: already readable
+  CHECK(autoCellScale(2048, 3) == 1);     // too long to widen
+  CHECK(autoCellScale(131072, 128) == 1);
+  // The rule, over many shapes: the smallest scale that reaches 512 px along the longer side and
+  // 64 px along the shorter one, without a scaled side past 2048 px.
+  const long long sides[] = {1, 2, 3, 5, 8, 13, 21, 34, 63, 64, 100, 255, 511, 512, 513, 1000, 1024, 2047, 2048, 5000};
+  for (long long rows : sides) {
+    for (long long cols : sides) {
+      CAPTURE(rows);
+      CAPTURE(cols);
+      const long long s = autoCellScale(rows, cols);
+      const long long longer = std::max(rows, cols), shorter = std::min(rows, cols);
+      REQUIRE(s >= 1);
+      if (s > 1) CHECK(longer * s <= 2048);
+      const bool capped = longer * (s + 1) > 2048;
+      CHECK((longer * s >= 512 || capped));
+      CHECK((shorter * s >= 64 || capped));
+      CHECK((s == 1 || longer * (s - 1) < 512 || shorter * (s - 1) < 64));   // no larger than needed
+      CHECK(static_cast<std::uint64_t>(rows * s) * static_cast<std::uint64_t>(cols * s) <=
+            std::max<std::uint64_t>(posviz::app::kMaxAutoScaledPixels, static_cast<std::uint64_t>(rows * cols)));
+    }
+  }
+  const fs::path dir = scratch("readable-size");
+  // 1000 positions averaged to 8 x 4: the picture is scaled like any 8 x 4 grid.
+  REQUIRE(runCli({"export", "sinusoidal", "--d-model", "8", "--positions", "1000", "--size", "8x4", "-o", (dir / "a.png").string()})
+              .code == 0);
+  int w = 0, h = 0, n = 0;
+  REQUIRE(stbi_info((dir / "a.png").string().c_str(), &w, &h, &n) == 1);
+  CHECK(w >= 512);
+  REQUIRE(runCli({"export", "sinusoidal", "--d-model", "8", "--positions", "1000", "--size", "8x4", "--plain", "-o",
+                  (dir / "b.png").string()}).code == 0);
+  REQUIRE(stbi_info((dir / "b.png").string().c_str(), &w, &h, &n) == 1);
+  CHECK(w == 8);
+  CHECK(h == 4);
+  // A 2048 x 16 grid is too long to widen: one pixel per cell.
+  REQUIRE(runCli({"export", "sinusoidal", "--d-model", "16", "--positions", "2048", "--no-colorbar", "--no-axis-titles",
+                  "--no-caption", "-o", (dir / "c.png").string()}).code == 0);
+  REQUIRE(stbi_info((dir / "c.png").string().c_str(), &w, &h, &n) == 1);
+  CHECK(w == 16);
+  CHECK(h == 2048);
+  // 600 x 16: the 16 columns widened to 48 px (scale 3: 1800 px tall, the most under 2048).
+  REQUIRE(runCli({"export", "sinusoidal", "--d-model", "16", "--positions", "600", "--no-colorbar", "--no-axis-titles",
+                  "--no-caption", "-o", (dir / "d.png").string()}).code == 0);
+  REQUIRE(stbi_info((dir / "d.png").string().c_str(), &w, &h, &n) == 1);
+  CHECK(w == 48);
+  CHECK(h == 1800);
+}
+
+TEST_CASE("cli: the memory budget counts the scaled picture, and --plain only the cells") {
+  const fs::path dir = scratch("readable-budget");
+  // 32 float32 cells = 128 B, but the readable picture may hold up to 2048 x 2048 RGB pixels (12 MiB).
+  const CliRun big = runCli({"export", "sinusoidal", "--d-model", "8", "--positions", "4", "--budget", "4M", "-o",
+                             (dir / "x.png").string()});
+  CHECK(big.code == 2);
+  CHECK(contains(big.err, "scaled to be readable"));
+  CHECK(contains(big.err, "needs 12.0 MiB"));
+  CHECK(filesIn(dir) == 0);
+  CHECK(runCli({"export", "sinusoidal", "--d-model", "8", "--positions", "4", "--budget", "4M", "--plain", "-o",
+                (dir / "x.png").string()}).code == 0);
+  // --scale 1000 on 32 cells: 32 x 1000^2 x 3 bytes of pixels, plus 4 per value.
+  const CliRun scaled = runCli({"export", "sinusoidal", "--d-model", "8", "--positions", "4", "--scale", "1000", "--budget", "64M",
+                                "-o", (dir / "y.png").string()});
+  CHECK(scaled.code == 2);
+  CHECK(contains(scaled.err, "--scale 1000"));
+  CHECK(contains(scaled.err, "needs 91.6 MiB"));
+  // A grid too large to draw whole is pointed at --size.
+  const CliRun huge = runCli({"export", "rope-scores", "--positions", "131072", "-o", (dir / "s.png").string()});
+  CHECK(huge.code == 2);
+  CHECK(contains(huge.err, "--size WxH"));
+}
+
+TEST_CASE("cli: SVG defaults match the PNG: readable size, colorbar, axis titles in text") {
+  const fs::path dir = scratch("readable-svg");
+  REQUIRE(runCli({"export", "sinusoidal", "--d-model", "8", "--positions", "4", "-o", (dir / "pe.svg").string()}).code == 0);
+  const std::string svg = readText(dir / "pe.svg");
+  const std::size_t at = svg.find("<svg ");
+  REQUIRE(at != std::string::npos);
+  CHECK(std::stoi(svg.substr(svg.find("width=\"", at) + 7)) >= 512);
+  CHECK(contains(svg, ">dimension</text>"));
+  CHECK(contains(svg, "rotate(-90)\" text-anchor=\"middle\">position</text>"));
+  CHECK(contains(svg, "fill=\"url(#colorbar)\""));
+  CHECK(contains(svg, ">sinusoidal  base=10000"));
+  CHECK(contains(svg, "width=\"64\" height=\"64\""));
+  REQUIRE(runCli({"export", "sinusoidal", "--d-model", "8", "--positions", "4", "--plain", "-o", (dir / "plain.svg").string()})
+              .code == 0);
+  const std::string plain = readText(dir / "plain.svg");
+  CHECK(contains(plain, "width=\"8\" height=\"4\""));
+  CHECK_FALSE(contains(plain, "<text"));
+}
+
+TEST_CASE("cli: contradictory picture options are refused, naming both") {
+  const fs::path dir = scratch("readable-refused");
+  const std::string out = (dir / "x.png").string();
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const Case cases[] = {
+      {{"--plain", "--colorbar"}, "--plain: one pixel per cell without decorations, but --colorbar asks for one"},
+      {{"--plain", "--axis-titles"}, "--plain: one pixel per cell without decorations, but --axis-titles asks for one"},
+      {{"--plain", "--caption", "auto"}, "--plain: one pixel per cell without decorations, but --caption asks for one"},
+      {{"--plain", "--scale", "4"}, "--plain: one pixel per cell, but --scale 4 asks for more"},
+      {{"--colorbar", "--no-colorbar"}, "--colorbar: given together with --no-colorbar"},
+      {{"--axis-titles", "--no-axis-titles"}, "--axis-titles: given together with --no-axis-titles"},
+      {{"--caption", "x", "--no-caption"}, "--caption: given together with --no-caption"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"export", "sinusoidal"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    args.insert(args.end(), {"-o", out});
+    const CliRun r = runCli(args);
+    CAPTURE(r.err);
+    CHECK(r.code == 2);
+    CHECK(r.err.rfind("posviz export: " + c.message, 0) == 0);
+  }
+  CHECK(runCli({"export", "sinusoidal", "--plain", "-o", (dir / "x.npy").string()}).err ==
+        "posviz export: --plain: applies to .png and .svg output only, not .npy\n");
+  // Redundant but not contradictory: --plain with --no-colorbar.
+  CHECK(runCli({"export", "sinusoidal", "--plain", "--no-colorbar", "-o", out}).code == 0);
+}
+
+TEST_CASE("cli: a bare posviz export prints a short usage on stderr; export --help the full help") {
+  const CliRun bare = runCli({"export"});
+  CHECK(bare.code == 2);
+  CHECK(bare.out.empty());
+  const auto lines = std::count(bare.err.begin(), bare.err.end(), '\n');
+  CHECK(lines <= 15);
+  CHECK(bare.err.rfind("posviz export: a view is required\n", 0) == 0);
+  for (const char* part : {"usage: posviz export VIEW", "sinusoidal", "attention", "example: posviz export sinusoidal --d-model 8",
+                           "posviz export VIEW --help", "posviz export --help"}) {
+    CAPTURE(part);
+    CHECK(contains(bare.err, part));
+  }
+  const CliRun help = runCli({"export", "--help"});
+  CHECK(help.code == 0);
+  CHECK(help.err.empty());
+  CHECK(std::count(help.out.begin(), help.out.end(), '\n') > 40);
+  for (const char* part : {"--plain ", "--no-caption ", "512 px along its longer side", "default \"auto\""}) {
+    CAPTURE(part);
+    CHECK(contains(help.out, part));
+  }
+  const CliRun view = runCli({"export", "alibi-bias", "--help"});
+  CHECK(contains(view.out, "Pictures (.png, .svg) are made to be read"));
+  CHECK(contains(view.out, "--plain "));
+  CHECK(contains(runCli({"export", "rope-freqs", "--help"}).out, ".png and .svg are not available"));
+}
+
+TEST_CASE("cli: every CSV ends with a newline") {
+  const fs::path dir = scratch("csv-newline");
+  const std::vector<std::vector<std::string>> cases = {
+      {"sinusoidal", "--d-model", "4", "--positions", "3"},
+      {"sinusoidal", "--d-model", "4", "--positions", "3", "--dtype", "f64"},
+      {"learned", "--d-model", "4", "--positions", "3"},
+      {"rope-freqs"},
+      {"rope-angles", "--head-dim", "4", "--positions", "3"},
+      {"rope-rotate", "--head-dim", "4"},
+      {"rope-scores", "--head-dim", "4", "--positions", "3"},
+      {"rope-decay", "--positions", "3"},
+      {"mrope-angles", "--preset", "qwen2.5-vl-7b"},
+      {"alibi-slopes"},
+      {"alibi-bias", "--heads", "2", "--positions", "3"},
+      {"attention"},
+  };
+  for (std::vector<std::string> args : cases) {
+    CAPTURE(args[0]);
+    args.insert(args.begin(), "export");
+    args.insert(args.end(), {"-o", (dir / "x.csv").string()});
+    const CliRun r = runCli(args);
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    const std::string text = readText(dir / "x.csv");
+    REQUIRE_FALSE(text.empty());
+    CHECK(text.back() == '\n');
+    CHECK(text.find("\n\n") == std::string::npos);
+  }
+}
+
+TEST_CASE("cli: errors name the command once") {
+  const fs::path dir = scratch("prefix");
+  const std::string out = (dir / "x.npy").string();
+  const std::vector<std::vector<std::string>> bad = {
+      {"export", "foo", "-o", out},
+      {"export", "--d-model", "8"},
+      {"export", "examples", "-o", out},
+      {"export", "sinusoidal", "stray", "-o", out},
+      {"export", "sinusoidal", "--bogus", "-o", out},
+      {"export", "sinusoidal", "-o", (dir / "x.txt").string()},
+      {"export", "sinusoidal", "--plain", "--colorbar", "-o", (dir / "x.png").string()},
+      {"export", "rope-freqs", "--preset", "nope", "-o", out},
+      {"export", "rope-freqs", "--config", (dir / "missing.json").string(), "-o", out},
+      {"export", "sinusoidal", "-o", (dir / "missing" / "x.npy").string()},
+      {"model"},
+      {"model", "--bogus"},
+      {"model", "--preset", "nope"},
+  };  // posviz examples writes with stdio, out of this runner's reach: tests/scripts/cli_errors.sh covers it
+  for (const auto& args : bad) {
+    const CliRun r = runCli(args);
+    CAPTURE(r.err);
+    CHECK(r.code != 0);
+    const std::string first = r.err.substr(0, r.err.find('\n'));
+    const std::string prefix = "posviz " + args[0] + ": ";
+    REQUIRE(first.rfind(prefix, 0) == 0);
+    const std::string rest = first.substr(prefix.size());
+    for (const char* doubled : {"export:", "export ", "model:", "examples:", "posviz"}) {
+      CAPTURE(doubled);
+      CHECK(rest.rfind(doubled, 0) != 0);
+    }
+  }
+  CHECK(runCli({"export", "foo", "-o", out}).err.rfind("posviz export: unknown view \"foo\"; views: sinusoidal, ", 0) == 0);
+  CHECK(posviz::cli::checkExportArguments({"foo", "-o", out}).rfind("unknown view \"foo\"", 0) == 0);
 }
 
 TEST_CASE("cli: config files and presets feed the views; flags override them") {
@@ -607,7 +929,7 @@ TEST_CASE("cli: the 1-D and document views have sizes too: a small --budget refu
   const CliRun png = runCli({"export", "sinusoidal", "--positions", "65536", "--d-model", "256", "--budget", "96M", "-o",
                              (dir / "x.png").string()});
   CHECK(png.code == 2);
-  CHECK(contains(png.err, "PNG pixels"));
+  CHECK(contains(png.err, "picture's pixels"));
   CHECK(contains(png.err, "needs 112.0 MiB"));
   CHECK(filesIn(dir) == 0);
 }

@@ -144,6 +144,69 @@ TEST_CASE("export: colorbar, axis titles and caption add margins and leave the c
   checkPixel(img.pixel(barX, img.heatmapY + 79), posviz::colormapColor(Colormap::Magma, 0.0f));
 }
 
+TEST_CASE("export: a heatmap too narrow for its column title puts the title on a line of its own, unclipped") {
+  PngOptions o;
+  o.scale = ColorScale{Colormap::Viridis, -5.0f, 2000.0f};
+  o.axisTitles = true;
+  o.rowTitle = "position";
+  o.colTitle = "dimension i (column)";
+  // 100 rows: taller than the row title, so the cells alone set the content's height.
+  const RgbImage wide = posviz::app::renderHeatmapImage(ramp(100, 300), o);
+  const RgbImage narrow = posviz::app::renderHeatmapImage(ramp(100, 4), o);
+  REQUIRE(wide.heatmapY == narrow.heatmapY);
+  // Same rows, so the same height but for the title's own line.
+  CHECK(narrow.height > wide.height + 10);
+  // Dark text in that extra band, and none of it cut off at the right edge.
+  auto darkIn = [](const RgbImage& img, int x0, int y0, int x1, int y1) {
+    int n = 0;
+    for (int y = y0; y < y1; ++y) {
+      for (int x = x0; x < x1; ++x) n += img.pixel(x, y)[0] < 100;
+    }
+    return n;
+  };
+  CHECK(darkIn(narrow, 0, wide.height, narrow.width, narrow.height) > 30);
+  CHECK(darkIn(narrow, narrow.width - 1, 0, narrow.width, narrow.height) == 0);
+  CHECK(darkIn(wide, 0, wide.height - 2, wide.width, wide.height) == 0);
+  // The SVG places it at the same spot: a <text> whose baseline is in the extra band.
+  const fs::path dir = scratch("narrow");
+  posviz::app::writeSvg((dir / "n.svg").string(), ramp(100, 4), o);
+  const std::string svg = readText(dir / "n.svg");
+  const std::size_t at = svg.find(">dimension i (column)</text>");
+  REQUIRE(at != std::string::npos);
+  const std::size_t y = svg.rfind(" y=\"", at);
+  REQUIRE(y != std::string::npos);
+  CHECK(std::stod(svg.substr(y + 4)) > wide.height);
+}
+
+TEST_CASE("export: a heatmap shorter than its row title grows a taller band; labels and title stay apart") {
+  PngOptions o;
+  o.scale = ColorScale{Colormap::Viridis, -5.0f, 60.0f};
+  o.axisTitles = true;
+  o.rowTitle = "query position i";
+  o.colTitle = "key";
+  o.caption = "a caption above";
+  const Grid g = ramp(2, 32);   // cellScale 1: the cells are 2 px tall
+  const RgbImage img = posviz::app::renderHeatmapImage(g, o);
+  // The rotated title sits below the caption band and inside the image: the rows above the cells'
+  // top hold only the caption, whose text ends before the title's column would start.
+  auto darkIn = [&](int x0, int y0, int x1, int y1) {
+    int n = 0;
+    for (int y = y0; y < y1; ++y) {
+      for (int x = x0; x < x1; ++x) n += img.pixel(x, y)[0] < 100;
+    }
+    return n;
+  };
+  const int titleX0 = 8, titleX1 = 8 + 20;   // kMargin, one line wide
+  CHECK(darkIn(titleX0, img.heatmapY, titleX1, img.height) > 100);   // the title, all of it below the cells' top
+  CHECK(darkIn(0, img.heatmapY - 4, img.width, img.heatmapY) == 0);  // nothing overhangs into the caption band
+  // The last row's label "1" is drawn below the "0", not over it: dark pixels in two separate bands.
+  const int labelX0 = img.heatmapX - 14, labelX1 = img.heatmapX - 1;
+  const int firstBand = darkIn(labelX0, img.heatmapY, labelX1, img.heatmapY + 17);
+  const int secondBand = darkIn(labelX0, img.heatmapY + 18, labelX1, img.heatmapY + 36);
+  CHECK(firstBand > 5);
+  CHECK(secondBand > 5);
+}
+
 TEST_CASE("export: bad PNG requests are refused before writing") {
   const fs::path dir = scratch("png-bad");
   const Grid g = ramp(2, 2);

@@ -90,7 +90,7 @@ TEST_CASE("export --size: 2^31 positions, and the budget counts the picture, not
   const fs::path dir = scratch("huge");
   // 131072^2 float32 cells would need 64 GiB; the 1024 x 1024 picture needs 12 MiB.
   const CliRun s = runCli({"export", "rope-scores", "--preset", "llama-3.1-8b", "--positions", "131072", "--size",
-                           "1024x1024", "-o", (dir / "s.png").string()});
+                           "1024x1024", "--plain", "-o", (dir / "s.png").string()});
   REQUIRE_MESSAGE(s.code == 0, s.err);
   int w = 0, h = 0, n = 0;
   REQUIRE(stbi_info((dir / "s.png").string().c_str(), &w, &h, &n) == 1);

@@ -1,6 +1,8 @@
 // `posviz model` (app/cli/model_command.cpp) and the RoPE views' --layer-type.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -79,8 +81,13 @@ TEST_CASE("model: --json lists each kind with its layers, scheme, RoPE and extra
 }
 
 TEST_CASE("model: usage errors exit 2 naming the problem") {
-  CHECK(run({"model"}).code == 2);
-  CHECK(contains(run({"model"}).err, "exactly one of --config FILE or --preset NAME"));
+  // A bare `posviz model`: the problem and the short usage on stderr, one command prefix.
+  const Run bare = run({"model"});
+  CHECK(bare.code == 2);
+  CHECK(bare.out.empty());
+  CHECK(bare.err.rfind("posviz model: give exactly one of --config FILE or --preset NAME\nusage: posviz model", 0) == 0);
+  CHECK(std::count(bare.err.begin(), bare.err.end(), '\n') <= 15);
+  CHECK(run({"model", "--help"}).out.rfind("usage: posviz model", 0) == 0);
   CHECK(contains(run({"model", "--preset"}).err, "--preset: needs a value"));
   CHECK(contains(run({"model", "--bogus"}).err, "unknown argument \"--bogus\""));
   const Run unknown = run({"model", "--preset", "no-such-model"});

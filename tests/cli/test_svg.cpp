@@ -113,7 +113,8 @@ TEST_CASE("svg: posviz export writes .svg for every picture view and refuses it 
   // The --size picture of a grid too big to export whole.
   posviz::cli::exportWithArguments({"rope-scores", "--preset", "llama-3.1-8b", "--positions", "131072", "--size", "64x64", "-o",
                                     (dir / "s.svg").string()});
-  CHECK(count(readText(dir / "s.svg"), "<rect x=") == 64 * 64);
+  CHECK(count(readText(dir / "s.svg"), "<rect x=") == 64 * 64 + 1);   // the cells and the colorbar (drawn by default)
+  CHECK(count(readText(dir / "s.svg"), "width=\"8\" height=\"8\"") == 64 * 64);   // 64 x 64 cells scaled to 512 x 512
   CHECK_THROWS_WITH_AS(posviz::cli::exportWithArguments({"rope-freqs", "-o", (dir / "f.svg").string()}),
                        doctest::Contains(".svg is not available for view rope-freqs"), posviz::cli::UsageError);
   CHECK_THROWS_WITH_AS(posviz::cli::exportWithArguments({"sinusoidal", "--dtype", "f64", "-o", (dir / "d.svg").string()}),

@@ -20,7 +20,10 @@
 #include "app/cli/export.hpp"
 #include "app/gui/shell/app_context.hpp"
 #include "app/gui/shell/view_export.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "tests/gui/test_shell.hpp"
 #include "app/cli/cli.hpp"
+#include "app/cli/view_table.hpp"
 #include "core/npy.hpp"
 #include "core/colormap.hpp"
 #include "core/grid.hpp"
@@ -77,7 +80,9 @@ TEST_CASE("export: File > Export writes the active view's heatmap and plot data"
   posviz::app::exportView(v, ViewExportKind::HeatmapPng, (dir / "decorated.png").string());
   px = stbi_load((dir / "decorated.png").string().c_str(), &w, &h, &n, 3);
   REQUIRE(px != nullptr);
-  CHECK(w > 8);
+  // By default the 4 x 4 cells are scaled up to a readable 512 x 512 (128 px per cell), as posviz export does.
+  CHECK(w >= 512 + 16);
+  CHECK(h >= 512);
   stbi_image_free(px);
 
   posviz::app::exportView(v, ViewExportKind::HeatmapNpy, (dir / "v.npy").string());
@@ -113,7 +118,15 @@ TEST_CASE("view_export: a view with export arguments writes what posviz export w
   o.caption = false;
   CHECK(posviz::app::exportArguments(v, ViewExportKind::HeatmapPng, "x.png", o) ==
         std::vector<std::string>{"sinusoidal", "--d-model", "8", "--positions", "4", "--base", "100", "--colormap", "rdbu",
-                                 "--scale", "3", "--colorbar", "--axis-titles", "-o", "x.png"});
+                                 "--scale", "3", "--no-caption", "-o", "x.png"});
+  // The defaults are posviz export's own (readable scale, colorbar, axis titles, caption): nothing to spell out.
+  CHECK(posviz::app::exportArguments(v, ViewExportKind::HeatmapPng, "x.png") ==
+        std::vector<std::string>{"sinusoidal", "--d-model", "8", "--positions", "4", "--base", "100", "--colormap", "rdbu", "-o", "x.png"});
+  posviz::app::ViewExportOptions bare;
+  bare.colorbar = bare.axisTitles = false;
+  CHECK(posviz::app::exportArguments(v, ViewExportKind::HeatmapSvg, "x.svg", bare) ==
+        std::vector<std::string>{"sinusoidal", "--d-model", "8", "--positions", "4", "--base", "100", "--colormap", "rdbu",
+                                 "--no-colorbar", "--no-axis-titles", "-o", "x.svg"});
   CHECK(posviz::app::exportArguments(v, ViewExportKind::PlotCsv, "x.csv").empty());
 
   posviz::app::exportView(v, ViewExportKind::HeatmapNpy, (dir / "window.npy").string());
@@ -129,8 +142,18 @@ TEST_CASE("view_export: a view with export arguments writes what posviz export w
   CHECK(posviz::app::defaultExportFileName(v, ViewExportKind::HeatmapSvg) == "sinusoidal-pe.svg");
   posviz::app::exportView(v, ViewExportKind::HeatmapSvg, (dir / "window.svg").string(), o);
   posviz::cli::exportWithArguments({"sinusoidal", "--d-model", "8", "--positions", "4", "--base", "100", "--colormap", "rdbu",
-                                    "--scale", "3", "--colorbar", "--axis-titles", "-o", (dir / "cli.svg").string()});
+                                    "--scale", "3", "--colorbar", "--axis-titles", "--no-caption", "-o", (dir / "cli.svg").string()});
   CHECK(readText(dir / "window.svg") == readText(dir / "cli.svg"));
+  // File > Export's default picture is the one `posviz export` writes without options: 512 px wide.
+  posviz::app::exportView(v, ViewExportKind::HeatmapPng, (dir / "window.png").string());
+  posviz::cli::exportWithArguments({"sinusoidal", "--d-model", "8", "--positions", "4", "--base", "100", "--colormap", "rdbu", "-o",
+                                    (dir / "cli.png").string()});
+  CHECK(readText(dir / "window.png") == readText(dir / "cli.png"));
+  int w = 0, h = 0, n = 0;
+  unsigned char* px = stbi_load((dir / "window.png").string().c_str(), &w, &h, &n, 3);
+  REQUIRE(px != nullptr);
+  CHECK(w >= 512);
+  stbi_image_free(px);
   CHECK(readText(dir / "window.svg").find("<svg") != std::string::npos);
 
   posviz::app::ExportableView plain;
@@ -139,6 +162,35 @@ TEST_CASE("view_export: a view with export arguments writes what posviz export w
   CHECK_THROWS_WITH_AS(posviz::app::exportView(plain, ViewExportKind::HeatmapJson, (dir / "p.json").string()),
                        doctest::Contains("has no JSON export"), std::invalid_argument);
   CHECK_FALSE(fs::exists(dir / "p.json"));
+}
+
+TEST_CASE("view_export: every tab's File > Export picture is the readable, decorated one") {
+  auto app = posviz::app::testing::makeTestShell(1280, 800);
+  if (!app) return;
+  const fs::path dir = scratch("tabs");
+  using posviz::app::ViewExportKind;
+  int pictures = 0;
+  for (std::size_t i = 0; i < posviz::app::panels().size(); ++i) {
+    const std::string name = posviz::app::panels()[i].name;
+    CAPTURE(name);
+    app->selectPanel(static_cast<int>(i));
+    REQUIRE(app->renderUntilIdle(4, 120.0));
+    const posviz::app::ExportableView v = app->context().exportable;
+    // The menu offers a picture for a grid that is not 1-D data (app_shell.cpp's hasPng).
+    const posviz::cli::ViewDef* cliView = v.cliArgs.empty() ? nullptr : posviz::cli::findView(v.cliArgs[0]);
+    if ((v.cliArgs.empty() && !v.computeFull) || (cliView != nullptr && !cliView->png)) continue;
+    const fs::path png = dir / (name + ".png");
+    posviz::app::exportView(v, ViewExportKind::HeatmapPng, png.string());
+    int w = 0, h = 0, n = 0;
+    REQUIRE(stbi_info(png.string().c_str(), &w, &h, &n) == 1);
+    CAPTURE(w);
+    CAPTURE(h);
+    // The heatmap's longer side is at least 512 px, plus the margins of its colorbar and titles.
+    CHECK(std::max(w, h) >= 512 + 16);
+    CHECK(std::min(w, h) > 16);
+    ++pictures;
+  }
+  CHECK(pictures >= 5);
 }
 
 }  // TEST_SUITE

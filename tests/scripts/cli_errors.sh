@@ -143,6 +143,71 @@ else
   echo "INFO: running as root: directory permissions are not enforced, read-only directory case skipped"
 fi
 
+# Picture options that contradict each other are refused, naming both.
+png="$out/o/x.png"
+expect 2 "--plain: one pixel per cell without decorations, but --colorbar" export sinusoidal --plain --colorbar -o "$png"
+expect 2 "--plain: one pixel per cell without decorations, but --axis-titles" export sinusoidal --plain --axis-titles -o "$png"
+expect 2 "--plain: one pixel per cell without decorations, but --caption" export sinusoidal --plain --caption hi -o "$png"
+expect 2 "--plain: one pixel per cell, but --scale 2" export sinusoidal --plain --scale 2 -o "$png"
+expect 2 "--colorbar: given together with --no-colorbar" export sinusoidal --colorbar --no-colorbar -o "$png"
+expect 2 "--caption: given together with --no-caption" export sinusoidal --caption hi --no-caption -o "$png"
+expect 2 "--plain: applies to .png and .svg output only" export sinusoidal --plain -o "$npy"
+
+# A bare command prints a short usage on stderr and exits 2.
+cases=$((cases + 1))
+"$bin" export >"$out/stdout" 2>"$out/stderr"; rc=$?
+lines=$(wc -l <"$out/stderr")
+if [ "$rc" -eq 2 ] && [ ! -s "$out/stdout" ] && [ "$lines" -le 15 ] && grep -qF "posviz export --help" "$out/stderr"; then
+  echo "PASS: bare posviz export: exit 2, $lines lines of usage on stderr"
+else
+  echo "FAIL: bare posviz export: exit $rc, $lines lines, stdout bytes $(wc -c <"$out/stdout")"; failures=$((failures + 1))
+fi
+expect 2 "give exactly one of --config FILE or --preset NAME" model
+
+# Every error names its command once: "posviz export: unknown view", never "posviz export: export: ...".
+# once CMD ARGS...: run posviz ARGS (which fail), want stderr's first line to start "posviz CMD: " and
+# hold no second command prefix.
+once() {
+  local cmd=$1; shift
+  cases=$((cases + 1))
+  timeout 60 "$bin" "$@" >/dev/null 2>"$out/stderr"
+  local rc=$? first
+  first=$(head -1 "$out/stderr")
+  local rest=${first#"posviz${cmd:+ $cmd}: "}
+  if [ "$rc" -ne 0 ] && [ "$rest" != "$first" ] && ! grep -qE '^(posviz|export|examples|model)( [a-z-]+)?: ' <<<"$rest"; then
+    echo "PASS: one prefix: $first"
+  else
+    echo "FAIL: posviz $*: exit $rc, first line: $first"; failures=$((failures + 1))
+  fi
+}
+once export export foo -o "$npy"
+once export export rope-scores stray -o "$npy"
+once export export --d-model 8
+once export export examples -o "$npy"
+once export export sinusoidal --bogus 1 -o "$npy"
+once export export sinusoidal --d-model 7 -o "$npy"
+once export export sinusoidal -o "$out/o/x.bmp"
+once export export sinusoidal --plain --colorbar -o "$png"
+once export export rope-freqs --preset nope -o "$json"
+once export export rope-freqs --config "$out/in/nope.json" -o "$json"
+once export export rope-freqs --config "$out/in/cut.json" -o "$json"
+once export export learned --table "$out/in/junk.npy" -o "$npy"
+once export export alibi-bias --preset llama-3.1-8b -o "$npy"
+once export export rope-scores --positions 131072 -o "$png"
+once export export alibi-slopes -o "$out/o/no/such/dir/s.npy"
+once export export
+once model model
+once model model --bogus
+once model model --preset
+once model model --preset nope
+once model model --config "$out/in/cut.json"
+once examples examples a b
+once examples examples nope
+once "" --bogus
+once "" bogus
+once "" --panel nowhere
+once "" --size 3x3
+
 leftover=$(find "$out" -name '*.tmp-*' | head -1)
 if [ -z "$leftover" ]; then echo "PASS: no temporary files anywhere"; else echo "FAIL: temporary file left: $leftover"; failures=$((failures + 1)); fi
 echo "$cases cases, $failures failure(s)"

@@ -175,14 +175,23 @@ run "attention" export attention --text "dog bites man" --encoding alibi -o "$ou
 if grep -q '"weights"' "$out/att.json" && grep -q '"output"' "$out/att.json"; then pass "attention json has weights and output"; else fail "attention json keys"; fi
 
 # 5. PNG: signature and IHDR size (big-endian width, height at bytes 16..23).
-run "png" export rope-angles --head-dim 32 --positions 24 --scale 3 -o "$out/angles.png"
+png_size() { od -An -tu1 -j16 -N8 "$1" | tr -s ' ' | sed 's/^ //'; }
+png_width() { od -An -tu4 --endian=big -j16 -N4 "$1" | tr -d ' '; }
+png_height() { od -An -tu4 --endian=big -j20 -N4 "$1" | tr -d ' '; }
+run "png" export rope-angles --head-dim 32 --positions 24 --scale 3 --no-colorbar --no-axis-titles --no-caption -o "$out/angles.png"
 sig=$(head -c 8 "$out/angles.png" | od -An -tx1 | tr -d ' \n')
-wh=$(od -An -tu1 -j16 -N8 "$out/angles.png" | tr -s ' ' | sed 's/^ //')
+wh=$(png_size "$out/angles.png")
 if [ "$sig" = "89504e470d0a1a0a" ] && [ "$wh" = "0 0 0 48 0 0 0 72" ]; then
-  pass "angles.png is a PNG of 48 x 72 (16 pairs x 24 positions, scale 3)"
+  pass "angles.png is a PNG of 48 x 72 (16 pairs x 24 positions, scale 3, no decorations)"
 else
   fail "angles.png signature $sig size bytes $wh"
 fi
+run "png --plain" export rope-angles --head-dim 32 --positions 24 --plain -o "$out/plain.png"
+if [ "$(png_size "$out/plain.png")" = "0 0 0 16 0 0 0 24" ]; then pass "--plain is one pixel per cell: 16 x 24"; else fail "--plain size $(png_size "$out/plain.png")"; fi
+# The default is a picture for people: 24 rows scaled by ceil(512 / 24) = 22 to 528 px, with margins.
+run "png default" export rope-angles --head-dim 32 --positions 24 -o "$out/readable.png"
+w=$(png_width "$out/readable.png"); h=$(png_height "$out/readable.png")
+if [ "$w" -gt 352 ] && [ "$h" -gt 528 ]; then pass "default png is readable: $w x $h"; else fail "default png size $w x $h"; fi
 
 # 6. Help, version, and the progress bar only when asked.
 help=$("$bin" --help); view_help=$("$bin" export rope-rotate --help)   # whole: grep -q may close a pipe early

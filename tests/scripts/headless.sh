@@ -20,6 +20,15 @@ fi
 grep -q '"method": "llama3"' "$out/freqs.json" || fail "rope-freqs did not read the preset"
 "$bin" export alibi-bias --heads 8 --positions 4 --causal -o "$out/bias.png"
 [ -s "$out/bias.png" ] || fail "no bias.png"
+# Pictures are drawn without a display: the readable default (text from the embedded font) and --plain.
+png_wh() { od -An -tu4 --endian=big -j16 -N8 "$1" | tr -s ' ' | sed 's/^ //'; }
+"$bin" export sinusoidal --d-model 8 --positions 4 -o "$out/pe.png"
+read -r w h <<<"$(png_wh "$out/pe.png")"
+[ "$w" -ge 512 ] && [ "$h" -ge 256 ] || fail "the default pe.png is $w x $h, expected a readable picture of at least 512 x 256"
+"$bin" export sinusoidal --d-model 8 --positions 4 --plain -o "$out/plain.png"
+[ "$(png_wh "$out/plain.png")" = "8 4" ] || fail "--plain pe.png is $(png_wh "$out/plain.png"), expected 8 4"
+"$bin" export sinusoidal --d-model 8 --positions 4 -o "$out/pe.svg"
+grep -q ">dimension</text>" "$out/pe.svg" || fail "pe.svg has no axis title"
 "$bin" examples sinusoidal-pos3-d8 >"$out/examples.txt"
 grep -q "sinusoidal-pos3-d8" "$out/examples.txt" || fail "examples printed nothing useful"
 help=$("$bin" --help)   # whole, first: grep -q would close the pipe early under pipefail

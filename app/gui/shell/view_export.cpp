@@ -16,10 +16,12 @@ std::vector<std::string> exportArguments(const ExportableView& view, ViewExportK
   if (view.cliArgs.empty() || kind == ViewExportKind::PlotCsv) return {};
   std::vector<std::string> args = view.cliArgs;
   if (kind == ViewExportKind::HeatmapPng || kind == ViewExportKind::HeatmapSvg) {
-    args.insert(args.end(), {"--colormap", colormapName(view.colormap), "--scale", std::to_string(options.cellScale)});
-    if (options.colorbar) args.push_back("--colorbar");
-    if (options.axisTitles) args.push_back("--axis-titles");
-    if (options.caption) args.insert(args.end(), {"--caption", "auto"});
+    // Pictures are decorated and readably scaled by default; only departures are spelled out.
+    args.insert(args.end(), {"--colormap", colormapName(view.colormap)});
+    if (options.cellScale > 0) args.insert(args.end(), {"--scale", std::to_string(options.cellScale)});
+    if (!options.colorbar) args.push_back("--no-colorbar");
+    if (!options.axisTitles) args.push_back("--no-axis-titles");
+    if (!options.caption) args.push_back("--no-caption");
   }
   args.insert(args.end(), {"-o", path});
   return args;
@@ -51,7 +53,7 @@ void exportView(const ExportableView& view, ViewExportKind kind, const std::stri
         o.scale.min = -a;
         o.scale.max = a;
       }
-      o.cellScale = options.cellScale;
+      o.cellScale = options.cellScale > 0 ? options.cellScale : autoCellScale(g.rows, g.cols);
       o.colorbar = options.colorbar;
       o.axisTitles = options.axisTitles;
       o.rowTitle = view.rowTitle.empty() ? "row" : view.rowTitle;

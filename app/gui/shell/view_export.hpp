@@ -21,11 +21,12 @@ enum class ViewExportKind {
   HeatmapJson,  // .json with shape, parameters and values (views with cliArgs only)
   PlotCsv,      // plotColumnNames / plotColumns as a CSV table
 };
+// The defaults are `posviz export`'s: the picture as the window draws it, scaled to be readable.
 struct ViewExportOptions {
-  int cellScale = 1;        // PNG pixels per cell side, >= 1
-  bool colorbar = true;     // PNG
-  bool axisTitles = true;   // PNG
-  bool caption = true;      // PNG: the view's parameter caption above the image
+  int cellScale = 0;        // PNG/SVG pixels per cell side, >= 1; 0 = automatic (app::autoCellScale)
+  bool colorbar = true;     // PNG/SVG
+  bool axisTitles = true;   // PNG/SVG
+  bool caption = true;      // PNG/SVG: the view's parameter caption above the image
 };
 // Throws std::invalid_argument when the view has nothing of that kind (no heatmap, no plot) or a
 // size is over the budget, std::runtime_error when the file cannot be written; the message is
