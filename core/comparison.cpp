@@ -273,9 +273,9 @@ RelativeCheck headCheck(const ComparisonParams& p, Scheme s, int headDim) {
     RopeParams rp;
     rp.headDim = headDim;
     rp.base = p.base;
-    sm.at = [rp, qf, kf](long long pos) {
+    sm.at = [rp, q = toDouble(qf), k = toDouble(kf)](long long pos) {
       const double x = static_cast<double>(pos);
-      return Side{toDouble(ropeRotate(rp, std::span<const float>(qf), x)), toDouble(ropeRotate(rp, std::span<const float>(kf), x))};
+      return Side{ropeRotate(rp, std::span<const double>(q), x), ropeRotate(rp, std::span<const double>(k), x)};
     };
   } else {
     sm.at = [qf, kf](long long) { return Side{toDouble(qf), toDouble(kf)}; };

@@ -89,7 +89,13 @@ AddVsConcat addVsConcat(const ToyModel& m, const std::string& token, long long p
   r.tokenNorm = std::sqrt(xx);
   r.positionNorm = std::sqrt(pp);
   r.addedNorm = std::sqrt(zz);
-  r.concatNorm = std::sqrt(xx + pp);  // [x; p] holds exactly the entries of x and of p
+  double cc = 0.0;  // the concatenated vector's own entries, summed as one vector
+  std::vector<double> z(x.begin(), x.end());
+  z.insert(z.end(), p.begin(), p.end());
+  for (double v : z) cc += v * v;
+  r.concatNorm = std::sqrt(cc);
+  r.addedGap = std::fabs(zz - (xx + pp + 2.0 * r.crossTerm));
+  r.concatGap = std::fabs(cc - (xx + pp));
   return r;
 }
 

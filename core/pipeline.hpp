@@ -45,7 +45,9 @@ struct AddVsConcat {
   double positionNorm = 0.0; // ||p||
   double crossTerm = 0.0;    // x . p
   double addedNorm = 0.0;    // ||x + p||
-  double concatNorm = 0.0;   // ||[x; p]||
+  double concatNorm = 0.0;   // ||[x; p]||, from its 2 dModel entries
+  double addedGap = 0.0;     // | ||x+p||^2 - (||x||^2 + ||p||^2 + 2 x.p) |, rounding only
+  double concatGap = 0.0;    // | ||[x;p]||^2 - (||x||^2 + ||p||^2) |, rounding only
 };
 // enc: Sinusoidal or Learned (the encodings that are added).
 AddVsConcat addVsConcat(const ToyModel& m, const std::string& token, long long pos, PositionEncoding enc);

@@ -216,11 +216,11 @@ const ComparisonClaims& comparisonClaims() {
 
 namespace {
 
-std::string num(double v, int significant = 4) {
+std::string num(double v, int significant = 6) {
   if (std::isnan(v)) return "n/a";
   char buf[64];
   if (v != 0.0 && (std::fabs(v) >= 1e7 || std::fabs(v) < 1e-3)) std::snprintf(buf, sizeof buf, "%.*e", significant - 1, v);
-  else std::snprintf(buf, sizeof buf, "%.*g", significant + 3 > 10 ? 10 : significant + 3, v);
+  else std::snprintf(buf, sizeof buf, "%.*g", significant, v);
   return buf;
 }
 
@@ -265,8 +265,8 @@ std::string atTargetText(const Comparison& c, const SchemeColumn& col) {
 
 std::string relativeText(const SchemeColumn& col) {
   const RelativeCheck& r = col.relative;
-  std::string s = num(r.maxError) + " (W " + std::to_string(r.window) + ", k up to " + std::to_string(r.maxShift) + ")";
-  if (col.scheme == Scheme::Sinusoidal || col.scheme == Scheme::Learned) s += "; PE.PE alone: " + num(r.encodingOnlyError);
+  std::string s = num(r.maxError, 3) + " (W " + std::to_string(r.window) + ", k up to " + std::to_string(r.maxShift) + ")";
+  if (col.scheme == Scheme::Sinusoidal || col.scheme == Scheme::Learned) s += "; PE.PE alone: " + num(r.encodingOnlyError, 3);
   if (r.positionSpread == 0.0) s += "; the score never changes with position";
   return s;
 }

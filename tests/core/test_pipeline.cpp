@@ -36,6 +36,8 @@ TEST_CASE("pipeline: add keeps d_model, concatenate doubles it; the norm identit
       const double x2 = r.tokenNorm * r.tokenNorm, p2 = r.positionNorm * r.positionNorm;
       CHECK(r.concatNorm * r.concatNorm == doctest::Approx(x2 + p2).epsilon(1e-12));
       CHECK(r.addedNorm * r.addedNorm == doctest::Approx(x2 + p2 + 2.0 * r.crossTerm).epsilon(1e-9));
+      CHECK(r.addedGap < 1e-9);
+      CHECK(r.concatGap < 1e-9);
       if (enc == PositionEncoding::Sinusoidal) CHECK(r.positionNorm == doctest::Approx(std::sqrt(8.0)).epsilon(1e-12));
     }
   }

@@ -5,11 +5,13 @@
 #include <string>
 
 #include "app/gui/panels/panel_alibi.hpp"
+#include "app/gui/panels/panel_compare.hpp"
 #include "app/gui/panels/panel_context.hpp"
 #include "app/gui/panels/panel_examples.hpp"
 #include "app/gui/panels/panel_learned.hpp"
 #include "app/gui/panels/panel_model.hpp"
 #include "app/gui/panels/panel_order.hpp"
+#include "app/gui/panels/panel_pipeline.hpp"
 #include "app/gui/panels/panel_rope.hpp"
 #include "app/gui/panels/panel_sinusoidal.hpp"
 
@@ -22,6 +24,8 @@ struct AppState {
   ContextExtensionPanelState context;
   AlibiPanelState alibi;
   ExamplesPanelState examples;
+  ComparePanelState compare;
+  PipelinePanelState pipeline;
   OrderPanelState order;
   ModelPanelState model;
 
