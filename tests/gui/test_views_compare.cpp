@@ -101,6 +101,19 @@ TEST_CASE("compare and pipeline views: both tabs draw, with a chart leaf and bot
   CHECK(error.empty());
   REQUIRE(p.rotate.has_value());
   CHECK(p.rotate->maxWeightDelta == 0.0);  // the weights never read V: bit for bit the same
+
+  p.encoding = 3;  // alibi: the scores are highlighted
+  p.rotateValues = false;
+  p.dirty = true;
+  CHECK(app->renderUntilIdle(3, 60.0));
+  CHECK(app->frame(dir + "/pipeline-alibi.png", &error));
+  p.encoding = 1;  // learned, concatenated: 2 d_model
+  p.concatenate = true;
+  p.dirty = true;
+  CHECK(app->renderUntilIdle(3, 60.0));
+  CHECK(app->frame(dir + "/pipeline-learned-concat.png", &error));
+  CHECK(p.addConcatEncoding == PositionEncoding::Learned);
+  CHECK(p.addConcat->concatDim == 16);
 }
 
 }
