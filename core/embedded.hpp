@@ -40,5 +40,6 @@ extern const Group fonts;    // assets/fonts/*.ttf           (posviz_cli)
 extern const Group presets;  // assets/presets/*.json        (posviz_cli)
 extern const Group shaders;  // shaders/*.comp, *.glsl       (posviz_gpu)
 extern const Group lessons;  // assets/lessons/*.json        (posviz_lessons)
+extern const Group comparison;  // assets/lessons/comparison.json (posviz_lessons; not a lesson)
 
 }  // namespace posviz::embedded

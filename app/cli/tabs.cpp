@@ -16,6 +16,9 @@ const std::vector<TabDef>& tabs() {
        "axial-scores", {"axial", "mrope", "rope-2d"}},
       {"alibi", "ALiBi", "Per-head linear biases: slopes, bias grids, softmax of biased scores", "alibi-bias", {}},
       {"examples", "Worked examples", "The documents' worked examples, computed and checked", "", {"worked-examples"}},
+      {"compare", "Compare", "The documents' comparison table, every cell computed, and their decision chart", "compare", {}},
+      {"pipeline", "Where position enters", "Add vs concatenate, RoPE on Q and K (and V), ALiBi on the scores", "",
+       {"where-position-enters"}},
       {"order", "Word order", "Why attention without positions cannot see word order", "attention", {"word-order"}},
       {"model", "Model", "A model's positional scheme layer by layer, from its config.json", "", {}},
   };

@@ -79,5 +79,6 @@ std::vector<ViewDef> ropeViews();
 std::vector<ViewDef> alibiViews();
 std::vector<ViewDef> attentionViews();
 std::vector<ViewDef> axialViews();
+std::vector<ViewDef> compareViews();
 
 }  // namespace posviz::cli

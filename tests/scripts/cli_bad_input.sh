@@ -206,6 +206,12 @@ declare -A context=(
   [--scale@attention]="png|2|"
   [--budget@sinusoidal]="npy|1M|--positions 4 --d-model 8"
   [--budget@alibi-bias]="npy|1M|--positions 4 --heads 2"
+  [--d-model@compare]="json|8|--heads 1 --original-max-positions 4 --positions 8"
+  [--heads@compare]="json|2|--d-model 8 --original-max-positions 4 --positions 8"
+  [--original-max-positions@compare]="json|4|--d-model 8 --heads 1 --positions 8"
+  [--positions@compare]="json|8|--d-model 8 --heads 1 --original-max-positions 4"
+  [--base@compare]="json|500|--d-model 8 --heads 1 --original-max-positions 4 --positions 8"
+  [--seed@compare]="json|7|--d-model 8 --heads 1 --original-max-positions 4 --positions 8"
 )
 # Values that an option's documented range allows (0 is a position, a seed, a head index;
 # 1e20 is a finite real with no documented upper bound; where the result would still not fit

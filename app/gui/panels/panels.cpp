@@ -111,6 +111,48 @@ void tweakModel(AppState& a) {
   a.model.selectedKind = (a.model.selectedKind + 1) % static_cast<int>(a.model.config->layerKinds.size());
 }
 
+// The Compare and Where-position-enters views: their parameters are kept between runs.
+void saveCompare(const AppState& a, nlohmann::json& j) {
+  j["d_model"] = a.compare.dModel;
+  j["heads"] = a.compare.numHeads;
+  j["trained_length"] = a.compare.trainedLength;
+  j["target_length"] = a.compare.targetLength;
+  j["seed"] = a.compare.seed;
+}
+void loadCompare(AppState& a, const nlohmann::json& j) {
+  ComparePanelState& s = a.compare;
+  readSetting(j, "d_model", s.dModel, 2, 8192);
+  s.dModel -= s.dModel % 2;
+  readSetting(j, "heads", s.numHeads, 1, 64);
+  readSetting(j, "trained_length", s.trainedLength, 2, 1 << 20);
+  readSetting(j, "target_length", s.targetLength, 2, 1 << 29);
+  readSetting(j, "seed", s.seed, 0, 999);
+  s.dirty = true;
+}
+void tweakCompare(AppState& a) {
+  a.compare.targetLength = a.compare.targetLength > a.compare.trainedLength ? a.compare.trainedLength / 2 : a.compare.trainedLength * 4;
+  a.compare.dirty = true;
+}
+void savePipeline(const AppState& a, nlohmann::json& j) {
+  j["encoding"] = positionEncodingName(pipelineEncodings()[static_cast<std::size_t>(std::clamp(a.pipeline.encoding, 0, 4))]);
+  j["concatenate"] = a.pipeline.concatenate;
+  j["rotate_values"] = a.pipeline.rotateValues;
+}
+void loadPipeline(AppState& a, const nlohmann::json& j) {
+  PipelinePanelState& s = a.pipeline;
+  if (std::string enc; readSetting(j, "encoding", enc))
+    for (std::size_t i = 0; i < pipelineEncodings().size(); ++i)
+      if (enc == positionEncodingName(pipelineEncodings()[i])) s.encoding = static_cast<int>(i);
+  readSetting(j, "concatenate", s.concatenate);
+  readSetting(j, "rotate_values", s.rotateValues);
+  s.dirty = true;
+}
+void tweakPipeline(AppState& a) {
+  a.pipeline.encoding = (a.pipeline.encoding + 2) % static_cast<int>(pipelineEncodings().size());
+  a.pipeline.rotateValues = !a.pipeline.rotateValues;
+  a.pipeline.dirty = true;
+}
+
 // The Model view's "Open": that layer kind's parameters become every panel's, and its tab opens
 // (context extension when the RoPE is scaled).
 void openLayerKind(AppState& a, int kindIndex) {
@@ -160,6 +202,9 @@ const PanelFunctions kFunctions[] = {
      [](const AppState& a, nlohmann::json& j) { saveAlibiPanel(a.alibi, j); },
      [](AppState& a, const nlohmann::json& j) { loadAlibiPanel(a.alibi, j); }, tweakAlibi},
     {"examples", [](AppState& a, AppContext& c) { drawExamplesPanel(a.examples, c); }, nullptr, nullptr, tweakExamples},
+    {"compare", [](AppState& a, AppContext& c) { if (auto t = drawComparePanel(a.compare, c); !t.empty()) a.requestedPanel = findPanel(t); },
+     saveCompare, loadCompare, tweakCompare},
+    {"pipeline", [](AppState& a, AppContext& c) { drawPipelinePanel(a.pipeline, c); }, savePipeline, loadPipeline, tweakPipeline},
     {"order", [](AppState& a, AppContext& c) { drawOrderPanel(a.order, c); }, nullptr, nullptr, tweakOrder},
     {"model", [](AppState& a, AppContext& c) { if (auto k = drawModelPanel(a.model, c)) openLayerKind(a, *k); }, nullptr, nullptr,
      tweakModel},

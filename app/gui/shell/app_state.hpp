@@ -5,12 +5,14 @@
 #include <string>
 
 #include "app/gui/panels/panel_alibi.hpp"
+#include "app/gui/panels/panel_compare.hpp"
 #include "app/gui/panels/panel_context.hpp"
 #include "app/gui/panels/panel_examples.hpp"
 #include "app/gui/panels/panel_image.hpp"
 #include "app/gui/panels/panel_learned.hpp"
 #include "app/gui/panels/panel_model.hpp"
 #include "app/gui/panels/panel_order.hpp"
+#include "app/gui/panels/panel_pipeline.hpp"
 #include "app/gui/panels/panel_rope.hpp"
 #include "app/gui/panels/panel_sinusoidal.hpp"
 
@@ -24,6 +26,8 @@ struct AppState {
   ImagePanelState image;
   AlibiPanelState alibi;
   ExamplesPanelState examples;
+  ComparePanelState compare;
+  PipelinePanelState pipeline;
   OrderPanelState order;
   ModelPanelState model;
 

@@ -1,0 +1,264 @@
+// panel_compare.cpp: the comparison table and the decision chart.
+//
+// [SECTION] Update: parameters -> computed table -> verdicts
+// [SECTION] Drawing: parameters
+// [SECTION] Drawing: the table
+// [SECTION] Drawing: the decision chart
+#include "app/gui/panels/panel_compare.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <exception>
+
+#include "app/gui/widgets/ui_common.hpp"
+
+namespace posviz::app {
+
+//-----------------------------------------------------------------------------
+// [SECTION] Update: parameters -> computed table -> verdicts
+//-----------------------------------------------------------------------------
+
+void updateComparePanel(ComparePanelState& s) {
+  if (!s.dirty) return;
+  s.dirty = false;
+  s.error.clear();
+  ComparisonParams p;
+  p.dModel = s.dModel;
+  p.numHeads = s.numHeads;
+  p.trainedLength = s.trainedLength;
+  p.targetLength = s.targetLength;
+  p.seed = static_cast<std::uint64_t>(s.seed);
+  try {
+    Comparison c = computeComparison(p);
+    std::vector<ClaimVerdict> verdicts;
+    for (const ComparisonClaim& claim : comparisonClaims().claims) verdicts.push_back(judgeClaim(claim, c));
+    s.table = std::move(c);
+    s.verdicts = std::move(verdicts);
+  } catch (const std::exception& e) {
+    s.error = e.what();
+  }
+}
+
+namespace {
+
+const ImVec4 kAgreeColor(0.40f, 0.85f, 0.45f, 1.0f);
+const ImVec4 kQualifyColor(1.00f, 0.72f, 0.35f, 1.0f);
+const ImVec4 kContradictColor(1.00f, 0.40f, 0.40f, 1.0f);
+const ImVec4 kClaimColor(0.70f, 0.76f, 0.86f, 1.0f);
+
+ImVec4 verdictColor(CellVerdict v) {
+  switch (v) {
+    case CellVerdict::Agrees: return kAgreeColor;
+    case CellVerdict::Qualifies: return kQualifyColor;
+    case CellVerdict::Contradicts: return kContradictColor;
+    case CellVerdict::NotTested: return ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+  }
+  return kClaimColor;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Drawing: parameters
+//-----------------------------------------------------------------------------
+
+void drawParameters(ComparePanelState& s, float scale) {
+  ImGui::TextUnformatted("Model shape");
+  HelpMarker("Every cell of the table is computed for this shape (core/comparison.hpp).\n"
+             "head_dim = d_model / heads: RoPE rotates head_dim dims, ALiBi has one slope per head.");
+  ImGui::PushItemWidth(170.0f * scale);
+  if (SliderIntEven("d_model", &s.dModel, 2, 8192)) s.dirty = true;
+  HelpMarker("Width of the embeddings. Learned parameters = L0 x d_model; sinusoidal ||PE|| = sqrt(d_model/2).");
+  if (ImGui::SliderInt("heads", &s.numHeads, 1, 64, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
+  HelpMarker("Attention heads. ALiBi slope m_h = 2^(-8h/H) (power-of-two H; Press et al. otherwise).\n"
+             "d_model / heads must be even.");
+  if (SliderIntLog("trained L0", &s.trainedLength, 2, 1 << 20)) s.dirty = true;
+  HelpMarker("Positions seen in training: the learned table has rows 0..L0-1; a pair whose angle\n"
+             "(L0-1) theta_i stays below 2 pi never completed a turn in training.");
+  if (SliderIntLog("target L", &s.targetLength, 2, 1 << 29)) s.dirty = true;
+  HelpMarker("The sequence run now: positions 0..L-1. Extrapolation means L > L0.");
+  if (ImGui::SliderInt("seed", &s.seed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
+  HelpMarker("Seed of the q and k vectors of the relative check (N(0, 1)).");
+  ImGui::PopItemWidth();
+  if (!s.error.empty()) ErrorText(s.error);
+  if (!s.table) return;
+  const Comparison& c = *s.table;
+  ImGui::TextDisabled("head_dim %d, L/L0 = %s", c.headDim,
+                      formatShort(static_cast<double>(c.params.targetLength) / static_cast<double>(c.params.trainedLength)).c_str());
+  ImGui::Separator();
+  ImGui::TextColored(kAgreeColor, "agrees");
+  ImGui::SameLine();
+  ImGui::TextColored(kQualifyColor, "qualifies");
+  ImGui::SameLine();
+  ImGui::TextColored(kContradictColor, "contradicts");
+  ImGui::SameLine();
+  ImGui::TextDisabled("not tested");
+  HelpMarker("Each claim of the documents is judged against the computed cell:\n"
+             "qualifies = true as stated, but the numbers add a condition (hover a verdict for why).");
+  int counts[4] = {0, 0, 0, 0};
+  for (const ClaimVerdict& v : s.verdicts) ++counts[static_cast<int>(v.verdict)];
+  ImGui::Text("%zu claims of 001 and 004:", s.verdicts.size());
+  for (CellVerdict v : {CellVerdict::Agrees, CellVerdict::Qualifies, CellVerdict::Contradicts, CellVerdict::NotTested})
+    ImGui::TextColored(verdictColor(v), "  %d %s", counts[static_cast<int>(v)], cellVerdictName(v));
+  ImGui::Separator();
+  ImGui::TextWrapped("Relative check: seeded q, k; s(m, n) with content added for sinusoidal and learned, "
+                     "<R_m q, R_n k> for RoPE, q.k - m_1 |m - n| for ALiBi; 0 = depends only on m - n.");
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Drawing: the table
+//-----------------------------------------------------------------------------
+
+void drawClaims(const ComparePanelState& s, ComparisonRow row, Scheme scheme) {
+  const auto& claims = comparisonClaims().claims;
+  const std::string* lastReason = nullptr;  // a reason shared by the cell's claims is shown once
+  for (std::size_t i = 0; i < claims.size() && i < s.verdicts.size(); ++i) {
+    const ComparisonClaim& c = claims[i];
+    if (c.row != row || c.scheme != scheme) continue;
+    ImGui::PushStyleColor(ImGuiCol_Text, kClaimColor);
+    ImGui::TextWrapped("\"%s\"", c.text.c_str());
+    ImGui::PopStyleColor();
+    const ClaimVerdict& v = s.verdicts[i];
+    ImGui::TextColored(verdictColor(v.verdict), "%s", cellVerdictName(v.verdict));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", v.reason.c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", c.source.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", c.source.c_str(), v.reason.c_str());
+    const bool explain = v.verdict == CellVerdict::Qualifies || v.verdict == CellVerdict::Contradicts;
+    if (explain && !(lastReason && *lastReason == v.reason)) {
+      ImGui::PushStyleColor(ImGuiCol_Text, verdictColor(v.verdict));
+      ImGui::TextWrapped("%s", v.reason.c_str());
+      ImGui::PopStyleColor();
+    }
+    if (explain) lastReason = &v.reason;
+  }
+}
+
+void drawTable(const ComparePanelState& s) {
+  if (!s.table) return;
+  const Comparison& c = *s.table;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInner | ImGuiTableFlags_BordersOuter |
+                                ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollY;
+  if (!ImGui::BeginTable("compare-table", 1 + static_cast<int>(c.schemes.size()), flags)) return;
+  ImGui::TableSetupScrollFreeze(1, 1);
+  ImGui::TableSetupColumn("property", ImGuiTableColumnFlags_WidthStretch, 0.6f);
+  for (Scheme sc : c.schemes) ImGui::TableSetupColumn(schemeTitle(sc), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableHeadersRow();
+  for (ComparisonRow row : comparisonRows()) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", comparisonRowTitle(row));
+    for (Scheme sc : c.schemes) {
+      ImGui::TableNextColumn();
+      ImGui::PushID(static_cast<int>(row) * 16 + static_cast<int>(sc));
+      ImGui::TextWrapped("%s", comparisonCellText(c, row, sc).c_str());
+      drawClaims(s, row, sc);
+      ImGui::PopID();
+    }
+  }
+  ImGui::EndTable();
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Drawing: the decision chart
+//-----------------------------------------------------------------------------
+
+// One question node and its answers as buttons, indented under it, with a connector from the
+// question to each answer; returns the answer clicked (-1 none).
+int drawQuestion(const DecisionNode& n, int chosen, float scale) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImGui::TextUnformatted(n.question.c_str());
+  const ImVec2 qMin = ImGui::GetItemRectMin();
+  const ImVec2 from(qMin.x + 6.0f * scale, ImGui::GetItemRectMax().y);
+  ImGui::Indent(18.0f * scale);
+  int clicked = -1;
+  for (std::size_t a = 0; a < n.answers.size(); ++a) {
+    const bool sel = static_cast<int>(a) == chosen;
+    if (sel) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    ImGui::PushID(static_cast<int>(a));
+    if (ImGui::Button(n.answers[a].label.c_str(), ImVec2(-1.0f, 0))) clicked = static_cast<int>(a);
+    ImGui::PopID();
+    if (sel) ImGui::PopStyleColor();
+    const ImVec2 mn = ImGui::GetItemRectMin(), mx = ImGui::GetItemRectMax();
+    const ImU32 col = ImGui::GetColorU32(sel ? ImGuiCol_PlotLinesHovered : ImGuiCol_Border);
+    const float y = (mn.y + mx.y) * 0.5f;
+    dl->AddLine(from, ImVec2(from.x, y), ImGui::GetColorU32(ImGuiCol_Border), 1.0f);
+    dl->AddLine(ImVec2(from.x, y), ImVec2(mn.x, y), col, sel ? 2.5f : 1.0f);
+  }
+  return clicked;
+}
+
+// The leaf card: the recommendation, what the table computed for its scheme, and the tab button.
+std::string drawLeaf(const DecisionLeaf& leaf, const ComparePanelState& s) {
+  std::string open;
+  ImGui::TextColored(kAgreeColor, "-> %s", leaf.title.c_str());
+  for (const std::string& n : leaf.notes) ImGui::BulletText("%s", n.c_str());
+  if (s.table) {
+    ImGui::TextDisabled("computed for %s:", schemeTitle(leaf.scheme));
+    ImGui::TextWrapped("at L-1: %s", comparisonCellText(*s.table, ComparisonRow::AtTarget, leaf.scheme).c_str());
+    ImGui::TextWrapped("relative: %s", comparisonCellText(*s.table, ComparisonRow::Relative, leaf.scheme).c_str());
+  }
+  const std::string label = "Open the " + leaf.tab + " tab";
+  if (ImGui::Button(label.c_str(), ImVec2(-1.0f, 0))) open = leaf.tab;
+  return open;
+}
+
+std::string drawDecisionChart(ComparePanelState& s, float scale) {
+  const ComparisonClaims& data = comparisonClaims();
+  ImGui::TextUnformatted("Which to use when");
+  ImGui::SameLine();
+  ImGui::TextDisabled("(%s)", data.decisionSource.c_str());
+  HelpMarker("001's decision chart. Click an answer; a leaf shows what the table computed for the\n"
+             "scheme it recommends and opens that scheme's tab.");
+  int node = 0;
+  std::string open;
+  int indents = 0;  // drawQuestion indents its answers; undone below
+  for (std::size_t depth = 0; node >= 0; ++depth) {
+    if (s.path.size() <= depth) s.path.resize(depth + 1, -1);
+    const DecisionNode& n = data.decision[static_cast<std::size_t>(node)];
+    ImGui::PushID(static_cast<int>(depth));
+    const int clicked = drawQuestion(n, s.path[depth], scale);
+    ++indents;
+    ImGui::PopID();
+    if (clicked >= 0) {
+      s.path[depth] = clicked;
+      s.path.resize(depth + 1);
+    }
+    const int chosen = s.path[depth];
+    if (chosen < 0) break;
+    const DecisionAnswer& a = n.answers[static_cast<std::size_t>(chosen)];
+    if (a.next < 0) {
+      open = drawLeaf(a.leaf, s);
+      break;
+    }
+    node = a.next;
+  }
+  for (int i = 0; i < indents; ++i) ImGui::Unindent(18.0f * scale);
+  return open;
+}
+
+}  // namespace
+
+std::string drawComparePanel(ComparePanelState& s, AppContext& ctx) {
+  const float scale = ctx.uiScale;
+  updateComparePanel(s);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  ImGui::BeginChild("compare-params", ImVec2(std::min(340.0f * scale, avail.x * 0.25f), avail.y), true);
+  drawParameters(s, scale);
+  ImGui::Separator();
+  const std::string open = drawDecisionChart(s, scale);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("compare-views", ImVec2(0, avail.y), false);
+  drawTable(s);
+  ImGui::EndChild();
+
+  ctx.status.backend = "CPU";
+  ctx.status.busy = false;
+  ctx.status.progress = -1.0f;
+  ctx.status.computeMs = 0.0;
+  ctx.status.gridSize.clear();
+  ctx.exportable = ExportableView{};
+  return open;
+}
+
+}  // namespace posviz::app

@@ -1,0 +1,45 @@
+// panel_compare.hpp: the documents' comparison table, every cell computed, beside the claims.
+//
+// One column per scheme (sinusoidal, learned, RoPE, ALiBi, NoPE), one row per property
+// (parameters, where applied, position L-1, relative check, cost). Each cell holds the number
+// core/comparison.hpp computes for d_model, heads, L0 and L, then the documents' claims for that
+// cell (assets/lessons/comparison.json) with their source and the verdict of
+// core/lessons/comparison_claims.hpp. Below, 001's decision chart: answer its questions; a leaf
+// shows what the table computed for its scheme and opens that scheme's tab.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/gui/shell/app_context.hpp"
+#include "core/lessons/comparison_claims.hpp"
+
+namespace posviz::app {
+
+struct ComparePanelState {
+  bool dirty = true;                 // recompute on the next frame
+
+  // Parameters
+  int dModel = 512;                  // even, 2..8192
+  int numHeads = 8;                  // 1..64, must give an even head dim
+  int trainedLength = 2048;          // L0, 2..2^20
+  int targetLength = 8192;           // L, 2..2^29 (ImGui sliders stop at 2^30)
+  int seed = 0;                      // q, k of the relative check
+
+  // Decision chart: the answer chosen at each node along the path from the root (-1 = none yet).
+  std::vector<int> path;
+
+  // Derived
+  std::string error;                 // bad parameters: shown, last good table stays
+  std::optional<Comparison> table;
+  std::vector<ClaimVerdict> verdicts;  // one per comparisonClaims().claims entry
+};
+
+// Recomputes when dirty (no ImGui calls; exposed for tests).
+void updateComparePanel(ComparePanelState& s);
+
+// Draws the view; returns the tab a decision-chart leaf asked to open ("" when none).
+std::string drawComparePanel(ComparePanelState& s, AppContext& ctx);
+
+}  // namespace posviz::app

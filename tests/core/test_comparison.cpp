@@ -1,0 +1,144 @@
+// Tests for core/comparison: every cell of the comparison table against hand-computed values and
+// the properties the documents state.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+#include "core/alibi.hpp"
+#include "core/comparison.hpp"
+
+using namespace posviz;
+
+TEST_SUITE("comparison") {
+
+TEST_CASE("comparison: parameters and where each scheme is applied") {
+  ComparisonParams p;
+  p.dModel = 64;
+  p.numHeads = 4;
+  p.trainedLength = 512;
+  p.targetLength = 1024;
+  const Comparison c = computeComparison(p);
+  CHECK(c.headDim == 16);
+  REQUIRE(c.columns.size() == 5);
+  CHECK(c.column(Scheme::Learned).parameters == 512 * 64);  // 001 line 462: T x d
+  for (Scheme s : {Scheme::Sinusoidal, Scheme::Rope, Scheme::Alibi, Scheme::NoPE}) {
+    CAPTURE(schemeName(s));
+    CHECK(c.column(s).parameters == 0);
+  }
+  CHECK(c.column(Scheme::Sinusoidal).appliedAt == AppliedAt::EmbeddingInput);
+  CHECK(c.column(Scheme::Learned).appliedAt == AppliedAt::EmbeddingInput);
+  CHECK(c.column(Scheme::Rope).appliedAt == AppliedAt::QueryKey);
+  CHECK(c.column(Scheme::Alibi).appliedAt == AppliedAt::Scores);
+  CHECK(std::string(appliedAtName(AppliedAt::QueryKey)) == "Q, K inside attention");
+}
+
+TEST_CASE("comparison: what happens at position L-1") {
+  ComparisonParams p;
+  p.dModel = 64;
+  p.numHeads = 8;
+  p.trainedLength = 2048;
+  p.targetLength = 8192;
+  const Comparison c = computeComparison(p);
+  const AtTarget& sin = c.column(Scheme::Sinusoidal).atTarget;
+  CHECK(sin.defined);
+  CHECK(sin.norm == doctest::Approx(std::sqrt(32.0)).epsilon(1e-12));  // sum of sin^2 + cos^2 over 32 pairs
+  // Pairs with 2047 * 10000^(-2i/64) < 2 pi: i >= 21, 11 of 32 (numpy:
+  // sum((2047 * 10000**(-2*np.arange(32)/64)) < 2*np.pi) = 11).
+  CHECK(sin.unseenPairs == 11);
+  CHECK(sin.numPairs == 32);
+  // RoPE rotates head_dim = 8 dims: 4 pairs, theta = 1, 0.1, 0.01, 0.001; 2047 * 0.001 = 2.047 < 2 pi.
+  const AtTarget& rope = c.column(Scheme::Rope).atTarget;
+  CHECK(rope.numPairs == 4);
+  CHECK(rope.unseenPairs == 1);
+  CHECK(rope.unseenShare == doctest::Approx(0.25));
+
+  const AtTarget& learned = c.column(Scheme::Learned).atTarget;
+  CHECK_FALSE(learned.defined);
+  CHECK(learned.error == "learnedLookup: pos 8191 has no row: the table has max_len 2048 (rows 0..2047)");
+
+  const AtTarget& alibi = c.column(Scheme::Alibi).atTarget;
+  REQUIRE(alibi.bias.size() == 8);
+  CHECK(alibi.bias[0] == doctest::Approx(-8191.0 / 2.0));    // m_1 = 1/2
+  CHECK(alibi.bias[7] == doctest::Approx(-8191.0 / 256.0));  // m_8 = 1/256
+  CHECK(alibi.trainedBias[0] == doctest::Approx(-2047.0 / 2.0));
+
+  // Within the trained length nothing is new and the learned table has the row.
+  p.targetLength = 2048;
+  const Comparison inside = computeComparison(p);
+  CHECK(inside.column(Scheme::Learned).atTarget.defined);
+  CHECK(inside.column(Scheme::Sinusoidal).atTarget.unseenPairs == 0);
+  CHECK(inside.column(Scheme::Rope).atTarget.unseenPairs == 0);
+}
+
+TEST_CASE("comparison: the relative-position check separates RoPE and ALiBi from additive schemes") {
+  for (std::uint64_t seed : {0ULL, 7ULL}) {
+    CAPTURE(seed);
+    ComparisonParams p;
+    p.dModel = 64;
+    p.numHeads = 4;
+    p.trainedLength = 512;
+    p.targetLength = 4096;
+    p.seed = seed;
+    const Comparison c = computeComparison(p);
+    const RelativeCheck& rope = c.column(Scheme::Rope).relative;
+    CHECK(rope.maxError < 1e-5);
+    CHECK(rope.relative());
+    CHECK(rope.positionSpread > 1e-2);  // the score does depend on m - n
+    CHECK(rope.window == 16);
+    CHECK(rope.maxShift == 4096 - 16);
+    CHECK(c.column(Scheme::Alibi).relative.maxError < 1e-12);
+    CHECK(c.column(Scheme::NoPE).relative.maxError == 0.0);
+    CHECK(c.column(Scheme::NoPE).relative.positionSpread == 0.0);  // position-blind
+
+    const RelativeCheck& sin = c.column(Scheme::Sinusoidal).relative;
+    CHECK(sin.maxError > 1e-2);             // content x position cross terms
+    CHECK(sin.encodingOnlyError < 1e-9);    // PE(m).PE(n) = sum cos((m - n) w_i)
+    const RelativeCheck& learned = c.column(Scheme::Learned).relative;
+    CHECK(learned.maxError > 1e-2);
+    CHECK(learned.encodingOnlyError > 1e-2);  // independent rows: nothing relative at all
+    CHECK(learned.maxShift == 512 - 16);      // shifts stay inside the table
+  }
+}
+
+TEST_CASE("comparison: cost per token") {
+  ComparisonParams p;
+  p.dModel = 128;
+  p.numHeads = 8;
+  p.trainedLength = 1024;
+  p.targetLength = 4096;
+  const Comparison c = computeComparison(p);
+  CHECK(c.column(Scheme::Sinusoidal).cost.multiplyAddsPerToken == 128.0);
+  CHECK(c.column(Scheme::Learned).cost.parameters == 1024.0 * 128.0);
+  CHECK(c.column(Scheme::Rope).cost.multiplyAddsPerToken == 4.0 * 128.0);
+  CHECK(c.column(Scheme::Rope).cost.memoryFloats == 4096.0 * 16.0);   // cos and sin, L x head_dim/2 each
+  CHECK(c.column(Scheme::Alibi).cost.multiplyAddsPerToken == 8.0 * 4096.0);
+  CHECK(c.column(Scheme::Alibi).cost.memoryFloats == 8.0);
+  CHECK(c.column(Scheme::NoPE).cost.multiplyAddsPerToken == 0.0);
+  // 001's ALiBi buffer at max_len 8192 and 8 heads: 8 * 8192^2 floats = 2 GiB.
+  p.targetLength = 8192;
+  CHECK(computeComparison(p).alibiBufferFloats * 4.0 == 2.0 * 1024 * 1024 * 1024);
+}
+
+TEST_CASE("comparison: bad parameters name the field") {
+  ComparisonParams p;
+  p.dModel = 63;
+  CHECK_THROWS_WITH_AS(computeComparison(p), "computeComparison: dModel must be even and > 0, got 63", std::invalid_argument);
+  p.dModel = 64;
+  p.numHeads = 3;
+  CHECK_THROWS_WITH_AS(computeComparison(p),
+                       "computeComparison: numHeads must divide dModel (64) into an even head dim, got 3", std::invalid_argument);
+  p.numHeads = 4;
+  p.trainedLength = 1;
+  CHECK_THROWS_WITH_AS(computeComparison(p), "computeComparison: trainedLength must be in [2, 1048576], got 1",
+                       std::invalid_argument);
+  p.trainedLength = 16;
+  p.targetLength = 0;
+  CHECK_THROWS_WITH_AS(computeComparison(p), "computeComparison: targetLength must be in [2, 1099511627776], got 0",
+                       std::invalid_argument);
+  CHECK_THROWS_AS(unseenAnglePairs(7, 10000.0, 16, 32), std::invalid_argument);
+}
+
+}

@@ -1,0 +1,119 @@
+// The Compare and Where-position-enters views: their state follows core, bad input keeps the last
+// good numbers, every decision-chart leaf names a tab that exists, and both tabs draw in a real
+// window (run under xvfb-run) with their toggles and chart choices set. Pictures go to
+// POSVIZ_TEST_OUT/views-compare.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "app/cli/tabs.hpp"
+#include "app/gui/panels/panel_compare.hpp"
+#include "app/gui/panels/panel_pipeline.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "core/pipeline.hpp"
+#include "tests/gui/test_shell.hpp"
+
+using namespace posviz;
+using namespace posviz::app;
+
+TEST_SUITE("views") {
+
+TEST_CASE("compare view: the table and verdicts come from core; bad parameters keep the last table") {
+  ComparePanelState s;
+  s.dModel = 64;
+  s.numHeads = 4;
+  s.trainedLength = 512;
+  s.targetLength = 2048;
+  updateComparePanel(s);
+  REQUIRE(s.table.has_value());
+  CHECK(s.error.empty());
+  CHECK(s.table->column(Scheme::Learned).parameters == 512 * 64);
+  CHECK(s.verdicts.size() == comparisonClaims().claims.size());
+  CHECK(s.table->column(Scheme::Rope).relative.maxError < 1e-5);
+
+  s.numHeads = 3;  // 64 / 3 is no even head dim
+  s.dirty = true;
+  updateComparePanel(s);
+  CHECK(s.error == "computeComparison: numHeads must divide dModel (64) into an even head dim, got 3");
+  REQUIRE(s.table.has_value());
+  CHECK(s.table->params.numHeads == 4);
+}
+
+TEST_CASE("compare view: every decision-chart leaf opens a tab of the window") {
+  for (const DecisionNode& n : comparisonClaims().decision)
+    for (const DecisionAnswer& a : n.answers) {
+      if (a.next >= 0) continue;
+      CAPTURE(a.leaf.tab);
+      CHECK(cli::findTab(a.leaf.tab) != nullptr);
+      CHECK(findPanel(a.leaf.tab) >= 0);
+    }
+}
+
+TEST_CASE("pipeline view: add vs concatenate and rotate V come from core") {
+  PipelinePanelState s;
+  s.encoding = 2;  // rope
+  s.rotateValues = true;
+  updatePipelinePanel(s);
+  CHECK(s.error.empty());
+  REQUIRE(s.rotate.has_value());
+  CHECK(s.rotate->maxWeightDelta <= 1e-6);
+  CHECK(s.rotate->maxOutputDelta > 1e-2);
+  REQUIRE(s.addConcat.has_value());
+  CHECK(s.addConcat->concatDim == 2 * s.toyDModel);
+  CHECK(s.addConcatEncoding == PositionEncoding::Sinusoidal);  // RoPE adds nothing: sinusoidal shown
+
+  std::snprintf(s.sentence, sizeof s.sentence, "   ");
+  s.dirty = true;
+  updatePipelinePanel(s);
+  CHECK(s.error == "sentence: type at least one word");
+  CHECK(s.rotate.has_value());  // the last good numbers stay
+}
+
+TEST_CASE("compare and pipeline views: both tabs draw, with a chart leaf and both toggles on") {
+  auto app = testing::makeTestShell(1440, 900);
+  if (!app) return;
+  const std::string dir = std::string(POSVIZ_TEST_OUT) + "/views-compare";
+  std::filesystem::create_directories(dir);
+
+  const int compare = findPanel("compare");
+  REQUIRE(compare >= 0);
+  app->state().compare.path = {2, 1};  // "Need length extrapolation" -> "No, just recency": ALiBi
+  app->selectPanel(compare);
+  CHECK(app->renderUntilIdle(4, 60.0));
+  CHECK(app->activePanel() == compare);
+  std::string error;
+  CHECK(app->frame(dir + "/compare-alibi-leaf.png", &error));
+  CHECK(error.empty());
+  CHECK(app->state().compare.table.has_value());
+
+  const int pipeline = findPanel("where-position-enters");
+  REQUIRE(pipeline >= 0);
+  PipelinePanelState& p = app->state().pipeline;
+  p.encoding = 2;  // rope
+  p.rotateValues = true;
+  p.concatenate = true;
+  p.dirty = true;
+  app->selectPanel(pipeline);
+  CHECK(app->renderUntilIdle(4, 60.0));
+  CHECK(app->activePanel() == pipeline);
+  CHECK(app->frame(dir + "/pipeline-rope-rotate-v.png", &error));
+  CHECK(error.empty());
+  REQUIRE(p.rotate.has_value());
+  CHECK(p.rotate->maxWeightDelta == 0.0);  // the weights never read V: bit for bit the same
+
+  p.encoding = 3;  // alibi: the scores are highlighted
+  p.rotateValues = false;
+  p.dirty = true;
+  CHECK(app->renderUntilIdle(3, 60.0));
+  CHECK(app->frame(dir + "/pipeline-alibi.png", &error));
+  p.encoding = 1;  // learned, concatenated: 2 d_model
+  p.concatenate = true;
+  p.dirty = true;
+  CHECK(app->renderUntilIdle(3, 60.0));
+  CHECK(app->frame(dir + "/pipeline-learned-concat.png", &error));
+  CHECK(p.addConcatEncoding == PositionEncoding::Learned);
+  CHECK(p.addConcat->concatDim == 16);
+}
+
+}

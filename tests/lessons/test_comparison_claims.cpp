@@ -1,0 +1,125 @@
+// Tests for core/lessons/comparison_claims: the embedded claims load, every claim gets a verdict
+// from the computed table, and malformed data names what is wrong.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "core/lessons/comparison_claims.hpp"
+
+using namespace posviz;
+
+namespace {
+
+ComparisonParams shape(long long trained, long long target) {
+  ComparisonParams p;
+  p.dModel = 64;
+  p.numHeads = 8;
+  p.trainedLength = trained;
+  p.targetLength = target;
+  return p;
+}
+
+const ComparisonClaim& findClaim(const ComparisonClaims& all, ComparisonRow row, Scheme s, const std::string& source) {
+  for (const ComparisonClaim& c : all.claims)
+    if (c.row == row && c.scheme == s && c.source.rfind(source, 0) == 0) return c;
+  throw std::logic_error("no claim " + source);
+}
+
+}  // namespace
+
+TEST_SUITE("comparison claims") {
+
+TEST_CASE("comparison claims: the embedded file loads; every scheme of 001's table has a claim per row") {
+  const ComparisonClaims& all = comparisonClaims();
+  CHECK(all.claims.size() == 34);
+  std::set<std::pair<int, int>> cells;
+  for (const ComparisonClaim& c : all.claims) cells.insert({static_cast<int>(c.row), static_cast<int>(c.scheme)});
+  for (ComparisonRow r : {ComparisonRow::Parameters, ComparisonRow::Applied, ComparisonRow::AtTarget, ComparisonRow::Relative})
+    for (Scheme s : {Scheme::Sinusoidal, Scheme::Learned, Scheme::Rope, Scheme::Alibi}) {
+      CAPTURE(comparisonRowName(r));
+      CAPTURE(schemeName(s));
+      CHECK(cells.count({static_cast<int>(r), static_cast<int>(s)}) == 1);
+    }
+  // 001's chart: a root with four answers, one leading to "Rich position info needed?".
+  REQUIRE(all.decision.size() == 2);
+  CHECK(all.decision[0].question == "Building a transformer?");
+  REQUIRE(all.decision[0].answers.size() == 4);
+  CHECK(all.decision[0].answers[2].next == 1);
+  CHECK(all.decision[1].question == "Rich position info needed?");
+  CHECK(all.decision[1].answers[0].leaf.tab == "context");
+  CHECK(all.decision[1].answers[1].leaf.tab == "alibi");
+}
+
+TEST_CASE("comparison claims: verdicts follow the computed cells") {
+  const ComparisonClaims& all = comparisonClaims();
+  const Comparison c = computeComparison(shape(2048, 8192));
+  for (const ComparisonClaim& claim : all.claims) {
+    CAPTURE(claim.source);
+    CAPTURE(claim.text);
+    const ClaimVerdict v = judgeClaim(claim, c);
+    CHECK(v.verdict != CellVerdict::Contradicts);  // the tables' cells hold for this shape, with qualifications
+    CHECK_FALSE(v.reason.empty());
+  }
+  // Learned: "None" (001 line 465) agrees, with learnedLookup's message.
+  const ClaimVerdict learned = judgeClaim(findClaim(all, ComparisonRow::AtTarget, Scheme::Learned, "001 line 465"), c);
+  CHECK(learned.verdict == CellVerdict::Agrees);
+  CHECK(learned.reason == "learnedLookup: pos 8191 has no row: the table has max_len 2048 (rows 0..2047)");
+  // Sinusoidal "via rotation property": PE.PE is relative, the score with content is not.
+  const ClaimVerdict sinRel = judgeClaim(findClaim(all, ComparisonRow::Relative, Scheme::Sinusoidal, "001 line 464"), c);
+  CHECK(sinRel.verdict == CellVerdict::Qualifies);
+  // RoPE "Good (with NTK-aware scaling)": defined, 1 of 4 head pairs past its trained angles.
+  const ClaimVerdict ropeExt = judgeClaim(findClaim(all, ComparisonRow::AtTarget, Scheme::Rope, "001 line 465"), c);
+  CHECK(ropeExt.verdict == CellVerdict::Qualifies);
+  CHECK(ropeExt.reason.find("1 of 4 pairs (25%)") != std::string::npos);
+  CHECK(judgeClaim(findClaim(all, ComparisonRow::Relative, Scheme::Rope, "001 line 464"), c).verdict == CellVerdict::Agrees);
+  CHECK(judgeClaim(findClaim(all, ComparisonRow::Relative, Scheme::NoPE, "001 line 23"), c).verdict == CellVerdict::Agrees);
+  CHECK(judgeClaim(findClaim(all, ComparisonRow::Parameters, Scheme::Learned, "001 line 462"), c).reason == "131072 parameters");
+  // ALiBi's "avoid O(L) rows": true, but 001's own buffer at max_len = L holds 8 * 8192^2 floats.
+  const ClaimVerdict alibiCost = judgeClaim(findClaim(all, ComparisonRow::Cost, Scheme::Alibi, "004 line 153"), c);
+  CHECK(alibiCost.verdict == CellVerdict::Qualifies);
+  CHECK(alibiCost.reason.find("2 GiB") != std::string::npos);
+
+  // Within the trained range the extrapolation claims are not tested.
+  const Comparison inside = computeComparison(shape(2048, 1024));
+  CHECK(judgeClaim(findClaim(all, ComparisonRow::AtTarget, Scheme::Learned, "001 line 465"), inside).verdict == CellVerdict::NotTested);
+  // A claim the numbers refute: "error" for sinusoidal past L0.
+  ComparisonClaim wrong = findClaim(all, ComparisonRow::AtTarget, Scheme::Sinusoidal, "001 line 465");
+  wrong.expect = "error";
+  CHECK(judgeClaim(wrong, c).verdict == CellVerdict::Contradicts);
+  wrong = findClaim(all, ComparisonRow::Relative, Scheme::Learned, "001 line 464");
+  wrong.expect = "direct";
+  CHECK(judgeClaim(wrong, c).verdict == CellVerdict::Contradicts);
+}
+
+TEST_CASE("comparison claims: cells are the computed numbers as text") {
+  const Comparison c = computeComparison(shape(512, 1024));
+  CHECK(comparisonCellText(c, ComparisonRow::Parameters, Scheme::Learned) == "32768 = L0 x d_model (128 KiB)");
+  CHECK(comparisonCellText(c, ComparisonRow::Parameters, Scheme::Rope) == "0");
+  CHECK(comparisonCellText(c, ComparisonRow::Applied, Scheme::Alibi) == "attention scores");
+  CHECK(comparisonCellText(c, ComparisonRow::AtTarget, Scheme::Learned).rfind("error: learnedLookup: pos 1023 has no row", 0) == 0);
+}
+
+TEST_CASE("comparison claims: malformed data names the claim and key") {
+  const std::string decision = R"("decision": {"source": "s", "nodes": [{"name": "a", "question": "q", "answers": [{"label": "x", "leaf": {"title": "t", "notes": [], "tab": "rope", "scheme": "rope"}}]}]})";
+  auto file = [&](const std::string& claims) { return R"({"about": "a", "claims": [)" + claims + "], " + decision + "}"; };
+  const std::string ok = R"({"row": "parameters", "scheme": "rope", "text": "0", "source": "001", "expect": "zero"})";
+  CHECK(parseComparisonClaims(file(ok)).claims.size() == 1);
+  CHECK_THROWS_WITH_AS(parseComparisonClaims(file(R"({"row": "size", "scheme": "rope", "text": "0", "source": "001", "expect": "zero"})")),
+                       "comparison.json: claim 1: unknown row \"size\" (parameters, applied, at-target, relative, cost)",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parseComparisonClaims(file(ok + R"(, {"row": "parameters", "scheme": "xpos", "text": "0", "source": "001", "expect": "zero"})")),
+                       "comparison.json: claim 2: unknown scheme \"xpos\" (sinusoidal, learned, rope, alibi, nope)",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parseComparisonClaims(file(R"({"row": "relative", "scheme": "rope", "text": "0", "source": "001", "expect": "zero"})")),
+                       "comparison.json: claim 1: \"expect\" for row relative must be one of direct, viaEncoding, none, blind, got \"zero\"",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parseComparisonClaims(file(R"({"row": "parameters", "scheme": "rope", "text": "0", "source": "001", "expect": "zero", "line": 3})")),
+                       "comparison.json: claim 1: unknown key \"line\"", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parseComparisonClaims(R"({"about": "a", "claims": [], "decision": {"source": "s", "nodes": [{"name": "a", "question": "q", "answers": [{"label": "x", "next": "b"}]}]}})"),
+                       "comparison.json: decision node 1: \"next\" names no other node: \"b\"", std::invalid_argument);
+  CHECK_THROWS_AS(parseComparisonClaims("{"), std::invalid_argument);
+}
+
+}
