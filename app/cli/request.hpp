@@ -23,6 +23,7 @@
 #include "app/cli/model_config.hpp"
 #include "core/attention.hpp"
 #include "core/colormap.hpp"
+#include "core/extrapolation.hpp"
 #include "core/grid.hpp"
 #include "core/mrope.hpp"
 #include "core/npy.hpp"
@@ -73,6 +74,11 @@ struct Request {
   std::string text = "dog bites man";
   PositionEncoding encoding = PositionEncoding::None;
   bool attentionOutput = false;
+
+  // extrapolation (app/cli/views/extrapolation.cpp)
+  std::vector<ExtrapolationEncoding> extrapolationEncodings;  // the runs at --positions, in order
+  bool factorGiven = false;                                   // else each scaled run uses L / L0
+  std::vector<double> multiples = {1, 2, 4, 8};               // the length sweep, times L0
 
   std::optional<Colormap> colormap;
   int scale = 1;

@@ -15,6 +15,8 @@ const std::vector<TabDef>& tabs() {
       {"alibi", "ALiBi", "Per-head linear biases: slopes, bias grids, softmax of biased scores", "alibi-bias", {}},
       {"examples", "Worked examples", "The documents' worked examples, computed and checked", "", {"worked-examples"}},
       {"order", "Word order", "Why attention without positions cannot see word order", "attention", {"word-order"}},
+      {"extrapolation", "Extrapolation", "One sentence at the trained length and 2x/4x/8x past it: attention by distance, "
+       "entropy, unseen RoPE angles, per encoding", "extrapolation", {"extrapolation-lab"}},
       {"model", "Model", "A model's positional scheme layer by layer, from its config.json", "", {}},
   };
   return kTabs;

@@ -79,5 +79,6 @@ std::vector<ViewDef> learnedViews();
 std::vector<ViewDef> ropeViews();
 std::vector<ViewDef> alibiViews();
 std::vector<ViewDef> attentionViews();
+std::vector<ViewDef> extrapolationViews();
 
 }  // namespace posviz::cli
