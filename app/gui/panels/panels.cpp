@@ -102,6 +102,11 @@ void tweakOrder(AppState& a) {
   a.order.dirty = true;
 }
 
+void tweakExtrapolation(AppState& a) {
+  a.extrapolation.multiple = a.extrapolation.multiple == 0 ? 3 : 0;
+  a.extrapolation.plotsDirty = true;
+}
+
 void tweakModel(AppState& a) {
   if (!a.model.config || a.model.config->layerKinds.empty()) return;
   a.model.selectedKind = (a.model.selectedKind + 1) % static_cast<int>(a.model.config->layerKinds.size());
@@ -154,6 +159,9 @@ const PanelFunctions kFunctions[] = {
      [](AppState& a, const nlohmann::json& j) { loadAlibiPanel(a.alibi, j); }, tweakAlibi},
     {"examples", [](AppState& a, AppContext& c) { drawExamplesPanel(a.examples, c); }, nullptr, nullptr, tweakExamples},
     {"order", [](AppState& a, AppContext& c) { drawOrderPanel(a.order, c); }, nullptr, nullptr, tweakOrder},
+    {"extrapolation", [](AppState& a, AppContext& c) { drawExtrapolationPanel(a.extrapolation, c); },
+     [](const AppState& a, nlohmann::json& j) { saveExtrapolationPanel(a.extrapolation, j); },
+     [](AppState& a, const nlohmann::json& j) { loadExtrapolationPanel(a.extrapolation, j); }, tweakExtrapolation},
     {"model", [](AppState& a, AppContext& c) { if (auto k = drawModelPanel(a.model, c)) openLayerKind(a, *k); }, nullptr, nullptr,
      tweakModel},
 };

@@ -7,6 +7,7 @@
 #include "app/gui/panels/panel_alibi.hpp"
 #include "app/gui/panels/panel_context.hpp"
 #include "app/gui/panels/panel_examples.hpp"
+#include "app/gui/panels/panel_extrapolation.hpp"
 #include "app/gui/panels/panel_learned.hpp"
 #include "app/gui/panels/panel_model.hpp"
 #include "app/gui/panels/panel_order.hpp"
@@ -23,6 +24,7 @@ struct AppState {
   AlibiPanelState alibi;
   ExamplesPanelState examples;
   OrderPanelState order;
+  ExtrapolationPanelState extrapolation;
   ModelPanelState model;
 
   int activePanel = 0;          // index into panels()
