@@ -7,7 +7,12 @@
 #include <cmath>
 #include <cstring>
 
+#include <filesystem>
+
 #include "app/gui/panels/panel_extrapolation.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/shell/app_shell.hpp"
+#include "tests/gui/test_shell.hpp"
 #include "core/extrapolation.hpp"
 
 using namespace posviz;
@@ -121,6 +126,32 @@ TEST_CASE("extrapolation view: settings round-trip; bad values are ignored") {
   CHECK(u.headDim == 64);
   CHECK(u.multiple == 2);
   CHECK(u.show[1]);
+}
+
+TEST_CASE("extrapolation view: Llama-2 sizes at 4x L0 with YaRN x4 render, the result drawn is core's") {
+  auto app = testing::makeTestShell(1440, 900);
+  if (!app) return;
+  ExtrapolationPanelState& s = app->state().extrapolation;
+  s.headDim = 128;
+  s.trainedLength = 4096;
+  s.autoFactor = false;
+  s.factor = 4.0f;
+  s.multiple = 2;
+  s.dirty = true;
+  app->selectPanel(findPanel("extrapolation"));
+  CHECK(app->renderUntilIdle(4, 120.0));
+  const std::string dir = std::string(POSVIZ_TEST_OUT) + "/views";
+  std::filesystem::create_directories(dir);
+  std::string error;
+  CHECK(app->frame(dir + "/extrapolation-llama2-yarn4.png", &error));
+  const ExtrapolationLabResult* r = s.lab.result();
+  REQUIRE(r != nullptr);
+  const ExtrapolationRun& yarn = r->runs[2][static_cast<std::size_t>(ExtrapolationEncoding::RopeYarn)];
+  CHECK(yarn.length == 16384);
+  CHECK(yarn.factor == 4.0);
+  // tests/reference/hf_extrapolation_reference.py: 18 slow pairs x 3/16384 / 64 pairs
+  CHECK(yarn.unseenShareMean == doctest::Approx(5.14984130859e-05).epsilon(1e-10));
+  MESSAGE("Llama-2 lab computed in " << s.lab.millis() << " ms (8 encodings x 4 lengths)");
 }
 
 }  // TEST_SUITE
