@@ -49,6 +49,8 @@ constexpr double kToyAlibiSlope = 0.5;
 // table, whose rows are as large as the token embeddings (N(0, 1) here); at 0.02 the effect on a
 // few tokens would be invisible.
 constexpr double kToyLearnedStd = 1.0;
+constexpr std::uint64_t kToyLearnedSeedOffset = 1;
+constexpr double kToySinusoidalBase = 10000.0;
 constexpr double kEquivariantTolerance = 1e-9;
 
 Mat matmul(const Mat& a, const Mat& b) {
@@ -189,13 +191,13 @@ MatResult toyAttentionMat(const char* fn, const ToyModel& m, const std::vector<s
     for (int c = 0; c < d; ++c) x.at(i, c) = e[c];
   }
   if (enc == PositionEncoding::Sinusoidal) {
-    const SinusoidalParams sp{d, 10000.0, SinusoidalLayout::Interleaved, 1.0};
+    const SinusoidalParams sp{d, kToySinusoidalBase, SinusoidalLayout::Interleaved, 1.0};
     for (int i = 0; i < t; ++i) {
       const std::vector<double> pe = sinusoidalVector(sp, i);
       for (int c = 0; c < d; ++c) x.at(i, c) += pe[c];
     }
   } else if (enc == PositionEncoding::Learned) {
-    const Grid table = learnedInit(t, d, m.seed + 1, kToyLearnedStd);
+    const Grid table = learnedInit(t, d, m.seed + kToyLearnedSeedOffset, kToyLearnedStd);
     for (int i = 0; i < t; ++i)
       for (int c = 0; c < d; ++c) x.at(i, c) += table.at(i, c);
   }
@@ -273,6 +275,14 @@ AttentionResult toyAttention(const ToyModel& m, const std::vector<std::string>& 
   const MatResult r = toyAttentionMat("toyAttention", m, tokens, enc);
   return {toGrid(r.weights), toGrid(r.output)};
 }
+
+Grid toyProjection(const ToyModel& m, ToyMatrix which) {
+  validateToy("toyProjection", m);
+  const char* name = which == ToyMatrix::Query ? "W q" : which == ToyMatrix::Key ? "W k" : "W v";
+  return toGrid(projection(m, name));  // drawn as float32, so the Grid holds them exactly
+}
+
+ToyConstants toyConstants() { return {kToyAlibiSlope, kToyLearnedStd, kToyLearnedSeedOffset, kToySinusoidalBase}; }
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] permutation check

@@ -69,6 +69,19 @@ struct PermutationCheck {
 PermutationCheck checkPermutation(const ToyModel& m, const std::vector<std::string>& tokens,
                                   const std::vector<int>& perm, PositionEncoding enc);
 
+// The toy model's pieces, for views that run it over more positions than a T x T grid allows
+// (core/extrapolation.hpp): W_q, W_k, W_v exactly as toyAttention draws them (dModel x dModel,
+// applied as x W), and its fixed choices.
+enum class ToyMatrix { Query, Key, Value };
+Grid toyProjection(const ToyModel& m, ToyMatrix which);
+struct ToyConstants {
+  double alibiSlope;              // ALiBi: the one head's slope (1/2)
+  double learnedStd;              // Learned: std of the table's entries (1)
+  std::uint64_t learnedSeedOffset;  // Learned: the table is learnedInit(T, dModel, seed + this, learnedStd)
+  double sinusoidalBase;          // Sinusoidal: base of the interleaved PE (10000)
+};
+ToyConstants toyConstants();
+
 // Split "the cat sat" on whitespace.
 std::vector<std::string> splitTokens(const std::string& text);
 

@@ -58,6 +58,9 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"--text", true, "TEXT", "attention: the sentence, split on whitespace (default \"dog bites man\")"},
       {"--encoding", true, "NAME", "attention: none|sinusoidal|learned|rope|alibi (default none)"},
       {"--array", true, "NAME", "attention: weights|output for .npy/.csv/.png (default weights)"},
+      // extrapolation (app/cli/views/extrapolation.cpp); it also takes --encoding, --scaling, --factor,
+      // --original-max-positions, --head-dim, --base, --positions, --seed, --text, --slope
+      {"--multiples", true, "LIST", "extrapolation: the length sweep as multiples of L0, each > 0 (default 1,2,4,8)"},
       {"--config", true, "FILE", "Hugging Face style config.json supplying the model's parameters"},
       {"--preset", true, "NAME", "a shipped model preset (see posviz --help); flags given override it"},
       {"--dtype", true, "f32|f64", ".npy/.csv/.json number type (default f32)"},

@@ -24,6 +24,7 @@
 #include "core/attn_temperature.hpp"
 #include "core/attention.hpp"
 #include "core/colormap.hpp"
+#include "core/extrapolation.hpp"
 #include "core/grid.hpp"
 #include "core/mrope.hpp"
 #include "core/npy.hpp"
@@ -74,6 +75,11 @@ struct Request {
   std::string text = "dog bites man";
   PositionEncoding encoding = PositionEncoding::None;
   bool attentionOutput = false;
+
+  // extrapolation (app/cli/views/extrapolation.cpp)
+  std::vector<ExtrapolationEncoding> extrapolationEncodings;  // the runs at --positions, in order
+  bool factorGiven = false;                                   // else each scaled run uses L / L0
+  std::vector<double> multiples = {1, 2, 4, 8};               // the length sweep, times L0
 
   // Pictures (.png, .svg) are decorated by default: cells scaled up to a readable size
   // (app::autoCellScale), colorbar, axis titles and the "auto" caption. --plain turns all of it off.

@@ -20,6 +20,8 @@ const std::vector<TabDef>& tabs() {
       {"pipeline", "Where position enters", "Add vs concatenate, RoPE on Q and K (and V), ALiBi on the scores", "",
        {"where-position-enters"}},
       {"order", "Word order", "Why attention without positions cannot see word order", "attention", {"word-order"}},
+      {"extrapolation", "Extrapolation", "One sentence at the trained length and 2x/4x/8x past it: attention by distance, "
+       "entropy, unseen RoPE angles, per encoding", "extrapolation", {"extrapolation-lab"}},
       {"model", "Model", "A model's positional scheme layer by layer, from its config.json", "", {}},
   };
   return kTabs;

@@ -9,7 +9,8 @@ namespace posviz::cli {
 const std::vector<ViewDef>& viewTable() {
   static const std::vector<ViewDef> kViews = [] {
     std::vector<ViewDef> all;
-    for (auto family : {sinusoidalViews, learnedViews, ropeViews, axialViews, alibiViews, attentionViews, compareViews}) {
+    for (auto family : {sinusoidalViews, learnedViews, ropeViews, axialViews, alibiViews, attentionViews, compareViews,
+                        extrapolationViews}) {
       std::vector<ViewDef> v = family();
       all.insert(all.end(), v.begin(), v.end());
     }

@@ -80,5 +80,6 @@ std::vector<ViewDef> alibiViews();
 std::vector<ViewDef> attentionViews();
 std::vector<ViewDef> axialViews();
 std::vector<ViewDef> compareViews();
+std::vector<ViewDef> extrapolationViews();
 
 }  // namespace posviz::cli

@@ -212,6 +212,18 @@ declare -A context=(
   [--positions@compare]="json|8|--d-model 8 --heads 1 --original-max-positions 4"
   [--base@compare]="json|500|--d-model 8 --heads 1 --original-max-positions 4 --positions 8"
   [--seed@compare]="json|7|--d-model 8 --heads 1 --original-max-positions 4 --positions 8"
+  # extrapolation: a toy-sized lab (d 8, L0 = L = 16, so the learned run has every row; one sweep length)
+  [--head-dim@extrapolation]="npy|8|--original-max-positions 16 --positions 16 --multiples 1"
+  [--base@extrapolation]="npy|500|--head-dim 8 --original-max-positions 16 --positions 16 --multiples 1"
+  [--positions@extrapolation]="npy|16|--head-dim 8 --original-max-positions 16 --multiples 1"
+  [--original-max-positions@extrapolation]="npy|16|--head-dim 8 --positions 16 --multiples 1"
+  [--slope@extrapolation]="npy|0.5|--head-dim 8 --original-max-positions 16 --positions 16 --multiples 1"
+  [--factor@extrapolation]="npy|2|--head-dim 8 --original-max-positions 16 --positions 16 --multiples 1"
+  [--beta-fast@extrapolation]="npy|32|--head-dim 8 --original-max-positions 16 --positions 16 --multiples 1"
+  [--beta-slow@extrapolation]="npy|1|--head-dim 8 --original-max-positions 16 --positions 16 --multiples 1"
+  [--low-freq-factor@extrapolation]="npy|1|--head-dim 8 --original-max-positions 16 --positions 16 --multiples 1"
+  [--high-freq-factor@extrapolation]="npy|4|--head-dim 8 --original-max-positions 16 --positions 16 --multiples 1"
+  [--seed@extrapolation]="npy|7|--head-dim 8 --original-max-positions 16 --positions 16 --multiples 1"
 )
 # Values that an option's documented range allows (0 is a position, a seed, a head index;
 # 1e20 is a finite real with no documented upper bound; where the result would still not fit

@@ -106,6 +106,11 @@ void tweakOrder(AppState& a) {
   a.order.dirty = true;
 }
 
+void tweakExtrapolation(AppState& a) {
+  a.extrapolation.multiple = a.extrapolation.multiple == 0 ? 3 : 0;
+  a.extrapolation.plotsDirty = true;
+}
+
 void tweakModel(AppState& a) {
   if (!a.model.config || a.model.config->layerKinds.empty()) return;
   a.model.selectedKind = (a.model.selectedKind + 1) % static_cast<int>(a.model.config->layerKinds.size());
@@ -206,6 +211,9 @@ const PanelFunctions kFunctions[] = {
      saveCompare, loadCompare, tweakCompare},
     {"pipeline", [](AppState& a, AppContext& c) { drawPipelinePanel(a.pipeline, c); }, savePipeline, loadPipeline, tweakPipeline},
     {"order", [](AppState& a, AppContext& c) { drawOrderPanel(a.order, c); }, nullptr, nullptr, tweakOrder},
+    {"extrapolation", [](AppState& a, AppContext& c) { drawExtrapolationPanel(a.extrapolation, c); },
+     [](const AppState& a, nlohmann::json& j) { saveExtrapolationPanel(a.extrapolation, j); },
+     [](AppState& a, const nlohmann::json& j) { loadExtrapolationPanel(a.extrapolation, j); }, tweakExtrapolation},
     {"model", [](AppState& a, AppContext& c) { if (auto k = drawModelPanel(a.model, c)) openLayerKind(a, *k); }, nullptr, nullptr,
      tweakModel},
 };

@@ -9,6 +9,7 @@
 #include "app/gui/panels/panel_context.hpp"
 #include "app/gui/panels/panel_examples.hpp"
 #include "app/gui/panels/panel_image.hpp"
+#include "app/gui/panels/panel_extrapolation.hpp"
 #include "app/gui/panels/panel_learned.hpp"
 #include "app/gui/panels/panel_model.hpp"
 #include "app/gui/panels/panel_order.hpp"
@@ -29,6 +30,7 @@ struct AppState {
   ComparePanelState compare;
   PipelinePanelState pipeline;
   OrderPanelState order;
+  ExtrapolationPanelState extrapolation;
   ModelPanelState model;
 
   int activePanel = 0;          // index into panels()

@@ -1,0 +1,395 @@
+// panel_extrapolation.cpp: the Extrapolation lab view.
+//
+// [SECTION] Update: inputs -> one background job over every encoding and length
+// [SECTION] Plots: built once per result or display change, never per frame
+// [SECTION] Drawing: controls
+// [SECTION] Drawing: plots, table, export
+// [SECTION] Settings
+#include "app/gui/panels/panel_extrapolation.hpp"
+
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numbers>
+
+#include "app/cli/export.hpp"
+#include "app/gui/shell/settings.hpp"
+#include "app/gui/widgets/ui_common.hpp"
+
+namespace posviz::app {
+
+//-----------------------------------------------------------------------------
+// [SECTION] Update: inputs -> one background job over every encoding and length
+//-----------------------------------------------------------------------------
+
+namespace {
+
+const std::vector<ExtrapolationEncoding>& encodings() { return allExtrapolationEncodings(); }
+
+// What seed 001's comparison table says about each encoding's extrapolation (its words).
+const char* documentClaim(ExtrapolationEncoding e) {
+  switch (e) {
+    case ExtrapolationEncoding::Sinusoidal: return "weak in practice";
+    case ExtrapolationEncoding::Learned: return "none";
+    case ExtrapolationEncoding::Alibi: return "best out-of-box";
+    default: return "good (with NTK-aware scaling)";
+  }
+}
+
+void requestLab(ExtrapolationPanelState& s) {
+  ExtrapolationSetup setup;
+  setup.sentence = splitTokens(s.sentence);
+  if (setup.sentence.empty()) {
+    s.inputError = "sentence: type at least one word";
+    return;
+  }
+  s.inputError.clear();
+  setup.model = ToyModel{s.headDim, static_cast<std::uint64_t>(s.seed), false};
+  setup.trainedLength = s.trainedLength;
+  setup.base = s.base;
+  setup.factor = s.autoFactor ? 0.0 : static_cast<double>(s.factor);
+  setup.alibiSlope = s.alibiSlope;
+  s.lab.request([setup, id = ++s.requests](JobControl& jc) {
+    ExtrapolationLabResult r;
+    r.id = id;
+    r.trainedLength = setup.trainedLength;
+    const double total = static_cast<double>(kExtrapolationMultiples.size() * encodings().size());
+    for (int m : kExtrapolationMultiples) {
+      r.runs.emplace_back();
+      for (ExtrapolationEncoding e : encodings()) {
+        throwIfCancelled(jc);
+        r.runs.back().push_back(runExtrapolation(setup, e, m * setup.trainedLength));
+        jc.setProgress(static_cast<float>(static_cast<double>(r.runs.size() * encodings().size()) / total));
+      }
+    }
+    return r;
+  });
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Plots: built once per result or display change, never per frame
+//-----------------------------------------------------------------------------
+
+namespace {
+
+unsigned int encodingColor(std::size_t e) { return plotColor(static_cast<int>(e)); }
+
+PlotSpec weightsPlot(const ExtrapolationPanelState& s, const std::vector<ExtrapolationRun>& runs, int l0) {
+  PlotSpec p;
+  const int l = runs.front().length;
+  p.title = "Last query's attention against distance, L = " + formatCount(l) + " (" +
+            std::to_string(kExtrapolationMultiples[static_cast<std::size_t>(s.multiple)]) + "x L0)";
+  p.xTitle = "distance to the key (tokens)";
+  p.yTitle = "attention weight";
+  p.logY = s.logWeights;
+  p.fixedY = s.logWeights;
+  p.yMin = 1e-8;
+  p.yMax = 1.0;
+  std::vector<double> x(static_cast<std::size_t>(l));
+  for (int r = 0; r < l; ++r) x[static_cast<std::size_t>(r)] = r;
+  for (std::size_t e = 0; e < runs.size(); ++e) {
+    if (!s.show[e] || !runs[e].error.empty()) continue;
+    p.series.push_back({extrapolationEncodingTitle(runs[e].encoding), x, runs[e].weights, encodingColor(e), false, 1.5f});
+  }
+  p.bands.push_back({0.0, static_cast<double>(l0 - 1), "trained distances (< L0)", 0x3322c55eu});
+  p.markers.push_back({static_cast<double>(l0), "L0", 0});
+  return p;
+}
+
+PlotSpec entropyPlot(const ExtrapolationPanelState& s, const ExtrapolationLabResult& r) {
+  PlotSpec p;
+  p.title = "Attention entropy of the last query against length";
+  p.xTitle = "length L (tokens)";
+  p.yTitle = "entropy (nats)";
+  p.logX = true;
+  PlotSeries uniform{"ln L (uniform)", {}, {}, 0xff5a5a5au, false, 1.0f};
+  for (const std::vector<ExtrapolationRun>& row : r.runs) {
+    uniform.x.push_back(row.front().length);
+    uniform.y.push_back(row.front().maxEntropy);
+  }
+  p.series.push_back(uniform);
+  for (std::size_t e = 0; e < encodings().size(); ++e) {
+    if (!s.show[e]) continue;
+    PlotSeries line{extrapolationEncodingTitle(encodings()[e]), uniform.x, {}, encodingColor(e), false, 2.0f};
+    for (const std::vector<ExtrapolationRun>& row : r.runs) line.y.push_back(row[e].entropy);  // NaN: no row
+    p.series.push_back(line);
+  }
+  p.markers.push_back({static_cast<double>(r.trainedLength), "L0 (trained)", 0});
+  return p;
+}
+
+PlotSpec unseenPlot(const ExtrapolationPanelState& s, const std::vector<ExtrapolationRun>& runs) {
+  PlotSpec p;
+  p.title = "Share of positions whose rotation angle was never seen, per pair";
+  p.xTitle = "pair i (fast -> slow)";
+  p.yTitle = "unseen share";
+  p.fixedY = true;
+  p.yMin = 0.0;
+  p.yMax = 1.0;
+  int wrapped = 0;
+  for (std::size_t e = 0; e < runs.size(); ++e) {
+    if (!isRotary(runs[e].encoding)) continue;
+    wrapped = 0;
+    for (double span : runs[e].trainedSpan) wrapped += span >= 2.0 * std::numbers::pi ? 1 : 0;
+    if (!s.show[e]) continue;
+    std::vector<double> x(runs[e].unseenShare.size());
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>(i);
+    p.series.push_back({extrapolationEncodingTitle(runs[e].encoding), x, runs[e].unseenShare, encodingColor(e), false, 2.0f});
+  }
+  if (wrapped > 0) p.bands.push_back({0.0, wrapped - 1.0, "whole circle seen in training", 0x3322c55eu});
+  return p;
+}
+
+void rebuildPlots(ExtrapolationPanelState& s) {
+  s.plotsDirty = false;
+  const ExtrapolationLabResult* r = s.lab.result();
+  if (r == nullptr || r->runs.empty()) return;
+  s.plottedId = r->id;
+  s.multiple = std::clamp(s.multiple, 0, static_cast<int>(r->runs.size()) - 1);
+  const std::vector<ExtrapolationRun>& runs = r->runs[static_cast<std::size_t>(s.multiple)];
+  s.weightsPlot = weightsPlot(s, runs, r->trainedLength);
+  s.entropyPlot = entropyPlot(s, *r);
+  s.unseenPlot = unseenPlot(s, runs);
+}
+
+}  // namespace
+
+void updateExtrapolationPanel(ExtrapolationPanelState& s) {
+  if (s.dirty) {
+    s.dirty = false;
+    requestLab(s);
+  }
+  s.lab.poll();
+  const ExtrapolationLabResult* r = s.lab.result();
+  if (r != nullptr && r->id != s.plottedId) s.plotsDirty = true;   // a new result, however it was polled
+  if (s.plotsDirty) rebuildPlots(s);
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Drawing: controls
+//-----------------------------------------------------------------------------
+
+namespace {
+
+void llamaTwo(ExtrapolationPanelState& s) {
+  s.headDim = 128;
+  s.base = 10000.0;
+  s.trainedLength = 4096;
+  s.dirty = true;
+}
+
+void drawModelControls(ExtrapolationPanelState& s) {
+  ImGui::TextUnformatted("Toy model and sentence");
+  HelpMarker("The Word order and ALiBi views' toy model: each word a seeded embedding, W_q and W_k seeded\n"
+             "d x d normals / sqrt(d). The sentence is tiled to L tokens; the last token is the query.");
+  ImGui::PushItemWidth(-1.0f);
+  if (ImGui::InputText("##sentence", s.sentence, sizeof s.sentence)) s.dirty = true;
+  ImGui::PopItemWidth();
+  if (!s.inputError.empty()) ErrorText(s.inputError);
+  if (SliderIntLog("trained length L0", &s.trainedLength, 16, 16384)) s.dirty = true;
+  HelpMarker("The length the model was trained at: positions 0..L0-1, distances 0..L0-1.");
+  if (SliderIntEven("head_dim", &s.headDim, 4, 256)) s.dirty = true;
+  HelpMarker("Toy d_model = the one head's width; RoPE rotates head_dim/2 pairs.");
+  float base = static_cast<float>(s.base);
+  if (ImGui::SliderFloat("RoPE base", &base, 100.0f, 1.0e6f, "%.0f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
+    s.base = base;
+    s.dirty = true;
+  }
+  HelpMarker("theta_i = base^(-2i/d): pair i turns by theta_i per position.");
+  if (ImGui::SliderInt("seed", &s.seed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
+  if (ImGui::Button("Llama-2 sizes (d 128, base 10000, L0 4096)")) llamaTwo(s);
+}
+
+void drawScalingControls(ExtrapolationPanelState& s) {
+  ImGui::Separator();
+  ImGui::TextUnformatted("Past L0");
+  const char* labels[] = {"1x", "2x", "4x", "8x"};
+  for (int i = 0; i < static_cast<int>(kExtrapolationMultiples.size()); ++i) {
+    if (i > 0) ImGui::SameLine();
+    if (ImGui::RadioButton(labels[i], s.multiple == i)) {
+      s.multiple = i;
+      s.plotsDirty = true;
+    }
+  }
+  ImGui::SameLine();
+  ImGui::TextUnformatted("L0");
+  HelpMarker("The length L of the curves: L0 times this. Every length is computed; switching only redraws.");
+  if (ImGui::Checkbox("scaling factor = L / L0", &s.autoFactor)) s.dirty = true;
+  HelpMarker("PI, NTK, YaRN and Llama 3.1 are configured for each length (factor L / L0).\n"
+             "Off: one factor for every length, as a model ships with one.");
+  if (!s.autoFactor && ImGui::SliderFloat("factor", &s.factor, 1.0f, 64.0f, "%.2f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+    s.dirty = true;
+  if (ImGui::SliderFloat("ALiBi slope m", &s.alibiSlope, 1.0f / 256.0f, 1.0f, "%.4f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+    s.dirty = true;
+  HelpMarker("bias = -m * distance. 0.5 is the toy model's (the steepest of 8 heads).");
+}
+
+void drawShowControls(ExtrapolationPanelState& s) {
+  ImGui::Separator();
+  ImGui::TextUnformatted("Encodings shown");
+  for (std::size_t e = 0; e < encodings().size(); ++e) {
+    const ImVec4 c = ImGui::ColorConvertU32ToFloat4(encodingColor(e));
+    ImGui::PushStyleColor(ImGuiCol_CheckMark, c);
+    ImGui::PushStyleColor(ImGuiCol_Text, c);
+    bool v = s.show[e];
+    if (ImGui::Checkbox(extrapolationEncodingTitle(encodings()[e]), &v)) {
+      s.show[e] = v;
+      s.plotsDirty = true;
+    }
+    ImGui::PopStyleColor(2);
+  }
+  if (ImGui::Checkbox("log weight axis", &s.logWeights)) s.plotsDirty = true;
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Drawing: plots, table, export
+//-----------------------------------------------------------------------------
+
+namespace {
+
+std::string share(double v) { return formatShort(100.0 * v, 3) + " %"; }
+
+void drawTableRow(const ExtrapolationRun& run) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(extrapolationEncodingTitle(run.encoding));
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(run.error.empty() ? formatShort(run.entropy, 4).c_str() : "-");
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(run.error.empty() ? formatShort(run.entropyRatio, 3).c_str() : "-");
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(isRotary(run.encoding) ? (share(run.unseenShareMean) + " (" + std::to_string(run.pairsWithUnseen) + " pairs)").c_str() : "-");
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(documentClaim(run.encoding));
+  ImGui::TableNextColumn();
+  if (run.error.empty()) ImGui::TextUnformatted("ok");
+  else ErrorText(run.error);
+}
+
+void drawTable(const ExtrapolationPanelState& s, const std::vector<ExtrapolationRun>& runs) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("extrapolation-table", 6, flags)) return;
+  ImGui::TableSetupColumn("encoding", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("entropy (nats)", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+  ImGui::TableSetupColumn("H / ln L", ImGuiTableColumnFlags_WidthStretch, 0.6f);
+  ImGui::TableSetupColumn("unseen angles", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("seed 001 says", ImGuiTableColumnFlags_WidthStretch, 1.7f);
+  ImGui::TableSetupColumn("status", ImGuiTableColumnFlags_WidthStretch, 2.6f);
+  ImGui::TableHeadersRow();
+  for (std::size_t e = 0; e < runs.size(); ++e)
+    if (s.show[e]) drawTableRow(runs[e]);
+  ImGui::EndTable();
+}
+
+void publishExport(const ExtrapolationPanelState& s, const std::vector<ExtrapolationRun>& runs, AppContext& ctx) {
+  ExportableView& ex = ctx.exportable;
+  ex = ExportableView{};
+  ex.name = "extrapolation";
+  const int l = runs.front().length;
+  ex.caption = "head_dim=" + std::to_string(s.headDim) + " L0=" + std::to_string(s.trainedLength) + " L=" + std::to_string(l);
+  ex.cliArgs = {"extrapolation", "--head-dim", std::to_string(s.headDim), "--original-max-positions",
+                std::to_string(s.trainedLength), "--positions", std::to_string(l), "--base", formatNumber(s.base),
+                "--seed", std::to_string(s.seed), "--slope", formatNumber(s.alibiSlope), "--text", s.sentence};
+  if (!s.autoFactor) ex.cliArgs.insert(ex.cliArgs.end(), {"--factor", formatNumber(s.factor)});
+  ex.plotColumnNames = {"distance"};
+  ex.plotColumns = {std::vector<double>(static_cast<std::size_t>(l))};
+  for (int r = 0; r < l; ++r) ex.plotColumns[0][static_cast<std::size_t>(r)] = r;
+  for (std::size_t e = 0; e < runs.size(); ++e) {
+    if (!s.show[e]) continue;
+    ex.plotColumnNames.push_back(std::string("weight_") + extrapolationEncodingName(runs[e].encoding));
+    ex.plotColumns.push_back(runs[e].error.empty() ? runs[e].weights
+                                                   : std::vector<double>(static_cast<std::size_t>(l), std::numeric_limits<double>::quiet_NaN()));
+  }
+}
+
+void drawResults(ExtrapolationPanelState& s, AppContext& ctx) {
+  const ExtrapolationLabResult* r = s.lab.result();
+  if (!s.lab.error().empty()) ErrorText(s.lab.error());
+  if (r == nullptr || r->runs.empty()) {
+    ImGui::TextDisabled(s.lab.busy() ? "computing every encoding at 1x, 2x, 4x and 8x L0..." : "no result yet");
+    return;
+  }
+  const std::vector<ExtrapolationRun>& runs = r->runs[static_cast<std::size_t>(std::clamp(s.multiple, 0, static_cast<int>(r->runs.size()) - 1))];
+  const float avail = ImGui::GetContentRegionAvail().y;
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float tableH = line * (2.5f + static_cast<float>(std::count(s.show.begin(), s.show.end(), true)));
+  const float plotH = std::max(160.0f, (avail - tableH - line) * 0.5f);
+  drawPlot("extrap-weights", s.weightsPlot, 0.0f, plotH);
+  const float half = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+  drawPlot("extrap-entropy", s.entropyPlot, half, plotH);
+  ImGui::SameLine();
+  drawPlot("extrap-unseen", s.unseenPlot, half, plotH);
+  drawTable(s, runs);
+  publishExport(s, runs, ctx);
+}
+
+}  // namespace
+
+void drawExtrapolationPanel(ExtrapolationPanelState& s, AppContext& ctx) {
+  updateExtrapolationPanel(s);
+  const float scale = ctx.uiScale;
+  ImGui::BeginChild("extrap-controls", ImVec2(330.0f * scale, 0.0f), true);
+  ImGui::PushItemWidth(150.0f * scale);
+  drawModelControls(s);
+  drawScalingControls(s);
+  drawShowControls(s);
+  ImGui::PopItemWidth();
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("extrap-results", ImVec2(0.0f, 0.0f), false);
+  drawResults(s, ctx);
+  ImGui::EndChild();
+  ctx.status.busy = s.lab.busy();
+  ctx.status.progress = s.lab.busy() ? s.lab.progress() : -1.0f;
+  ctx.status.computeMs = s.lab.millis();
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Settings
+//-----------------------------------------------------------------------------
+
+void saveExtrapolationPanel(const ExtrapolationPanelState& s, nlohmann::json& j) {
+  j["trained_length"] = s.trainedLength;
+  j["head_dim"] = s.headDim;
+  j["base"] = s.base;
+  j["auto_factor"] = s.autoFactor;
+  j["factor"] = s.factor;
+  j["alibi_slope"] = s.alibiSlope;
+  j["seed"] = s.seed;
+  j["sentence"] = std::string(s.sentence);
+  j["multiple"] = s.multiple;
+  j["show"] = s.show;
+  j["log_weights"] = s.logWeights;
+}
+
+void loadExtrapolationPanel(ExtrapolationPanelState& s, const nlohmann::json& j) {
+  readSetting(j, "trained_length", s.trainedLength, 16, 16384);
+  readSetting(j, "head_dim", s.headDim, 4, 256);
+  s.headDim -= s.headDim % 2;
+  readSetting(j, "base", s.base, 100.0, 1.0e6);
+  readSetting(j, "auto_factor", s.autoFactor);
+  readSetting(j, "factor", s.factor, 1.0f, 64.0f);
+  readSetting(j, "alibi_slope", s.alibiSlope, 1.0f / 256.0f, 1.0f);
+  readSetting(j, "seed", s.seed, 0, 999);
+  if (std::string text; readSetting(j, "sentence", text) && text.size() < sizeof s.sentence) {
+    std::memcpy(s.sentence, text.c_str(), text.size() + 1);
+  }
+  readSetting(j, "multiple", s.multiple, 0, static_cast<int>(kExtrapolationMultiples.size()) - 1);
+  if (const auto it = j.find("show"); it != j.end() && it->is_array() && it->size() == s.show.size()) {
+    for (std::size_t e = 0; e < s.show.size(); ++e)
+      if ((*it)[e].is_boolean()) s.show[e] = (*it)[e].get<bool>();
+  }
+  readSetting(j, "log_weights", s.logWeights);
+  s.dirty = true;
+  s.plotsDirty = true;
+}
+
+}  // namespace posviz::app

@@ -1,0 +1,72 @@
+// panel_extrapolation.hpp: the Extrapolation lab. State is a plain struct owned by AppState.
+//
+// The toy sentence of the Word order and ALiBi views, tiled to L0 x {1, 2, 4, 8} tokens, for
+// every encoding (core/extrapolation.hpp): the last query's attention weight against distance
+// with the trained distances shaded, attention entropy against length with ln L (uniform) for
+// reference, and the share of never-seen rotation angles per pair for the RoPE variants. One
+// background job computes every encoding at every length when an input changes; choosing the
+// length or the encodings shown only redraws.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "app/gui/shell/app_context.hpp"
+#include "app/gui/widgets/plot.hpp"
+#include "app/gui/widgets/worker.hpp"
+#include "core/extrapolation.hpp"
+
+namespace posviz::app {
+
+constexpr int kExtrapolationEncodings = 8;        // allExtrapolationEncodings()
+constexpr std::array<int, 4> kExtrapolationMultiples = {1, 2, 4, 8};
+constexpr int kExtrapolationTextSize = 256;
+
+// What the job hands back: runs[m][e] = encoding e at L0 x kExtrapolationMultiples[m].
+struct ExtrapolationLabResult {
+  long long id = 0;                       // the request it answers (ExtrapolationPanelState::requests)
+  int trainedLength = 0;
+  std::vector<std::vector<ExtrapolationRun>> runs;
+};
+
+struct ExtrapolationPanelState {
+  bool dirty = true;                      // inputs changed: recompute
+  bool plotsDirty = true;                 // length or encodings shown changed: rebuild the plots
+
+  // Inputs
+  int trainedLength = 1024;               // L0, 16..16384
+  int headDim = 64;                       // toy d_model = head_dim, even, 4..256
+  double base = 10000.0;                  // RoPE theta, > 1
+  bool autoFactor = true;                 // scaled RoPE's factor = L / L0 at each length
+  float factor = 4.0f;                    // else this factor at every length, 1..64
+  float alibiSlope = 0.5f;                // the toy model's slope by default, 1/256..1
+  int seed = 0;
+  char sentence[kExtrapolationTextSize] = "The cat sat on the mat";
+
+  // Display
+  int multiple = 2;                       // index into kExtrapolationMultiples: the length of the curves
+  std::array<bool, kExtrapolationEncodings> show{true, true, true, true, true, true, true, true};
+  bool logWeights = true;                 // weight axis logarithmic
+
+  // Derived
+  std::string inputError;                 // shown inline; the last good result stays
+  AsyncResult<ExtrapolationLabResult> lab;
+  long long requests = 0;                 // jobs requested
+  long long plottedId = -1;               // the result the plots show
+  PlotSpec weightsPlot, entropyPlot, unseenPlot;
+};
+
+void drawExtrapolationPanel(ExtrapolationPanelState& s, AppContext& ctx);
+
+// Starts the job when inputs changed and rebuilds the plots when a result or the display
+// changed. Exposed for tests (wait with s.lab.waitIdle(), then call again).
+void updateExtrapolationPanel(ExtrapolationPanelState& s);
+
+// Settings kept between runs (unknown or out-of-range values are ignored). For the panels table.
+void saveExtrapolationPanel(const ExtrapolationPanelState& s, nlohmann::json& j);
+void loadExtrapolationPanel(ExtrapolationPanelState& s, const nlohmann::json& j);
+
+}  // namespace posviz::app

@@ -1,0 +1,157 @@
+// State logic of the Extrapolation view: inputs start one background job whose runs are core's;
+// choosing the length or the encodings shown only rebuilds the plots; bad input keeps the last
+// good result; settings round-trip. updateExtrapolationPanel() makes no ImGui calls.
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstring>
+
+#include <filesystem>
+
+#include "app/gui/panels/panel_extrapolation.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/shell/app_shell.hpp"
+#include "tests/gui/test_shell.hpp"
+#include "core/extrapolation.hpp"
+
+using namespace posviz;
+using namespace posviz::app;
+
+namespace {
+
+ExtrapolationPanelState smallState() {
+  ExtrapolationPanelState s;
+  s.trainedLength = 32;
+  s.headDim = 8;
+  return s;
+}
+
+void settle(ExtrapolationPanelState& s) {
+  updateExtrapolationPanel(s);
+  REQUIRE(s.lab.waitIdle(60.0));
+  updateExtrapolationPanel(s);
+}
+
+}  // namespace
+
+TEST_SUITE("views") {
+
+TEST_CASE("extrapolation view: every encoding at 1x..8x L0 from core, plots of the chosen length") {
+  ExtrapolationPanelState s = smallState();
+  settle(s);
+  const ExtrapolationLabResult* r = s.lab.result();
+  REQUIRE(r != nullptr);
+  REQUIRE(r->runs.size() == kExtrapolationMultiples.size());
+  ExtrapolationSetup setup;
+  setup.model.dModel = 8;
+  setup.trainedLength = 32;
+  for (std::size_t m = 0; m < r->runs.size(); ++m) {
+    REQUIRE(r->runs[m].size() == allExtrapolationEncodings().size());
+    for (std::size_t e = 0; e < r->runs[m].size(); ++e) {
+      CAPTURE(m);
+      CAPTURE(e);
+      const int length = kExtrapolationMultiples[m] * 32;
+      const ExtrapolationRun ref = runExtrapolation(setup, allExtrapolationEncodings()[e], length);
+      CHECK(r->runs[m][e].length == length);
+      CHECK(r->runs[m][e].weights == ref.weights);
+      CHECK(r->runs[m][e].error == ref.error);
+    }
+  }
+  // 4x (the default): the learned run has no row, so 7 curves; the trained distances are shaded.
+  CHECK(s.weightsPlot.series.size() == 7);
+  REQUIRE(s.weightsPlot.bands.size() == 1);
+  CHECK(s.weightsPlot.bands[0].x1 == 31.0);
+  CHECK(s.weightsPlot.series[0].x.size() == 128);
+  CHECK(s.entropyPlot.series.size() == 9);   // ln L and every encoding
+  CHECK(s.entropyPlot.series[0].y[3] == doctest::Approx(std::log(256.0)));
+  CHECK(std::isnan(s.entropyPlot.series[2].y[1]));   // learned at 2x: no value
+  CHECK(s.unseenPlot.series.size() == 5);            // the RoPE variants
+
+  // Length and encodings shown: plots only, no new job.
+  s.multiple = 0;
+  s.show[0] = false;
+  s.plotsDirty = true;
+  updateExtrapolationPanel(s);
+  CHECK_FALSE(s.lab.busy());
+  CHECK(s.weightsPlot.series.size() == 7);   // learned is back at 1x, sinusoidal hidden
+  CHECK(s.weightsPlot.series[0].x.size() == 32);
+}
+
+TEST_CASE("extrapolation view: an empty sentence keeps the last result and says why") {
+  ExtrapolationPanelState s = smallState();
+  settle(s);
+  const ExtrapolationLabResult* before = s.lab.result();
+  REQUIRE(before != nullptr);
+  std::strcpy(s.sentence, "   ");
+  s.dirty = true;
+  settle(s);
+  CHECK(s.inputError == "sentence: type at least one word");
+  CHECK(s.lab.result() == before);
+  std::strcpy(s.sentence, "dog bites man");
+  s.dirty = true;
+  settle(s);
+  CHECK(s.inputError.empty());
+}
+
+TEST_CASE("extrapolation view: settings round-trip; bad values are ignored") {
+  ExtrapolationPanelState s;
+  s.trainedLength = 4096;
+  s.headDim = 128;
+  s.autoFactor = false;
+  s.factor = 4.0f;
+  s.multiple = 3;
+  s.show[1] = false;
+  std::strcpy(s.sentence, "a b c");
+  nlohmann::json j;
+  saveExtrapolationPanel(s, j);
+  ExtrapolationPanelState t;
+  t.dirty = false;
+  loadExtrapolationPanel(t, j);
+  CHECK(t.dirty);
+  CHECK(t.trainedLength == 4096);
+  CHECK(t.headDim == 128);
+  CHECK_FALSE(t.autoFactor);
+  CHECK(t.factor == 4.0f);
+  CHECK(t.multiple == 3);
+  CHECK_FALSE(t.show[1]);
+  CHECK(std::string(t.sentence) == "a b c");
+  j["trained_length"] = 3;
+  j["head_dim"] = "wide";
+  j["multiple"] = 9;
+  j["show"] = {true};
+  ExtrapolationPanelState u;
+  loadExtrapolationPanel(u, j);
+  CHECK(u.trainedLength == 1024);
+  CHECK(u.headDim == 64);
+  CHECK(u.multiple == 2);
+  CHECK(u.show[1]);
+}
+
+TEST_CASE("extrapolation view: Llama-2 sizes at 4x L0 with YaRN x4 render, the result drawn is core's") {
+  auto app = testing::makeTestShell(1440, 900);
+  if (!app) return;
+  ExtrapolationPanelState& s = app->state().extrapolation;
+  s.headDim = 128;
+  s.trainedLength = 4096;
+  s.autoFactor = false;
+  s.factor = 4.0f;
+  s.multiple = 2;
+  s.dirty = true;
+  app->selectPanel(findPanel("extrapolation"));
+  CHECK(app->renderUntilIdle(4, 120.0));
+  const std::string dir = std::string(POSVIZ_TEST_OUT) + "/views";
+  std::filesystem::create_directories(dir);
+  std::string error;
+  CHECK(app->frame(dir + "/extrapolation-llama2-yarn4.png", &error));
+  const ExtrapolationLabResult* r = s.lab.result();
+  REQUIRE(r != nullptr);
+  const ExtrapolationRun& yarn = r->runs[2][static_cast<std::size_t>(ExtrapolationEncoding::RopeYarn)];
+  CHECK(yarn.length == 16384);
+  CHECK(yarn.factor == 4.0);
+  // tests/reference/hf_extrapolation_reference.py: 18 slow pairs x 3/16384 / 64 pairs
+  CHECK(yarn.unseenShareMean == doctest::Approx(5.14984130859e-05).epsilon(1e-10));
+  MESSAGE("Llama-2 lab computed in " << s.lab.millis() << " ms (8 encodings x 4 lengths)");
+}
+
+}  // TEST_SUITE
