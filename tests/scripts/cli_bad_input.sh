@@ -224,6 +224,15 @@ declare -A context=(
   [--low-freq-factor@extrapolation]="npy|1|--head-dim 8 --original-max-positions 16 --positions 16 --multiples 1"
   [--high-freq-factor@extrapolation]="npy|4|--head-dim 8 --original-max-positions 16 --positions 16 --multiples 1"
   [--seed@extrapolation]="npy|7|--head-dim 8 --original-max-positions 16 --positions 16 --multiples 1"
+  # axial RoPE (a 2 x 2 patch grid) and Llama 4's NoPE-layer temperature
+  [--head-dim@axial-angles]="npy|8|--grid 2x2"
+  [--base@axial-angles]="npy|500|--head-dim 8 --grid 2x2"
+  [--head-dim@axial-scores]="npy|8|--grid 2x2"
+  [--base@axial-scores]="npy|500|--head-dim 8 --grid 2x2"
+  [--positions@nope-temperature]="npy|8|"
+  [--position@nope-temperature]="npy|5|--positions 4"
+  [--floor-scale@nope-temperature]="npy|4|--positions 8"
+  [--attn-scale@nope-temperature]="npy|0.5|--positions 8"
 )
 # Values that an option's documented range allows (0 is a position, a seed, a head index;
 # 1e20 is a finite real with no documented upper bound; where the result would still not fit
