@@ -75,7 +75,9 @@ std::string mainHelp() {
      << "                                  write a view's numbers (.npy .csv .json) or heatmap (.png .svg)\n"
      << "  posviz export --help            every export option\n"
      << "  posviz export VIEW --help       one view's options and output layout\n"
-     << "  posviz examples [NAME]          the documents' worked examples, recomputed and checked\n"
+     << "  posviz examples [NAME | --topic TOPIC | --tests]\n"
+     << "                                  the documents' worked examples and code audits, recomputed and\n"
+     << "                                  checked; --tests: 001's test list run against every listing\n"
      << "  posviz model --config FILE      a model's positional scheme layer by layer (--preset NAME, --json)\n"
      << "  posviz --help | -h | --version\n\n"
      << "Window options (posviz [options]):\n";
@@ -170,10 +172,12 @@ std::string exportHelp(const ViewDef* only) {
     os << "\nCommon options:\n";
     for (const std::string& name : kCommonOptions) os << formatOption(specOf(name));
   }
-  os << "\n--dtype f64 writes float64. It is computed in double precision for the views core computes in\n"
-     << "double (sinusoidal via sinusoidalVector, rope-rotate via the double ropeRotate, rope-freqs,\n"
-     << "rope-decay, alibi-slopes); for the others (learned, rope-angles, rope-scores, alibi-bias,\n"
-     << "attention) it is the float32 grid widened to float64.\n"
+  std::string inDouble, widened;
+  for (const ViewDef& v : viewTable()) (v.exactDouble ? inDouble : widened) += (v.exactDouble ? inDouble : widened).empty() ? v.name : ", " + v.name;
+  os << "\n--dtype f64 writes float64:\n"
+     << "  computed in double precision: " << inDouble << "\n"
+     << "  the float32 result widened:   " << widened << "\n"
+     << "  (--size pictures' block means are computed in double for every grid view)\n"
      << "With --config FILE or --preset NAME the model's values are the defaults; flags given override them.\n"
      << "Sizes: a request whose result would exceed the memory budget (--budget, default 8G) is refused before\n"
      << "any work, with the size it would need; a .png counts its RGB pixels too. For a grid view, --size WxH\n"

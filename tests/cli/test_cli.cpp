@@ -122,7 +122,9 @@ TEST_CASE("cli: --help, export --help and export VIEW --help document every view
     CAPTURE(opt);
     CHECK(contains(eh.out, std::string(opt) + " "));
   }
-  CHECK(contains(eh.out, "float32 grid widened"));
+  // The --dtype note lists the views from the table, each on the side its exactDouble flag says.
+  CHECK(contains(eh.out, "computed in double precision: sinusoidal, "));
+  CHECK(contains(eh.out, "the float32 result widened:   learned, "));
   const CliRun rope = runCli({"export", "rope-rotate", "--help"});
   CHECK(contains(rope.out, "--key-position"));
   CHECK_FALSE(contains(rope.out, "--heads "));
