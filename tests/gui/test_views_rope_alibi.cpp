@@ -339,20 +339,18 @@ TEST_CASE("alibi view: slopes, bias grids and toy attention from core") {
   updateAlibiPanel(s, ctx);
   CHECK(s.error.empty());
   CHECK(s.slopes == alibiSlopes(12));
+  // The window opens at 12 heads and draws every one of them.
   REQUIRE(s.biasGrids.size() == 12);
   for (int h = 0; h < 12; ++h) {
     CAPTURE(h);
-    if (h < 8) {
-      const Grid g = alibiBiasGrid(s.slopes[static_cast<std::size_t>(h)], s.numPositions, true);
-      CHECK(s.biasGrids[static_cast<std::size_t>(h)].values.size() == g.values.size());
-      CHECK(s.biasGrids[static_cast<std::size_t>(h)].at(5, 2) == doctest::Approx(g.at(5, 2)));
-      CHECK(std::isinf(s.biasGrids[static_cast<std::size_t>(h)].at(2, 5)));
-    } else {
-      CHECK(s.biasGrids[static_cast<std::size_t>(h)].values.empty());  // not shown
-    }
+    const Grid g = alibiBiasGrid(s.slopes[static_cast<std::size_t>(h)], s.numPositions, true);
+    CHECK(s.biasGrids[static_cast<std::size_t>(h)].values.size() == g.values.size());
+    CHECK(s.biasGrids[static_cast<std::size_t>(h)].at(5, 2) == doctest::Approx(g.at(5, 2)));
+    CHECK(std::isinf(s.biasGrids[static_cast<std::size_t>(h)].at(2, 5)));
   }
-  // Shared colour scale: from the steepest head's -m_1 (T - 1) to 0.
-  CHECK(s.sharedRange.min == doctest::Approx(-0.5 * (s.numPositions - 1)));
+  // Shared colour scale: from the steepest head's -m (T - 1) to 0. With 12 heads the steepest is
+  // head 9, m = 2^-0.5 (the first of the 16-head slopes), not head 1's 2^-1.
+  CHECK(s.sharedRange.min == doctest::Approx(-std::pow(2.0, -0.5) * (s.numPositions - 1)));
   CHECK(s.sharedRange.max == doctest::Approx(0.0));
 
   REQUIRE(s.toyError.empty());
@@ -374,10 +372,19 @@ TEST_CASE("alibi view: slopes, bias grids and toy attention from core") {
   CHECK(s.weightsBiased.at(t - 1, 0) != doctest::Approx(s.weightsPlain.at(t - 1, 0)));
 }
 
-TEST_CASE("alibi view: show all, symmetric, configs and bad sentences") {
+TEST_CASE("alibi view: only the first heads when asked; symmetric, configs and bad sentences") {
   AlibiPanelState s;
   AppContext ctx;
+  s.showAll = false;
+  s.smallCount = 5;
+  updateAlibiPanel(s, ctx);
+  REQUIRE(s.biasGrids.size() == 12);
+  for (int h = 0; h < 12; ++h) {
+    CAPTURE(h);
+    CHECK(s.biasGrids[static_cast<std::size_t>(h)].values.empty() == (h >= 5));
+  }
   s.showAll = true;
+  s.dirty = true;
   s.causal = false;
   s.numPositions = 8;
   updateAlibiPanel(s, ctx);
@@ -398,6 +405,37 @@ TEST_CASE("alibi view: show all, symmetric, configs and bad sentences") {
   updateAlibiPanel(s, ctx);
   CHECK(s.toyError == "type at least two words");
   CHECK(s.error.empty());
+}
+
+TEST_CASE("alibi view: the small multiples place every head, as large as fits, scrolling below a minimum") {
+  // 12 heads in 1000 x 330 px, 8 px gaps, cells 150..320: 6 per row in 2 rows of 160 px
+  // (7 per row would be 135 < 150; 5 per row needs 3 rows of 193 = 595 > 330).
+  SmallMultipleLayout a = smallMultipleLayout(12, 1000.0f, 330.0f, 8.0f, 150.0f, 320.0f);
+  CHECK(a.perRow == 6);
+  CHECK(a.rows == 2);
+  CHECK(a.cell == doctest::Approx((1000.0 - 5 * 8.0) / 6.0));
+  CHECK(a.perRow * a.rows >= 12);
+  // One head: as large as allowed, not the whole region.
+  SmallMultipleLayout one = smallMultipleLayout(1, 1000.0f, 600.0f, 8.0f, 150.0f, 320.0f);
+  CHECK(one.cell == doctest::Approx(320.0));
+  CHECK(one.rows == 1);
+  // 128 heads cannot fit 1000 x 330 at 150 px: minimum-size grids, 6 per row ((1000 + 8) / 158),
+  // 22 rows, and the region scrolls; still every head has a place.
+  SmallMultipleLayout many = smallMultipleLayout(128, 1000.0f, 330.0f, 8.0f, 150.0f, 320.0f);
+  CHECK(many.perRow == 6);
+  CHECK(many.rows == 22);
+  CHECK(many.cell >= 150.0f);
+  CHECK(many.perRow * many.rows >= 128);
+  for (int n = 1; n <= 128; ++n) {
+    CAPTURE(n);
+    const SmallMultipleLayout l = smallMultipleLayout(n, 700.0f, 400.0f, 8.0f, 120.0f, 300.0f);
+    CHECK(l.perRow * l.rows >= n);
+    CHECK((l.rows - 1) * l.perRow < n);   // no empty row
+    CHECK(l.cell >= 120.0f);
+    CHECK(l.cell <= 300.0f);
+    CHECK(static_cast<float>(l.perRow) * l.cell + static_cast<float>(l.perRow - 1) * 8.0f <= 700.5f);
+  }
+  CHECK(smallMultipleLayout(0, 700.0f, 400.0f, 8.0f, 120.0f, 300.0f).rows == 0);
 }
 
 TEST_CASE("view settings: save then load restores the parameters; bad values are ignored") {
