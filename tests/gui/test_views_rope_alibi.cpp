@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <span>
 
@@ -224,6 +225,51 @@ TEST_CASE("context view: every method from core; a bad parameter keeps that meth
   CHECK(s.errors[yarn].find("beta") != std::string::npos);
   CHECK(s.freqs[yarn].invFreq == goodYarn);
   CHECK(s.errors[lin].empty());
+}
+
+TEST_CASE("context view: each table column says n/a, with why, for the methods it means nothing for") {
+  ContextExtensionPanelState s;
+  AppContext ctx;
+  updateContextExtensionPanel(s, ctx);
+  // Which method each column applies to, by hand from the methods' definitions: only yarn and
+  // longrope have an attention factor; only ntk and dynamic replace the base; only linear, yarn
+  // and llama3 sort pairs into kept / blended / interpolated.
+  //                        none   linear ntk    dynamic yarn  llama3 longrope
+  const bool factor[] = {false, false, false, false, true, false, true};
+  const bool base[] = {false, false, true, true, false, false, false};
+  const bool regimes[] = {false, true, false, false, true, true, false};
+  for (int mi = 0; mi < kNumScalingMethods; ++mi) {
+    const auto m = static_cast<ScalingMethod>(mi);
+    CAPTURE(scalingName(m));
+    const RopeFrequencies& f = s.freqs[static_cast<std::size_t>(mi)];
+    const struct {
+      MethodColumn column;
+      bool applies;
+    } cols[] = {{MethodColumn::AttentionFactor, factor[mi]}, {MethodColumn::ScoreScale, factor[mi]},
+                {MethodColumn::EffectiveBase, base[mi]}, {MethodColumn::Regimes, regimes[mi]}};
+    for (const auto& c : cols) {
+      CAPTURE(static_cast<int>(c.column));
+      const MethodTableCell cell = methodTableCell(m, c.column, f);
+      CHECK(cell.applies == c.applies);
+      CHECK_FALSE(cell.why.empty());                      // a tooltip either way
+      if (!c.applies) CHECK(cell.text == "n/a");
+      else CHECK(cell.text != "n/a");
+    }
+    CHECK(methodHasRegimes(m) == regimes[mi]);
+  }
+  // The numbers where they apply: yarn's factor 0.1 ln(4) + 1 (s = 4, mscale 1), its square;
+  // ntk's base 10000 * 4^(128/126); llama3's counts add up to the 64 pairs.
+  const auto cell = [&](ScalingMethod m, MethodColumn c) { return methodTableCell(m, c, s.freqs[static_cast<std::size_t>(m)]).text; };
+  CHECK(cell(ScalingMethod::Yarn, MethodColumn::AttentionFactor) == formatShort(0.1 * std::log(4.0) + 1.0, 5));
+  CHECK(cell(ScalingMethod::Yarn, MethodColumn::ScoreScale) == formatShort(std::pow(0.1 * std::log(4.0) + 1.0, 2), 5));
+  CHECK(cell(ScalingMethod::NtkAware, MethodColumn::EffectiveBase) == formatShort(10000.0 * std::pow(4.0, 128.0 / 126.0), 6));
+  CHECK(cell(ScalingMethod::Linear, MethodColumn::Regimes) == "0 / 0 / 64");
+  const std::string llama = cell(ScalingMethod::Llama3, MethodColumn::Regimes);
+  int k = 0, b = 0, i = 0;
+  REQUIRE(std::sscanf(llama.c_str(), "%d / %d / %d", &k, &b, &i) == 3);
+  CHECK(k + b + i == 64);
+  CHECK(k > 0);
+  CHECK(i > 0);
 }
 
 TEST_CASE("context view: automatic LongRoPE lists follow head_dim") {
