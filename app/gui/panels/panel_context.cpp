@@ -654,7 +654,7 @@ void loadContextExtensionPanel(ContextExtensionPanelState& s, const nlohmann::js
       RopeScaling& sc = s.scaling[static_cast<std::size_t>(i)];
       readSetting(m, "factor", sc.factor, 1.0, 64.0);
       readSetting(m, "original_max_positions", sc.originalMaxPositions, 64, 1 << 20);
-      readSetting(m, "seq_len", sc.seqLen, 0LL, 1LL << 22);
+      readSetting(m, "seq_len", sc.seqLen, 1LL, 1LL << 22);   // the "seq len L" slider's range
       readSetting(m, "beta_fast", sc.betaFast, 0.5, 256.0);
       readSetting(m, "beta_slow", sc.betaSlow, 0.05, 64.0);
       readSetting(m, "mscale", sc.mscale, 0.0, 2.0);

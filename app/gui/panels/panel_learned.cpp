@@ -21,7 +21,7 @@ namespace posviz::app {
 
 namespace {
 
-constexpr int kMaxPositions = 131072;
+constexpr int kMaxPositions = kLearnedMaxPositions;
 
 std::string noRowReason(long long pos, int maxLen) {
   return "position " + formatCount(pos) + " has no row: max_len " + formatCount(maxLen) + " (rows 0.." +
@@ -145,7 +145,7 @@ void drawControls(LearnedPanelState& s, AppContext&) {
     bool changed = false;
     changed |= SliderIntLog("max_len", &s.maxLen, 1, kMaxPositions);
     HelpMarker("Rows of the table: positions 0 .. max_len-1 exist, position max_len does not.");
-    changed |= SliderIntLog("d_model", &s.dModel, 1, 4096);
+    changed |= SliderIntLog("d_model", &s.dModel, 1, kLearnedMaxDModel);
     HelpMarker("Columns: the model width.");
     int seed = static_cast<int>(s.seed);
     if (ImGui::InputInt("seed", &seed)) {
@@ -153,7 +153,7 @@ void drawControls(LearnedPanelState& s, AppContext&) {
       changed = true;
     }
     HelpMarker("Seed of SplitMix64 + Box-Muller (core/random.hpp).");
-    changed |= ImGui::SliderFloat("std", &s.stddev, 0.001f, 1.0f, "%.3f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    changed |= ImGui::SliderFloat("std", &s.stddev, kLearnedMinStd, kLearnedMaxStd, "%.3f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
     HelpMarker("P[i][j] ~ N(0, std^2); GPT-2 initialises with std = 0.02.");
     if (changed) s.tableDirty = true;
   } else {

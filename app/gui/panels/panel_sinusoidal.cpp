@@ -28,11 +28,11 @@ namespace posviz::app {
 
 namespace {
 
-constexpr int kMaxPositions = 2147483647;   // 2^31 - 1: the window is averaged in closed form
-constexpr int kMaxDModel = 4096;
+constexpr int kMaxPositions = kSinusoidalMaxPositions;
+constexpr int kMaxDModel = kSinusoidalMaxDModel;
 constexpr int kMaxClocks = 64;
-constexpr double kMinBase = 10.0;
-constexpr double kMaxBase = 1e6;
+constexpr double kMinBase = kSinusoidalMinBase;
+constexpr double kMaxBase = kSinusoidalMaxBase;
 
 std::string omegaFormula(const SinusoidalParams& p, int pair) {
   char buf[160];
@@ -190,10 +190,10 @@ void drawControls(SinusoidalPanelState& s, AppContext& ctx) {
   HelpMarker("Advance pos over time: each pair's hand turns by w_i per position.");
   ImGui::SliderInt("pair i", &s.pair, 0, s.params.dModel / 2 - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
   HelpMarker("Pair i = dims (2i, 2i+1) interleaved, (i, d/2+i) tensor2tensor; frequency w_i.");
-  ImGui::SliderInt("k", &s.offsetK, -1024, 1024, "%d", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SliderInt("k", &s.offsetK, -kSinusoidalMaxOffsetK, kSinusoidalMaxOffsetK, "%d", ImGuiSliderFlags_AlwaysClamp);
   HelpMarker("Offset of M_k: PE(pos+k) = M_k PE(pos), M_k block-diagonal with 2x2 rotations "
              "[[cos kw_i, sin kw_i], [-sin kw_i, cos kw_i]] on (sin, cos). It does not depend on pos.");
-  if (SliderIntLog("similarity N", &s.simPositions, 2, 2048)) s.simMap.resetView();
+  if (SliderIntLog("similarity N", &s.simPositions, 2, kSinusoidalMaxSimilarity)) s.simMap.resetView();
   HelpMarker("Size of the similarity heatmap PE(a).PE(b) = sum_i cos((a-b) w_i), positions 0 .. N-1.");
   ImGui::SliderInt("reference a", &s.simRef, 0, 65536, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   HelpMarker("Similarity against offset is plotted from a and from a+1000: the curves coincide because "
