@@ -295,8 +295,11 @@ HeatmapSpec biasSpec(double slope, int t, bool causal) {
   HeatmapSpec spec;
   spec.logicalRows = t;
   spec.logicalCols = t;
-  spec.rowAxis = {"query i", 0.0, 1.0};
-  spec.colAxis = {"key j", 0.0, 1.0};
+  spec.rowAxis = {"query token", 0.0, 1.0};
+  spec.colAxis = {"key token", 0.0, 1.0};
+  spec.rowTip = "i: the position that attends.";
+  spec.colTip = causal ? "j: the position attended to. B(i, j) = -m (i - j) for j <= i; j > i is masked."
+                       : "j: the position attended to. B(i, j) = -m |i - j|.";
   spec.valueName = "bias";
   spec.colormap = Colormap::Viridis;
   spec.exactValue = [slope, causal](long long r, long long c) { return alibiBias(slope, r, c, causal); };
@@ -370,7 +373,10 @@ void drawToy(AlibiPanelState& s, float width, float height) {
 
   ImGui::BeginGroup();
   ImGui::TextUnformatted("softmax(x.x / sqrt(d)): no position");
-  if (drawHeatmap("toy-plain", s.plainMap, attentionWeightSpec(s.weightsPlain, s.tokens, s.tokens, "softmax weight without bias"), s.plainImage, w, h))
+  HeatmapSpec plain = attentionWeightSpec(s.weightsPlain, s.tokens, s.tokens, "softmax weight without bias");
+  plain.rowTip = "query token i (the word that attends).";
+  plain.colTip = "key token j. Weight = softmax_j(x_i . x_j / sqrt(d)): each row sums to 1.";
+  if (drawHeatmap("toy-plain", s.plainMap, plain, s.plainImage, w, h))
     refreshImage(s.weightsPlain, s.plainMap, s.plainImage, s.version, false, 256);
   ImGui::EndGroup();
   ImGui::SameLine();
@@ -382,8 +388,10 @@ void drawToy(AlibiPanelState& s, float width, float height) {
   ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::TextUnformatted("= softmax(x.x / sqrt(d) + B): with ALiBi");
-  if (drawHeatmap("toy-biased", s.biasedMap, attentionWeightSpec(s.weightsBiased, s.tokens, s.tokens, "softmax weight with ALiBi bias"),
-                  s.biasedImage, w, h))
+  HeatmapSpec biased = attentionWeightSpec(s.weightsBiased, s.tokens, s.tokens, "softmax weight with ALiBi bias");
+  biased.rowTip = plain.rowTip;
+  biased.colTip = "key token j. Weight = softmax_j(x_i . x_j / sqrt(d) + B_h(i, j)): each row sums to 1.";
+  if (drawHeatmap("toy-biased", s.biasedMap, biased, s.biasedImage, w, h))
     refreshImage(s.weightsBiased, s.biasedMap, s.biasedImage, s.version, false, 256);
   ImGui::EndGroup();
 }

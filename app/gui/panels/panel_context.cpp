@@ -400,8 +400,11 @@ PlotSpec frequencyPlot(const ContextExtensionPanelState& s, std::vector<std::str
   PlotSpec ps;
   ps.title = std::string(s.wavelength ? "wavelength" : "inverse frequency") + " per pair, d_rot = " +
              std::to_string(s.rotaryDims) + ", base " + formatShort(s.base, 6);
-  ps.xTitle = "pair i";
-  ps.yTitle = s.wavelength ? "wavelength (positions)" : "theta_i (rad / position)";
+  ps.xTitle = "rotating pair (slow to the right)";
+  ps.xTip = "pair i = 0 .. d_rot/2 - 1; before scaling theta_i = base^(-2i/d_rot).";
+  ps.yTitle = s.wavelength ? "positions per full turn" : "turning speed (radians per position)";
+  ps.yTip = s.wavelength ? "wavelength 2 pi / theta'_i after each method's scaling; the dashed level is L0, the trained length."
+                         : "theta'_i, pair i's frequency after each method's scaling; the level is 2 pi / L0. Log axis.";
   ps.logY = true;
   colNames = {"pair"};
   cols.assign(1, {});

@@ -266,8 +266,11 @@ void drawTableMap(LearnedPanelState& s, const LearnedTableResult& t, float heatW
   HeatmapSpec spec;
   spec.logicalRows = s.numPositions;
   spec.logicalCols = table->cols;
-  spec.rowAxis.title = "position";
-  spec.colAxis.title = "dimension";
+  spec.rowAxis.title = "token position";
+  spec.colAxis.title = "dimension of the learned vector";
+  spec.rowTip = "pos: row P[pos] of the table is added to the embedding of the token at that place; rows exist "
+                "only for pos < max_len.";
+  spec.colTip = "dim = 0 .. d_model - 1 of row P[pos] (a trained, or here N(0, std^2) seeded, number).";
   spec.valueName = "P[pos][dim]";
   spec.colormap = s.colormap;
   spec.symmetricRange = true;
@@ -301,7 +304,10 @@ void drawNormPlot(const LearnedPanelState& s, const LearnedTableResult& t, float
   const int rows = s.table->rows;
   PlotSpec norms;
   norms.title = "Row norm |P[pos]| against position";
-  norms.xTitle = "position";
+  norms.xTitle = "token position";
+  norms.xTip = "pos = 0 .. positions - 1; past max_len the table has no row.";
+  norms.yTitle = "length of the position's vector";
+  norms.yTip = "|P[pos]| = sqrt(sum_dim P[pos][dim]^2), the Euclidean norm of row pos.";
   PlotSeries ns{"|P[pos]|", {}, {}, plotColor(0), false, 1.5f};
   const int shown = std::min(s.numPositions, rows);
   ns.x.reserve(static_cast<std::size_t>(shown));
@@ -325,7 +331,10 @@ void drawLookupRow(const LearnedPanelState& s, float width, float height) {
   const int rows = table.rows;
   PlotSpec rowPlot;
   rowPlot.title = "P[" + formatCount(s.lookupPos) + "] across dimensions";
-  rowPlot.xTitle = "dimension";
+  rowPlot.xTitle = "dimension of the learned vector";
+  rowPlot.xTip = "dim = 0 .. d_model - 1 of row P[lookup pos].";
+  rowPlot.yTitle = "value";
+  rowPlot.yTip = "P[pos][dim], the table entry.";
   if (s.lookupPos < rows) {
     PlotSeries rs{"P[pos][dim]", {}, {}, plotColor(1), table.cols > 256 ? false : true, 1.5f};
     const float* r = table.row(s.lookupPos);
