@@ -17,8 +17,6 @@ rm -f "$scratch"/*.png
 shot="$scratch/shot.png"
 export POSVIZ_CONFIG_DIR="$scratch/config"
 rm -rf "$POSVIZ_CONFIG_DIR"   # start from the defaults (base 10000), not a previous run's settings
-# ...except that "Start here" was dismissed: it would cover the heatmap this script compares.
-mkdir -p "$POSVIZ_CONFIG_DIR" && echo '{"start_here_dismissed": true}' >"$POSVIZ_CONFIG_DIR/settings.json"
 
 "$bin" --panel sinusoidal --size 1280x800 --screenshot-path "$shot" >"$scratch/posviz.log" 2>&1 &
 pid=$!

@@ -31,8 +31,9 @@ struct AppOptions {
   int width = 0, height = 0;       // window size; 0 = from settings
   bool useSettings = true;         // read and write settings.json and imgui.ini
   bool forceGl33 = false;          // test the fallback: a 3.3 context, no compute
-  bool startHere = false;          // open on "Start here" unless settings record its dismissal; only
-                                   // the interactive window asks (never screenshots, benchmarks, tests)
+  bool startHere = false;          // open on "Start here" unless settings record its dismissal; only the
+                                   // interactive window asks (not with --screenshot-all, --screenshot-path,
+                                   // --bench-frames; not in tests unless they ask)
 };
 
 // The three links of the "Start here" window.
