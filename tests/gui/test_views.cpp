@@ -116,6 +116,26 @@ TEST_CASE("views: every panel renders a non-blank picture that changes with a pa
   }
 }
 
+TEST_CASE("views: the ALiBi view draws every head the controls ask for, 12 by default and 32 with scrolling") {
+  auto app = makeShell();
+  if (!app) return;
+  app->selectPanel(findPanel("alibi"));
+  AlibiPanelState& s = app->state().alibi;
+  for (int heads : {12, 32}) {
+    CAPTURE(heads);
+    s.numHeads = heads;
+    s.dirty = true;
+    renderAndSave(*app, outDir() + "/alibi-" + std::to_string(heads) + "-heads.png");
+    REQUIRE(s.smallMaps.size() == static_cast<std::size_t>(heads));
+    // drawHeatmap sets `wanted` for each grid it lays out: every head got one, of equal size.
+    for (int h = 0; h < heads; ++h) {
+      CAPTURE(h);
+      CHECK(s.smallMaps[static_cast<std::size_t>(h)].wanted.outRows > 0);
+      CHECK(s.biasGrids[static_cast<std::size_t>(h)].rows == s.numPositions);
+    }
+  }
+}
+
 TEST_CASE("views: the sinusoidal sub-views render and follow their parameters") {
   auto app = makeShell();
   if (!app) return;

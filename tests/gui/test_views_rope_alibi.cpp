@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <span>
 
@@ -226,6 +227,51 @@ TEST_CASE("context view: every method from core; a bad parameter keeps that meth
   CHECK(s.errors[lin].empty());
 }
 
+TEST_CASE("context view: each table column says n/a, with why, for the methods it means nothing for") {
+  ContextExtensionPanelState s;
+  AppContext ctx;
+  updateContextExtensionPanel(s, ctx);
+  // Which method each column applies to, by hand from the methods' definitions: only yarn and
+  // longrope have an attention factor; only ntk and dynamic replace the base; only linear, yarn
+  // and llama3 sort pairs into kept / blended / interpolated.
+  //                        none   linear ntk    dynamic yarn  llama3 longrope
+  const bool factor[] = {false, false, false, false, true, false, true};
+  const bool base[] = {false, false, true, true, false, false, false};
+  const bool regimes[] = {false, true, false, false, true, true, false};
+  for (int mi = 0; mi < kNumScalingMethods; ++mi) {
+    const auto m = static_cast<ScalingMethod>(mi);
+    CAPTURE(scalingName(m));
+    const RopeFrequencies& f = s.freqs[static_cast<std::size_t>(mi)];
+    const struct {
+      MethodColumn column;
+      bool applies;
+    } cols[] = {{MethodColumn::AttentionFactor, factor[mi]}, {MethodColumn::ScoreScale, factor[mi]},
+                {MethodColumn::EffectiveBase, base[mi]}, {MethodColumn::Regimes, regimes[mi]}};
+    for (const auto& c : cols) {
+      CAPTURE(static_cast<int>(c.column));
+      const MethodTableCell cell = methodTableCell(m, c.column, f);
+      CHECK(cell.applies == c.applies);
+      CHECK_FALSE(cell.why.empty());                      // a tooltip either way
+      if (!c.applies) CHECK(cell.text == "n/a");
+      else CHECK(cell.text != "n/a");
+    }
+    CHECK(methodHasRegimes(m) == regimes[mi]);
+  }
+  // The numbers where they apply: yarn's factor 0.1 ln(4) + 1 (s = 4, mscale 1), its square;
+  // ntk's base 10000 * 4^(128/126); llama3's counts add up to the 64 pairs.
+  const auto cell = [&](ScalingMethod m, MethodColumn c) { return methodTableCell(m, c, s.freqs[static_cast<std::size_t>(m)]).text; };
+  CHECK(cell(ScalingMethod::Yarn, MethodColumn::AttentionFactor) == formatShort(0.1 * std::log(4.0) + 1.0, 5));
+  CHECK(cell(ScalingMethod::Yarn, MethodColumn::ScoreScale) == formatShort(std::pow(0.1 * std::log(4.0) + 1.0, 2), 5));
+  CHECK(cell(ScalingMethod::NtkAware, MethodColumn::EffectiveBase) == formatShort(10000.0 * std::pow(4.0, 128.0 / 126.0), 6));
+  CHECK(cell(ScalingMethod::Linear, MethodColumn::Regimes) == "0 / 0 / 64");
+  const std::string llama = cell(ScalingMethod::Llama3, MethodColumn::Regimes);
+  int k = 0, b = 0, i = 0;
+  REQUIRE(std::sscanf(llama.c_str(), "%d / %d / %d", &k, &b, &i) == 3);
+  CHECK(k + b + i == 64);
+  CHECK(k > 0);
+  CHECK(i > 0);
+}
+
 TEST_CASE("context view: automatic LongRoPE lists follow head_dim") {
   ContextExtensionPanelState s;
   AppContext ctx;
@@ -339,20 +385,18 @@ TEST_CASE("alibi view: slopes, bias grids and toy attention from core") {
   updateAlibiPanel(s, ctx);
   CHECK(s.error.empty());
   CHECK(s.slopes == alibiSlopes(12));
+  // The window opens at 12 heads and draws every one of them.
   REQUIRE(s.biasGrids.size() == 12);
   for (int h = 0; h < 12; ++h) {
     CAPTURE(h);
-    if (h < 8) {
-      const Grid g = alibiBiasGrid(s.slopes[static_cast<std::size_t>(h)], s.numPositions, true);
-      CHECK(s.biasGrids[static_cast<std::size_t>(h)].values.size() == g.values.size());
-      CHECK(s.biasGrids[static_cast<std::size_t>(h)].at(5, 2) == doctest::Approx(g.at(5, 2)));
-      CHECK(std::isinf(s.biasGrids[static_cast<std::size_t>(h)].at(2, 5)));
-    } else {
-      CHECK(s.biasGrids[static_cast<std::size_t>(h)].values.empty());  // not shown
-    }
+    const Grid g = alibiBiasGrid(s.slopes[static_cast<std::size_t>(h)], s.numPositions, true);
+    CHECK(s.biasGrids[static_cast<std::size_t>(h)].values.size() == g.values.size());
+    CHECK(s.biasGrids[static_cast<std::size_t>(h)].at(5, 2) == doctest::Approx(g.at(5, 2)));
+    CHECK(std::isinf(s.biasGrids[static_cast<std::size_t>(h)].at(2, 5)));
   }
-  // Shared colour scale: from the steepest head's -m_1 (T - 1) to 0.
-  CHECK(s.sharedRange.min == doctest::Approx(-0.5 * (s.numPositions - 1)));
+  // Shared colour scale: from the steepest head's -m (T - 1) to 0. With 12 heads the steepest is
+  // head 9, m = 2^-0.5 (the first of the 16-head slopes), not head 1's 2^-1.
+  CHECK(s.sharedRange.min == doctest::Approx(-std::pow(2.0, -0.5) * (s.numPositions - 1)));
   CHECK(s.sharedRange.max == doctest::Approx(0.0));
 
   REQUIRE(s.toyError.empty());
@@ -374,10 +418,19 @@ TEST_CASE("alibi view: slopes, bias grids and toy attention from core") {
   CHECK(s.weightsBiased.at(t - 1, 0) != doctest::Approx(s.weightsPlain.at(t - 1, 0)));
 }
 
-TEST_CASE("alibi view: show all, symmetric, configs and bad sentences") {
+TEST_CASE("alibi view: only the first heads when asked; symmetric, configs and bad sentences") {
   AlibiPanelState s;
   AppContext ctx;
+  s.showAll = false;
+  s.smallCount = 5;
+  updateAlibiPanel(s, ctx);
+  REQUIRE(s.biasGrids.size() == 12);
+  for (int h = 0; h < 12; ++h) {
+    CAPTURE(h);
+    CHECK(s.biasGrids[static_cast<std::size_t>(h)].values.empty() == (h >= 5));
+  }
   s.showAll = true;
+  s.dirty = true;
   s.causal = false;
   s.numPositions = 8;
   updateAlibiPanel(s, ctx);
@@ -398,6 +451,37 @@ TEST_CASE("alibi view: show all, symmetric, configs and bad sentences") {
   updateAlibiPanel(s, ctx);
   CHECK(s.toyError == "type at least two words");
   CHECK(s.error.empty());
+}
+
+TEST_CASE("alibi view: the small multiples place every head, as large as fits, scrolling below a minimum") {
+  // 12 heads in 1000 x 330 px, 8 px gaps, cells 150..320: 6 per row in 2 rows of 160 px
+  // (7 per row would be 135 < 150; 5 per row needs 3 rows of 193 = 595 > 330).
+  SmallMultipleLayout a = smallMultipleLayout(12, 1000.0f, 330.0f, 8.0f, 150.0f, 320.0f);
+  CHECK(a.perRow == 6);
+  CHECK(a.rows == 2);
+  CHECK(a.cell == doctest::Approx((1000.0 - 5 * 8.0) / 6.0));
+  CHECK(a.perRow * a.rows >= 12);
+  // One head: as large as allowed, not the whole region.
+  SmallMultipleLayout one = smallMultipleLayout(1, 1000.0f, 600.0f, 8.0f, 150.0f, 320.0f);
+  CHECK(one.cell == doctest::Approx(320.0));
+  CHECK(one.rows == 1);
+  // 128 heads cannot fit 1000 x 330 at 150 px: minimum-size grids, 6 per row ((1000 + 8) / 158),
+  // 22 rows, and the region scrolls; still every head has a place.
+  SmallMultipleLayout many = smallMultipleLayout(128, 1000.0f, 330.0f, 8.0f, 150.0f, 320.0f);
+  CHECK(many.perRow == 6);
+  CHECK(many.rows == 22);
+  CHECK(many.cell >= 150.0f);
+  CHECK(many.perRow * many.rows >= 128);
+  for (int n = 1; n <= 128; ++n) {
+    CAPTURE(n);
+    const SmallMultipleLayout l = smallMultipleLayout(n, 700.0f, 400.0f, 8.0f, 120.0f, 300.0f);
+    CHECK(l.perRow * l.rows >= n);
+    CHECK((l.rows - 1) * l.perRow < n);   // no empty row
+    CHECK(l.cell >= 120.0f);
+    CHECK(l.cell <= 300.0f);
+    CHECK(static_cast<float>(l.perRow) * l.cell + static_cast<float>(l.perRow - 1) * 8.0f <= 700.5f);
+  }
+  CHECK(smallMultipleLayout(0, 700.0f, 400.0f, 8.0f, 120.0f, 300.0f).rows == 0);
 }
 
 TEST_CASE("view settings: save then load restores the parameters; bad values are ignored") {

@@ -136,6 +136,31 @@ TEST_CASE("plot: nice ticks are 1-2-5 steps inside the range") {
   CHECK(lt.front() == doctest::Approx(1e-4));
   CHECK(lt.back() == doctest::Approx(1e4));
   CHECK(logTicks(-1, 10, 5).empty());
+  // Two decades: 2 and 5 times each only while the labels fit, else only 5s, else decades.
+  const auto all = logTicks(0.003, 0.92, 10);
+  const std::vector<double> allWant{0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5};
+  REQUIRE(all.size() == allWant.size());
+  for (std::size_t i = 0; i < all.size(); ++i) CHECK(all[i] == doctest::Approx(allWant[i]));
+  const auto fives = logTicks(0.003, 0.92, 5);
+  REQUIRE(fives.size() == 5);
+  for (std::size_t i = 0; i < 5; ++i) CHECK(fives[i] == doctest::Approx(std::vector<double>{0.005, 0.01, 0.05, 0.1, 0.5}[i]));
+  CHECK(logTicks(0.003, 0.92, 4) == std::vector<double>{0.01, 0.1});
+}
+
+TEST_CASE("plot: a fitted axis hugs the data (ALiBi slopes below 1 never get an axis to 10)") {
+  // 12-head ALiBi slopes: 2^-8 .. 2^-0.5.
+  const AxisRange lg = fittedAxis(std::pow(2.0, -8), std::pow(2.0, -0.5), true);
+  CHECK(lg.lo == doctest::Approx(std::pow(2.0, -8) / 1.3));
+  CHECK(lg.hi == doctest::Approx(std::pow(2.0, -0.5) * 1.3));
+  CHECK(lg.hi < 1.0);
+  const AxisRange lin = fittedAxis(0.25, 0.5, false);
+  CHECK(lin.lo == 0.0);                              // non-negative data from 0
+  CHECK(lin.hi == doctest::Approx(0.5 + 0.25 * 0.06));
+  const AxisRange neg = fittedAxis(-2.0, 2.0, false);
+  CHECK(neg.lo == doctest::Approx(-2.24));
+  CHECK(neg.hi == doctest::Approx(2.24));
+  const AxisRange flat = fittedAxis(3.0, 3.0, false);
+  CHECK(flat.hi > flat.lo);
 }
 
 TEST_CASE("ui: numbers and sizes read well") {

@@ -79,6 +79,25 @@ void computeToy(AlibiPanelState& s) {
 
 }  // namespace
 
+SmallMultipleLayout smallMultipleLayout(int count, float width, float height, float gap, float minCell, float maxCell) {
+  SmallMultipleLayout best;
+  if (count <= 0) return best;
+  minCell = std::min(minCell, maxCell);
+  // The largest cell with which every grid fits the region, over every count per row.
+  for (int perRow = 1; perRow <= count; ++perRow) {
+    const float cell = std::min(maxCell, (width - gap * static_cast<float>(perRow - 1)) / static_cast<float>(perRow));
+    const int rows = (count + perRow - 1) / perRow;
+    if (cell < minCell) break;
+    if (static_cast<float>(rows) * (cell + gap) - gap <= height && cell > best.cell) best = {cell, perRow, rows};
+  }
+  if (best.cell > 0.0f) return best;
+  // None fits: as many minCell grids per row as the width takes, and the region scrolls.
+  best.perRow = std::clamp(static_cast<int>((width + gap) / (minCell + gap)), 1, count);
+  best.cell = std::max(minCell, std::min(maxCell, (width - gap * static_cast<float>(best.perRow - 1)) / static_cast<float>(best.perRow)));
+  best.rows = (count + best.perRow - 1) / best.perRow;
+  return best;
+}
+
 void applyAlibiConfig(AlibiPanelState& s, const ModelConfig& c) {
   if (c.encoding != ModelEncoding::Alibi) return;
   if (c.numHeads >= 1) s.numHeads = std::min(c.numHeads, kAlibiMaxHeads);
@@ -220,15 +239,19 @@ void drawSlopes(const AlibiPanelState& s, float height) {
   }
   PlotSpec ps;
   ps.title = "slope m_h by head, in get_slopes order";
-  ps.xTitle = "head h";
-  ps.yTitle = "slope m_h";
+  ps.xTitle = "head (numbered from 1)";
+  ps.xTip = "h = 1 .. n, the order in which get_slopes lists the slopes (Press et al. 2022, ALiBi).";
+  ps.yTitle = "how fast the penalty grows per token of distance";
+  ps.yTip = "slope m_h: head h adds -m_h * (i - j) to the score of query i and key j.\n"
+            "Power-of-two n: m_h = 2^(-8h/n).";
   ps.logY = s.logSlopes;
+  ps.legendOutside = true;   // the legend and y title sit outside: the axis can hug the data
   if (!s.slopes.empty()) {
-    // Head room above the points for the legend and axis title boxes.
     const auto [lo, hi] = std::minmax_element(s.slopes.begin(), s.slopes.end());
+    const AxisRange r = fittedAxis(*lo, *hi, s.logSlopes);
     ps.fixedY = true;
-    ps.yMin = s.logSlopes ? *lo * 0.5 : 0.0;
-    ps.yMax = s.logSlopes ? *hi * 60.0 : *hi * 1.9;
+    ps.yMin = r.lo;
+    ps.yMax = r.hi;
   }
   PlotSeries g1, g2;
   g1.label = p == n ? "2^(-8h/" + std::to_string(n) + ")" : "first " + std::to_string(p) + ": slopes of " + std::to_string(p) + " heads";
@@ -272,8 +295,11 @@ HeatmapSpec biasSpec(double slope, int t, bool causal) {
   HeatmapSpec spec;
   spec.logicalRows = t;
   spec.logicalCols = t;
-  spec.rowAxis = {"query i", 0.0, 1.0};
-  spec.colAxis = {"key j", 0.0, 1.0};
+  spec.rowAxis = {"query token", 0.0, 1.0};
+  spec.colAxis = {"key token", 0.0, 1.0};
+  spec.rowTip = "i: the position that attends.";
+  spec.colTip = causal ? "j: the position attended to. B(i, j) = -m (i - j) for j <= i; j > i is masked."
+                       : "j: the position attended to. B(i, j) = -m |i - j|.";
   spec.valueName = "bias";
   spec.colormap = Colormap::Viridis;
   spec.exactValue = [slope, causal](long long r, long long c) { return alibiBias(slope, r, c, causal); };
@@ -288,21 +314,32 @@ HeatmapSpec biasSpec(double slope, int t, bool causal) {
   return spec;
 }
 
+// "head 3, m = 0.125": the grid's label (heads numbered from 1, as in the documents).
+std::string headLabel(int head, double slope) { return "head " + std::to_string(head + 1) + ", m = " + formatShort(slope, 3); }
+
 void drawSmallMultiples(AlibiPanelState& s, float scale) {
-  const int shown = shownHeads(s);
-  const float cell = 180.0f * scale;
-  const int perRow = std::max(1, static_cast<int>(ImGui::GetContentRegionAvail().x / cell));
-  for (int h = 0; h < shown && h < static_cast<int>(s.biasGrids.size()); ++h) {
+  const int shown = std::min(shownHeads(s), static_cast<int>(s.biasGrids.size()));
+  const float labelH = ImGui::GetTextLineHeightWithSpacing();
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  // Never narrower than the longest label, so labels do not run together.
+  float minCell = 120.0f * scale;
+  for (int h = 0; h < shown; ++h)
+    minCell = std::max(minCell, ImGui::CalcTextSize(headLabel(h, s.slopes[static_cast<std::size_t>(h)]).c_str()).x + gap);
+  // Every head is drawn: as large as fits the region, never below minCell (then the region scrolls).
+  const SmallMultipleLayout lay = smallMultipleLayout(shown, ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y,
+                                                      gap, minCell, 320.0f * scale);
+  for (int h = 0; h < shown; ++h) {
     const auto idx = static_cast<std::size_t>(h);
-    if (s.biasGrids[idx].values.empty()) continue;
-    if (h % perRow != 0) ImGui::SameLine();
+    if (h % lay.perRow != 0) ImGui::SameLine();
     ImGui::BeginGroup();
     ImGui::PushID(h);
     const double slope = s.slopes[idx];
-    const std::string title = "head " + std::to_string(h + 1) + ": m = 2^" + formatShort(std::log2(slope), 3);
+    const std::string title = headLabel(h, slope);
     if (h == s.selectedHead) ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), "%s", title.c_str());
     else ImGui::TextUnformatted(title.c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("head %d: m = %s", h + 1, slopeLabel(slope).c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("head %d of %d: bias B(i, j) = %s, m = %s", h + 1, s.numHeads, s.causal ? "-m (i - j)" : "-m |i - j|",
+                        slopeLabel(slope).c_str());
     HeatmapSpec spec = biasSpec(slope, s.numPositions, s.causal);
     spec.fixedRange = s.sharedScale;  // one scale for all heads: steeper slopes are visibly darker
     spec.rangeMin = s.sharedRange.min;
@@ -313,7 +350,8 @@ void drawSmallMultiples(AlibiPanelState& s, float scale) {
     };
     HeatmapState& hs = s.smallMaps[idx];
     hs.showColorbar = false;
-    if (drawHeatmap("bias", hs, spec, s.smallImages[idx], cell - 8.0f * scale, cell - 16.0f * scale))
+    if (s.biasGrids[idx].values.empty()) ImGui::Dummy(ImVec2(lay.cell, lay.cell - labelH));
+    else if (drawHeatmap("bias", hs, spec, s.smallImages[idx], lay.cell, lay.cell - labelH))
       refreshImage(s.biasGrids[idx], hs, s.smallImages[idx], s.version, false, 256);
     ImGui::PopID();
     ImGui::EndGroup();
@@ -335,7 +373,10 @@ void drawToy(AlibiPanelState& s, float width, float height) {
 
   ImGui::BeginGroup();
   ImGui::TextUnformatted("softmax(x.x / sqrt(d)): no position");
-  if (drawHeatmap("toy-plain", s.plainMap, attentionWeightSpec(s.weightsPlain, s.tokens, s.tokens, "softmax weight without bias"), s.plainImage, w, h))
+  HeatmapSpec plain = attentionWeightSpec(s.weightsPlain, s.tokens, s.tokens, "softmax weight without bias");
+  plain.rowTip = "query token i (the word that attends).";
+  plain.colTip = "key token j. Weight = softmax_j(x_i . x_j / sqrt(d)): each row sums to 1.";
+  if (drawHeatmap("toy-plain", s.plainMap, plain, s.plainImage, w, h))
     refreshImage(s.weightsPlain, s.plainMap, s.plainImage, s.version, false, 256);
   ImGui::EndGroup();
   ImGui::SameLine();
@@ -347,8 +388,10 @@ void drawToy(AlibiPanelState& s, float width, float height) {
   ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::TextUnformatted("= softmax(x.x / sqrt(d) + B): with ALiBi");
-  if (drawHeatmap("toy-biased", s.biasedMap, attentionWeightSpec(s.weightsBiased, s.tokens, s.tokens, "softmax weight with ALiBi bias"),
-                  s.biasedImage, w, h))
+  HeatmapSpec biased = attentionWeightSpec(s.weightsBiased, s.tokens, s.tokens, "softmax weight with ALiBi bias");
+  biased.rowTip = plain.rowTip;
+  biased.colTip = "key token j. Weight = softmax_j(x_i . x_j / sqrt(d) + B_h(i, j)): each row sums to 1.";
+  if (drawHeatmap("toy-biased", s.biasedMap, biased, s.biasedImage, w, h))
     refreshImage(s.weightsBiased, s.biasedMap, s.biasedImage, s.version, false, 256);
   ImGui::EndGroup();
 }
@@ -370,14 +413,14 @@ void drawAlibiPanel(AlibiPanelState& s, AppContext& ctx) {
 
   ImGui::BeginChild("alibi-views", ImVec2(0, avail.y), false);
   const ImVec2 va = ImGui::GetContentRegionAvail();
-  drawSlopes(s, std::max(160.0f * scale, va.y * 0.26f));
+  drawSlopes(s, std::max(150.0f * scale, va.y * 0.22f));
   const std::string scaleText = s.sharedScale ? "one colour scale from " + formatShort(s.sharedRange.min, 4) + " (dark) to " +
                                                    formatShort(s.sharedRange.max, 4) + " (yellow)"
                                              : "each its own colour scale";
   ImGui::Text("bias B_h(i, j) per head, %s, %s", s.causal ? "causal (grey = masked)" : "symmetric", scaleText.c_str());
   HelpMarker("Each small grid is one head's bias over query i (rows) and key j (columns). Steeper slopes fall\n"
              "off faster from the diagonal. Click a grid to use that head in the toy attention below.");
-  const float toyH = std::max(200.0f * scale, va.y * 0.36f);
+  const float toyH = std::max(200.0f * scale, va.y * 0.3f);
   ImGui::BeginChild("alibi-small", ImVec2(0, std::max(120.0f, ImGui::GetContentRegionAvail().y - toyH)), true);
   drawSmallMultiples(s, scale);
   ImGui::EndChild();

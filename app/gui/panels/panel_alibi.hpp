@@ -28,7 +28,7 @@ struct AlibiPanelState {
   int numHeads = 12;                 // 1 .. kAlibiMaxHeads
   int numPositions = 24;             // T of each bias grid, 2 .. kAlibiMaxPositions
   bool causal = true;                // causal -m(i-j), j > i masked; else symmetric -m|i-j|
-  bool showAll = false;              // small multiples for every head, else the first smallCount
+  bool showAll = true;               // small multiples for every head, else the first smallCount
   int smallCount = 8;
   int selectedHead = 0;              // 0-based, for the toy attention
   bool logSlopes = true;             // slopes plot on a log axis
@@ -68,6 +68,17 @@ void loadAlibiPanel(AlibiPanelState& s, const nlohmann::json& j);
 // An ALiBi model's config: its head count (1 .. kAlibiMaxHeads). Other encodings leave the
 // panel alone.
 void applyAlibiConfig(AlibiPanelState& s, const ModelConfig& c);
+
+// Small multiples: count square grids of `cell` pixels (label line included), perRow to a row, in
+// a width x height region with `gap` pixels between them. The largest cell in [minCell, maxCell]
+// with which all of them fit; when none does, minCell-sized (or wider, to fill the row) grids
+// and rows past the region scroll. Every one of the count grids is always placed.
+struct SmallMultipleLayout {
+  float cell = 0.0f;   // pixels, side of one grid with its label
+  int perRow = 1;
+  int rows = 0;
+};
+SmallMultipleLayout smallMultipleLayout(int count, float width, float height, float gap, float minCell, float maxCell);
 
 // Recomputes when dirty (or when the backend changed). Exposed for tests.
 void updateAlibiPanel(AlibiPanelState& s, AppContext& ctx);

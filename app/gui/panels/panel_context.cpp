@@ -60,6 +60,76 @@ void fillAutoLists(ContextExtensionPanelState& s, int numPairs) {
 
 }  // namespace
 
+bool methodHasRegimes(ScalingMethod m) {
+  return m == ScalingMethod::Linear || m == ScalingMethod::Yarn || m == ScalingMethod::Llama3;
+}
+
+namespace {
+
+// Why a column means nothing for a method (empty: it applies).
+std::string notApplicableReason(ScalingMethod m, MethodColumn column) {
+  const std::string name = scalingName(m);
+  switch (column) {
+    case MethodColumn::AttentionFactor:
+    case MethodColumn::ScoreScale:
+      if (m == ScalingMethod::Yarn || m == ScalingMethod::LongRope) return "";
+      return name + " does not scale cos and sin: only yarn and longrope multiply them by an attention factor "
+                    "(Hugging Face's rope init functions return 1.0 for the others).";
+    case MethodColumn::EffectiveBase:
+      if (m == ScalingMethod::NtkAware || m == ScalingMethod::DynamicNtk) return "";
+      if (m == ScalingMethod::None) return "none: no scaling, the base is the one set on the left.";
+      return name + " keeps the base and changes theta_i pair by pair (" +
+             (m == ScalingMethod::Linear     ? std::string("every theta_i / s")
+              : m == ScalingMethod::LongRope ? std::string("each pair divided by its own factor from the short or long list")
+                                             : std::string("kept, blended or divided by s")) +
+             "); only ntk and dynamic replace the base.";
+    case MethodColumn::Regimes:
+      if (methodHasRegimes(m)) return "";
+      if (m == ScalingMethod::None) return "none: no scaling, every pair keeps its theta_i.";
+      if (m == ScalingMethod::LongRope)
+        return "longrope divides each pair by its own factor from the short or long list: no pair is 'kept' or "
+               "'interpolated' as a band; the plot shows each pair's new frequency.";
+      return name + " replaces the base, so every pair's frequency changes by its own amount, from unchanged "
+                    "(pair 0) smoothly to 1/s (the last pair): there are no kept and interpolated bands.";
+  }
+  return "";
+}
+
+}  // namespace
+
+MethodTableCell methodTableCell(ScalingMethod m, MethodColumn column, const RopeFrequencies& f) {
+  MethodTableCell c;
+  c.why = notApplicableReason(m, column);
+  if (!c.why.empty()) {
+    c.applies = false;
+    c.text = "n/a";
+    return c;
+  }
+  switch (column) {
+    case MethodColumn::AttentionFactor:
+      c.text = formatShort(f.attentionFactor, 5);
+      c.why = "cos and sin are multiplied by this factor, so every q.k score by its square.";
+      break;
+    case MethodColumn::ScoreScale:
+      c.text = formatShort(f.attentionFactor * f.attentionFactor, 5);
+      c.why = "attention factor squared: how much every q.k score (before softmax) is scaled.";
+      break;
+    case MethodColumn::EffectiveBase:
+      c.text = formatShort(f.effectiveBase, 6);
+      c.why = "the base that replaces B: theta_i = base'^(-2i / d_rot).";
+      break;
+    case MethodColumn::Regimes: {
+      int counts[3] = {0, 0, 0};
+      for (PairRegime r : f.regime) ++counts[static_cast<int>(r)];
+      c.text = std::to_string(counts[0]) + " / " + std::to_string(counts[1]) + " / " + std::to_string(counts[2]);
+      c.why = "rotary pairs whose theta_i is kept / blended between theta_i and theta_i / s / divided by s "
+              "(interpolated), of " + std::to_string(f.regime.size()) + " pairs.";
+      break;
+    }
+  }
+  return c;
+}
+
 void applyContextExtensionConfig(ContextExtensionPanelState& s, const ModelConfig& c) {
   if (c.encoding != ModelEncoding::Rope) return;
   s.headDim = c.rope.headDim;
@@ -330,8 +400,11 @@ PlotSpec frequencyPlot(const ContextExtensionPanelState& s, std::vector<std::str
   PlotSpec ps;
   ps.title = std::string(s.wavelength ? "wavelength" : "inverse frequency") + " per pair, d_rot = " +
              std::to_string(s.rotaryDims) + ", base " + formatShort(s.base, 6);
-  ps.xTitle = "pair i";
-  ps.yTitle = s.wavelength ? "wavelength (positions)" : "theta_i (rad / position)";
+  ps.xTitle = "rotating pair (slow to the right)";
+  ps.xTip = "pair i = 0 .. d_rot/2 - 1; before scaling theta_i = base^(-2i/d_rot).";
+  ps.yTitle = s.wavelength ? "positions per full turn" : "turning speed (radians per position)";
+  ps.yTip = s.wavelength ? "wavelength 2 pi / theta'_i after each method's scaling; the dashed level is L0, the trained length."
+                         : "theta'_i, pair i's frequency after each method's scaling; the level is 2 pi / L0. Log axis.";
   ps.logY = true;
   colNames = {"pair"};
   cols.assign(1, {});
@@ -364,7 +437,7 @@ PlotSpec frequencyPlot(const ContextExtensionPanelState& s, std::vector<std::str
   }
   // Regime bands of the selected method: one band per run of equal regime.
   const RopeFrequencies& sel = s.freqs[static_cast<std::size_t>(s.selected)];
-  if (static_cast<int>(sel.regime.size()) == numPairs) {
+  if (static_cast<int>(sel.regime.size()) == numPairs && methodHasRegimes(static_cast<ScalingMethod>(s.selected))) {
     int start = 0;
     for (int i = 1; i <= numPairs; ++i) {
       if (i == numPairs || sel.regime[static_cast<std::size_t>(i)] != sel.regime[static_cast<std::size_t>(start)]) {
@@ -384,21 +457,36 @@ void drawPairTooltip(const ContextExtensionPanelState& s, const PlotHover& hover
   const int pair = std::clamp(static_cast<int>(std::lround(hover.x)), 0, numPairs - 1);
   ImGui::BeginTooltip();
   ImGui::Separator();
-  ImGui::Text("pair %d (dims %d, %d in half-split): regime", pair, pair, pair + numPairs);
+  ImGui::Text("pair %d (dims %d, %d in half-split)", pair, pair, pair + numPairs);
   for (int mi = 0; mi < kNumScalingMethods; ++mi) {
     const RopeFrequencies& f = s.freqs[static_cast<std::size_t>(mi)];
     if (static_cast<int>(f.invFreq.size()) != numPairs || !s.visible[static_cast<std::size_t>(mi)]) continue;
     const double th = f.invFreq[static_cast<std::size_t>(pair)];
-    ImGui::TextColored(ImColor(plotColor(mi)), "%-9s %s (ramp %s), wavelength %s",
-                       scalingName(static_cast<ScalingMethod>(mi)), regimeName(f.regime[static_cast<std::size_t>(pair)]),
-                       formatShort(f.ramp[static_cast<std::size_t>(pair)], 3).c_str(),
+    const auto m = static_cast<ScalingMethod>(mi);
+    // Methods without bands: the pair's own change, theta'/theta.
+    const std::string what = methodHasRegimes(m) ? std::string(regimeName(f.regime[static_cast<std::size_t>(pair)])) + " (ramp " +
+                                                       formatShort(f.ramp[static_cast<std::size_t>(pair)], 3) + ")"
+                                                 : "theta'/theta = " + formatShort(th / f.baseInvFreq[static_cast<std::size_t>(pair)], 4);
+    ImGui::TextColored(ImColor(plotColor(mi)), "%-9s %s, wavelength %s", scalingName(m), what.c_str(),
                        formatShort(2.0 * std::numbers::pi / th, 5).c_str());
   }
   ImGui::EndTooltip();
 }
 
 void drawBandLegend(const ContextExtensionPanelState& s) {
-  ImGui::TextDisabled("bands (%s):", scalingName(static_cast<ScalingMethod>(s.selected)));
+  const auto m = static_cast<ScalingMethod>(s.selected);
+  if (!methodHasRegimes(m)) {
+    ImGui::TextDisabled("bands (%s): n/a", scalingName(m));
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34.0f);
+      ImGui::TextUnformatted(methodTableCell(m, MethodColumn::Regimes, RopeFrequencies{}).why.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+    return;
+  }
+  ImGui::TextDisabled("bands (%s):", scalingName(m));
   for (PairRegime r : {PairRegime::Kept, PairRegime::Blended, PairRegime::Interpolated}) {
     ImGui::SameLine();
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
@@ -412,7 +500,20 @@ void drawBandLegend(const ContextExtensionPanelState& s) {
              "blended: in between (yarn's ramp, llama3's smooth band).");
 }
 
-// Attention factor and summary per method.
+// A table cell: the number, or a greyed "n/a"; either way the tooltip says what it means.
+void drawTableCell(const MethodTableCell& c) {
+  if (c.applies) ImGui::TextUnformatted(c.text.c_str());
+  else ImGui::TextDisabled("%s", c.text.c_str());
+  if (!c.why.empty() && ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34.0f);
+    ImGui::TextUnformatted(c.why.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+// Attention factor and summary per method; columns that do not apply to a method say so.
 void drawMethodTable(const ContextExtensionPanelState& s) {
   if (!ImGui::BeginTable("ctx-table", 6, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
     return;
@@ -420,24 +521,21 @@ void drawMethodTable(const ContextExtensionPanelState& s) {
   ImGui::TableSetupColumn("attention factor");
   ImGui::TableSetupColumn("score scale (factor^2)");
   ImGui::TableSetupColumn("effective base");
-  ImGui::TableSetupColumn("kept / blended / interp.");
+  ImGui::TableSetupColumn("pairs kept / blended / interp.");
   ImGui::TableSetupColumn("status");
   ImGui::TableHeadersRow();
+  constexpr MethodColumn kColumns[] = {MethodColumn::AttentionFactor, MethodColumn::ScoreScale, MethodColumn::EffectiveBase,
+                                       MethodColumn::Regimes};
   for (int mi = 0; mi < kNumScalingMethods; ++mi) {
+    const auto m = static_cast<ScalingMethod>(mi);
     const RopeFrequencies& f = s.freqs[static_cast<std::size_t>(mi)];
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
-    ImGui::TextColored(ImColor(plotColor(mi)), "%s", scalingName(static_cast<ScalingMethod>(mi)));
-    ImGui::TableSetColumnIndex(1);
-    ImGui::TextUnformatted(formatShort(f.attentionFactor, 5).c_str());
-    ImGui::TableSetColumnIndex(2);
-    ImGui::TextUnformatted(formatShort(f.attentionFactor * f.attentionFactor, 5).c_str());
-    ImGui::TableSetColumnIndex(3);
-    ImGui::TextUnformatted(formatShort(f.effectiveBase, 6).c_str());
-    ImGui::TableSetColumnIndex(4);
-    int counts[3] = {0, 0, 0};
-    for (PairRegime r : f.regime) ++counts[static_cast<int>(r)];
-    ImGui::Text("%d / %d / %d", counts[0], counts[1], counts[2]);
+    ImGui::TextColored(ImColor(plotColor(mi)), "%s", scalingName(m));
+    for (int c = 0; c < 4; ++c) {
+      ImGui::TableSetColumnIndex(c + 1);
+      drawTableCell(methodTableCell(m, kColumns[c], f));
+    }
     ImGui::TableSetColumnIndex(5);
     const std::string& err = s.errors[static_cast<std::size_t>(mi)];
     if (err.empty()) ImGui::TextDisabled("ok");
@@ -559,7 +657,7 @@ void loadContextExtensionPanel(ContextExtensionPanelState& s, const nlohmann::js
       RopeScaling& sc = s.scaling[static_cast<std::size_t>(i)];
       readSetting(m, "factor", sc.factor, 1.0, 64.0);
       readSetting(m, "original_max_positions", sc.originalMaxPositions, 64, 1 << 20);
-      readSetting(m, "seq_len", sc.seqLen, 0LL, 1LL << 22);
+      readSetting(m, "seq_len", sc.seqLen, 1LL, 1LL << 22);   // the "seq len L" slider's range
       readSetting(m, "beta_fast", sc.betaFast, 0.5, 256.0);
       readSetting(m, "beta_slow", sc.betaSlow, 0.05, 64.0);
       readSetting(m, "mscale", sc.mscale, 0.0, 2.0);

@@ -62,6 +62,19 @@ void loadContextExtensionPanel(ContextExtensionPanelState& s, const nlohmann::js
 // leave the panel alone.
 void applyContextExtensionConfig(ContextExtensionPanelState& s, const ModelConfig& c);
 
+// The method table's columns that do not apply to every method, and one cell of them: the number,
+// or "n/a" (applies = false) with why the column means nothing for that method. Exposed for tests.
+enum class MethodColumn { AttentionFactor, ScoreScale, EffectiveBase, Regimes };
+struct MethodTableCell {
+  std::string text;        // "1.2079", "4 / 52 / 8", or "n/a"
+  bool applies = true;
+  std::string why;         // tooltip: what the column is, or why it is n/a for this method
+};
+MethodTableCell methodTableCell(ScalingMethod m, MethodColumn column, const RopeFrequencies& f);
+// Whether a method sorts pairs into kept / blended / interpolated (linear, yarn, llama3); the
+// others change every pair by its own amount, so the plot shows no bands for them.
+bool methodHasRegimes(ScalingMethod m);
+
 // Recomputes every method when dirty. Exposed for tests.
 void updateContextExtensionPanel(ContextExtensionPanelState& s, AppContext& ctx);
 

@@ -21,7 +21,7 @@ namespace posviz::app {
 
 namespace {
 
-constexpr int kMaxPositions = 131072;
+constexpr int kMaxPositions = kLearnedMaxPositions;
 
 std::string noRowReason(long long pos, int maxLen) {
   return "position " + formatCount(pos) + " has no row: max_len " + formatCount(maxLen) + " (rows 0.." +
@@ -145,7 +145,7 @@ void drawControls(LearnedPanelState& s, AppContext&) {
     bool changed = false;
     changed |= SliderIntLog("max_len", &s.maxLen, 1, kMaxPositions);
     HelpMarker("Rows of the table: positions 0 .. max_len-1 exist, position max_len does not.");
-    changed |= SliderIntLog("d_model", &s.dModel, 1, 4096);
+    changed |= SliderIntLog("d_model", &s.dModel, 1, kLearnedMaxDModel);
     HelpMarker("Columns: the model width.");
     int seed = static_cast<int>(s.seed);
     if (ImGui::InputInt("seed", &seed)) {
@@ -153,7 +153,7 @@ void drawControls(LearnedPanelState& s, AppContext&) {
       changed = true;
     }
     HelpMarker("Seed of SplitMix64 + Box-Muller (core/random.hpp).");
-    changed |= ImGui::SliderFloat("std", &s.stddev, 0.001f, 1.0f, "%.3f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    changed |= ImGui::SliderFloat("std", &s.stddev, kLearnedMinStd, kLearnedMaxStd, "%.3f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
     HelpMarker("P[i][j] ~ N(0, std^2); GPT-2 initialises with std = 0.02.");
     if (changed) s.tableDirty = true;
   } else {
@@ -266,8 +266,11 @@ void drawTableMap(LearnedPanelState& s, const LearnedTableResult& t, float heatW
   HeatmapSpec spec;
   spec.logicalRows = s.numPositions;
   spec.logicalCols = table->cols;
-  spec.rowAxis.title = "position";
-  spec.colAxis.title = "dimension";
+  spec.rowAxis.title = "token position";
+  spec.colAxis.title = "dimension of the learned vector";
+  spec.rowTip = "pos: row P[pos] of the table is added to the embedding of the token at that place; rows exist "
+                "only for pos < max_len.";
+  spec.colTip = "dim = 0 .. d_model - 1 of row P[pos] (a trained, or here N(0, std^2) seeded, number).";
   spec.valueName = "P[pos][dim]";
   spec.colormap = s.colormap;
   spec.symmetricRange = true;
@@ -301,7 +304,10 @@ void drawNormPlot(const LearnedPanelState& s, const LearnedTableResult& t, float
   const int rows = s.table->rows;
   PlotSpec norms;
   norms.title = "Row norm |P[pos]| against position";
-  norms.xTitle = "position";
+  norms.xTitle = "token position";
+  norms.xTip = "pos = 0 .. positions - 1; past max_len the table has no row.";
+  norms.yTitle = "length of the position's vector";
+  norms.yTip = "|P[pos]| = sqrt(sum_dim P[pos][dim]^2), the Euclidean norm of row pos.";
   PlotSeries ns{"|P[pos]|", {}, {}, plotColor(0), false, 1.5f};
   const int shown = std::min(s.numPositions, rows);
   ns.x.reserve(static_cast<std::size_t>(shown));
@@ -325,7 +331,10 @@ void drawLookupRow(const LearnedPanelState& s, float width, float height) {
   const int rows = table.rows;
   PlotSpec rowPlot;
   rowPlot.title = "P[" + formatCount(s.lookupPos) + "] across dimensions";
-  rowPlot.xTitle = "dimension";
+  rowPlot.xTitle = "dimension of the learned vector";
+  rowPlot.xTip = "dim = 0 .. d_model - 1 of row P[lookup pos].";
+  rowPlot.yTitle = "value";
+  rowPlot.yTip = "P[pos][dim], the table entry.";
   if (s.lookupPos < rows) {
     PlotSeries rs{"P[pos][dim]", {}, {}, plotColor(1), table.cols > 256 ? false : true, 1.5f};
     const float* r = table.row(s.lookupPos);

@@ -16,6 +16,11 @@
 
 namespace posviz::app {
 
+// Slider ranges, shared with the settings loader (panels.cpp).
+constexpr int kLearnedMaxPositions = 131072;          // max_len, positions, lookup pos + 1
+constexpr int kLearnedMaxDModel = 4096;
+constexpr float kLearnedMinStd = 0.001f, kLearnedMaxStd = 1.0f;
+
 // What the table job delivers: the table plus what the view draws from it.
 struct LearnedTableResult {
   struct Source {

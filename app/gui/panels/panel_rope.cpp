@@ -383,7 +383,10 @@ void drawVectors(const RopePanelState& s) {
   ImGui::Separator();
   PlotSpec ps;
   ps.title = "q and k by dim";
-  ps.xTitle = "dim";
+  ps.xTitle = "dimension of q and k";
+  ps.xTip = "dim = 0 .. head_dim - 1; the pairs that rotate are (i, i + d_rot/2) half-split or (2i, 2i+1) interleaved.";
+  ps.yTitle = "value";
+  ps.yTip = "q[dim] and k[dim] before rotation (typed or seeded).";
   PlotSeries q, k;
   q.label = "q";
   k.label = "k";
@@ -640,8 +643,10 @@ void drawScoreMap(RopePanelState& s, const RopeScoreResult* res) {
   HeatmapSpec spec;
   spec.logicalRows = T;
   spec.logicalCols = T;
-  spec.rowAxis = {"query position m", 0.0, 1.0};
-  spec.colAxis = {"key position n", 0.0, 1.0};
+  spec.rowAxis = {"position of the query", 0.0, 1.0};
+  spec.colAxis = {"position of the key", 0.0, 1.0};
+  spec.rowTip = "m: q is rotated by R_m (each pair i by m * theta_i).";
+  spec.colTip = "n: k is rotated by R_n. Cell (m, n) = s(m, n) = <R_m q, R_n k>, which depends only on m - n.";
   spec.valueName = "s(m,n)";
   spec.colormap = Colormap::RdBu;
   spec.symmetricRange = true;
@@ -676,8 +681,11 @@ void drawPairMap(RopePanelState& s, AppContext& ctx) {
   HeatmapSpec spec;
   spec.logicalRows = s.pairGrid.rows;
   spec.logicalCols = s.pairGrid.cols;
-  spec.rowAxis = {"position", 0.0, 1.0};
-  spec.colAxis = {"pair i", 0.0, 1.0};
+  spec.rowAxis = {"token position", 0.0, 1.0};
+  spec.colAxis = {"rotating pair (slow to the right)", 0.0, 1.0};
+  spec.rowTip = "pos = 0 .. T - 1.";
+  spec.colTip = "pair i = 0 .. d_rot/2 - 1, turning by theta_i = base^(-2i/d_rot) radians per position "
+                "(after the chosen context-extension scaling).";
   spec.valueName = kind == RopeGridKind::Angle ? "angle (rad)" : kind == RopeGridKind::Cos ? "cos" : "sin";
   spec.colormap = kind == RopeGridKind::Angle ? Colormap::Twilight : Colormap::RdBu;
   spec.isAngle = kind == RopeGridKind::Angle;
@@ -715,8 +723,10 @@ void drawPlots(const RopePanelState& s, const RopeScoreResult* res) {
   }
   PlotSpec ps;
   ps.title = "s against m - n";
-  ps.xTitle = "relative position m - n";
-  ps.yTitle = "s = <R_m q, R_n k>";
+  ps.xTitle = "how far the query is after the key";
+  ps.xTip = "m - n, in positions (negative: the key comes after the query).";
+  ps.yTitle = "attention score";
+  ps.yTip = "s = <R_m q, R_n k> = sum_i Re[(q_i conj k_i) e^{i (m - n) theta_i}], the same for every m, n with that m - n.";
   PlotSeries ser;
   ser.label = "s(m - n)";
   const int count = static_cast<int>(res->byOffset->size());
@@ -731,8 +741,11 @@ void drawPlots(const RopePanelState& s, const RopeScoreResult* res) {
 
   PlotSpec pb;
   pb.title = "RoFormer long-term decay bound";
-  pb.xTitle = "relative distance r = |m - n|";
-  pb.yTitle = "(1/(d/2)) sum_j |S_j|";
+  pb.xTitle = "distance between query and key";
+  pb.xTip = "r = |m - n|, in positions.";
+  pb.yTitle = "ceiling on the score (relative)";
+  pb.yTip = "RoFormer section 3.4.3: |s| <= max_i |h_{i+1} - h_i| * (1/(d/2)) sum_j |S_j|, S_j = sum_{k<j} e^{i r theta_k}. "
+            "Drawn: (1/(d/2)) sum_j |S_j|, which shrinks as r grows (long-term decay).";
   PlotSeries b;
   b.label = "bound / max|h_{i+1} - h_i|";
   b.x.resize(res->decayBound->size());

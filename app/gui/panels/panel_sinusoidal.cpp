@@ -28,11 +28,11 @@ namespace posviz::app {
 
 namespace {
 
-constexpr int kMaxPositions = 2147483647;   // 2^31 - 1: the window is averaged in closed form
-constexpr int kMaxDModel = 4096;
+constexpr int kMaxPositions = kSinusoidalMaxPositions;
+constexpr int kMaxDModel = kSinusoidalMaxDModel;
 constexpr int kMaxClocks = 64;
-constexpr double kMinBase = 10.0;
-constexpr double kMaxBase = 1e6;
+constexpr double kMinBase = kSinusoidalMinBase;
+constexpr double kMaxBase = kSinusoidalMaxBase;
 
 std::string omegaFormula(const SinusoidalParams& p, int pair) {
   char buf[160];
@@ -190,10 +190,10 @@ void drawControls(SinusoidalPanelState& s, AppContext& ctx) {
   HelpMarker("Advance pos over time: each pair's hand turns by w_i per position.");
   ImGui::SliderInt("pair i", &s.pair, 0, s.params.dModel / 2 - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
   HelpMarker("Pair i = dims (2i, 2i+1) interleaved, (i, d/2+i) tensor2tensor; frequency w_i.");
-  ImGui::SliderInt("k", &s.offsetK, -1024, 1024, "%d", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SliderInt("k", &s.offsetK, -kSinusoidalMaxOffsetK, kSinusoidalMaxOffsetK, "%d", ImGuiSliderFlags_AlwaysClamp);
   HelpMarker("Offset of M_k: PE(pos+k) = M_k PE(pos), M_k block-diagonal with 2x2 rotations "
              "[[cos kw_i, sin kw_i], [-sin kw_i, cos kw_i]] on (sin, cos). It does not depend on pos.");
-  if (SliderIntLog("similarity N", &s.simPositions, 2, 2048)) s.simMap.resetView();
+  if (SliderIntLog("similarity N", &s.simPositions, 2, kSinusoidalMaxSimilarity)) s.simMap.resetView();
   HelpMarker("Size of the similarity heatmap PE(a).PE(b) = sum_i cos((a-b) w_i), positions 0 .. N-1.");
   ImGui::SliderInt("reference a", &s.simRef, 0, 65536, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   HelpMarker("Similarity against offset is plotted from a and from a+1000: the curves coincide because "
@@ -237,8 +237,11 @@ void drawEncoding(SinusoidalPanelState& s, AppContext& ctx) {
   HeatmapSpec spec;
   spec.logicalRows = s.numPositions;
   spec.logicalCols = p.dModel;
-  spec.rowAxis.title = "position";
-  spec.colAxis.title = "dimension";
+  spec.rowAxis.title = "token position";
+  spec.colAxis.title = "dimension of the encoding";
+  spec.rowTip = "pos = 0 .. positions - 1: the row PE(pos) is added to the token embedding at that place.";
+  spec.colTip = "dim = 0 .. d_model - 1. Interleaved: dim 2i = sin(pos w_i), dim 2i+1 = cos(pos w_i), "
+                "w_i = base^(-2i/d_model). tensor2tensor: all sines, then all cosines.";
   spec.valueName = "PE";
   spec.colormap = s.colormap;
   spec.symmetricRange = true;
@@ -277,7 +280,10 @@ void drawEncoding(SinusoidalPanelState& s, AppContext& ctx) {
   const float plotH = std::floor((avail.y - ImGui::GetStyle().ItemSpacing.y) * 0.5f);
   PlotSpec wl;
   wl.title = "Wavelength and frequency per pair";
-  wl.xTitle = "pair i";
+  wl.xTitle = "sin/cos pair (slow to the right)";
+  wl.xTip = "pair i = dims (2i, 2i+1), i = 0 .. d_model/2 - 1; its frequency is w_i = base^(-2i/d_model).";
+  wl.yTitle = "positions per turn, and radians per position";
+  wl.yTip = "wavelength 2 pi / w_i: positions until pair i's angle pos * w_i turns once; frequency w_i in rad/position. Log axis.";
   wl.logY = true;
   PlotSeries lam{"wavelength 2pi/w_i (positions)", {}, {}, plotColor(1), false, 2.0f};
   PlotSeries fr{"frequency w_i (rad/position)", {}, {}, plotColor(0), false, 2.0f};
@@ -297,7 +303,10 @@ void drawEncoding(SinusoidalPanelState& s, AppContext& ctx) {
 
   PlotSpec row;
   row.title = "PE(pos = " + formatCount(s.pos) + ") across dimensions";
-  row.xTitle = "dimension";
+  row.xTitle = "dimension of the encoding";
+  row.xTip = "dim = 0 .. d_model - 1 of the vector PE(pos) at the chosen position.";
+  row.yTitle = "value";
+  row.yTip = "PE(pos, 2i) = sin(pos w_i), PE(pos, 2i+1) = cos(pos w_i), w_i = base^(-2i/d_model): always in [-1, 1].";
   row.fixedY = true;
   row.yMin = -1.1;
   row.yMax = 1.1;
@@ -403,8 +412,10 @@ void drawSimilarity(SinusoidalPanelState& s) {
   HeatmapSpec spec;
   spec.logicalRows = s.simPositions;
   spec.logicalCols = s.simPositions;
-  spec.rowAxis.title = "position a";
-  spec.colAxis.title = "position b";
+  spec.rowAxis.title = "first position";
+  spec.colAxis.title = "second position";
+  spec.rowTip = "a = 0 .. N - 1.";
+  spec.colTip = "b = 0 .. N - 1. Cell (a, b) = PE(a) . PE(b) = sum_i cos((a - b) w_i): it depends only on a - b.";
   spec.valueName = "PE(a).PE(b)";
   spec.colormap = s.colormap;
   spec.symmetricRange = true;
@@ -434,8 +445,10 @@ void drawSimilarity(SinusoidalPanelState& s) {
   const float rightW = ImGui::GetContentRegionAvail().x;
   PlotSpec ps;
   ps.title = "PE(a).PE(a+k) against offset k";
-  ps.xTitle = "offset k";
-  ps.yTitle = "dot product";
+  ps.xTitle = "distance between the two positions";
+  ps.xTip = "offset k = b - a, from 0.";
+  ps.yTitle = "similarity of their encodings";
+  ps.yTip = "dot product PE(a) . PE(a + k) = sum_i cos(k w_i), the same from every a.";
   const int kMax = std::min(s.simPositions, 4096);
   PlotSeries fromA{"from a = " + std::to_string(s.simRef), {}, {}, plotColor(0), false, 3.0f};
   PlotSeries fromB{"from a = " + std::to_string(s.simRef + 1000), {}, {}, plotColor(1), false, 1.4f};
@@ -560,8 +573,11 @@ void drawOffsetMatrix(SinusoidalPanelState& s) {
   HeatmapSpec spec;
   spec.logicalRows = d;
   spec.logicalCols = d;
-  spec.rowAxis.title = "output dim";
-  spec.colAxis.title = "input dim";
+  spec.rowAxis.title = "dimension of PE(pos + k)";
+  spec.colAxis.title = "dimension of PE(pos)";
+  spec.rowTip = "output dim r of M_k PE(pos) = PE(pos + k).";
+  spec.colTip = "input dim c. M_k is block-diagonal: 2x2 rotations [[cos k w_i, sin k w_i], [-sin k w_i, cos k w_i]] "
+                "on each (sin, cos) pair, the same for every pos.";
   spec.valueName = "M_k";
   spec.colormap = Colormap::RdBu;
   spec.symmetricRange = true;

@@ -15,6 +15,14 @@
 
 namespace posviz::app {
 
+// Slider ranges, shared with the settings loader (panels.cpp) so a saved value is read back
+// exactly when a slider could have set it.
+constexpr int kSinusoidalMaxPositions = 2147483647;   // 2^31 - 1: the window is averaged in closed form
+constexpr int kSinusoidalMaxDModel = 4096;
+constexpr double kSinusoidalMinBase = 10.0, kSinusoidalMaxBase = 1e6;
+constexpr int kSinusoidalMaxOffsetK = 1024;           // k of M_k: -1024 .. 1024
+constexpr int kSinusoidalMaxSimilarity = 2048;        // similarity heatmap N: 2 .. 2048
+
 enum class SinusoidalView { Encoding, Clock, Similarity, Offset };
 
 // The Offset tab's M_k (d_model x d_model) and its checks, kept until their inputs change.

@@ -28,16 +28,16 @@ void saveSinusoidal(const AppState& a, nlohmann::json& j) {
 
 void loadSinusoidal(AppState& a, const nlohmann::json& j) {
   SinusoidalPanelState& s = a.sinusoidal;
-  readSetting(j, "d_model", s.params.dModel, 2, 4096);
+  readSetting(j, "d_model", s.params.dModel, 2, kSinusoidalMaxDModel);
   s.params.dModel -= s.params.dModel % 2;
-  readSetting(j, "base", s.params.base, 10.0, 1e6);
+  readSetting(j, "base", s.params.base, kSinusoidalMinBase, kSinusoidalMaxBase);
   if (std::string layout; readSetting(j, "layout", layout))
     s.params.layout = layout == "tensor2tensor" ? SinusoidalLayout::Tensor2Tensor : SinusoidalLayout::Interleaved;
-  readSetting(j, "positions", s.numPositions, 1, 131072);
-  readSetting(j, "pos", s.pos, 0, 131071);
-  readSetting(j, "k", s.offsetK, -4096, 4096);
+  readSetting(j, "positions", s.numPositions, 1, kSinusoidalMaxPositions);
+  readSetting(j, "pos", s.pos, 0, kSinusoidalMaxPositions - 1);
+  readSetting(j, "k", s.offsetK, -kSinusoidalMaxOffsetK, kSinusoidalMaxOffsetK);
   readSetting(j, "pair", s.pair, 0, s.params.dModel / 2 - 1);
-  readSetting(j, "similarity_positions", s.simPositions, 2, 2048);
+  readSetting(j, "similarity_positions", s.simPositions, 2, kSinusoidalMaxSimilarity);
   readSetting(j, "colormap", s.colormap);
   s.dirty = true;
 }
@@ -61,12 +61,16 @@ void saveLearned(const AppState& a, nlohmann::json& j) {
 
 void loadLearned(AppState& a, const nlohmann::json& j) {
   LearnedPanelState& s = a.learned;
-  readSetting(j, "max_len", s.maxLen, 1, 131072);
-  readSetting(j, "d_model", s.dModel, 1, 4096);
-  readSetting(j, "seed", s.seed, 0, std::numeric_limits<std::uint64_t>::max());
-  readSetting(j, "std", s.stddev, 1e-6f, 10.0f);
-  readSetting(j, "positions", s.numPositions, 1, 131072);
-  readSetting(j, "lookup_pos", s.lookupPos, 0, 131071);
+  readSetting(j, "max_len", s.maxLen, 1, kLearnedMaxPositions);
+  readSetting(j, "d_model", s.dModel, 1, kLearnedMaxDModel);
+  readSetting(j, "seed", s.seed, 0, static_cast<std::uint64_t>(std::numeric_limits<int>::max()));   // the seed field is an int
+  // Compared as the float the slider holds: 0.001f saved reads back as 0.001, just below 0.001f.
+  if (double sd = 0.0; readSetting(j, "std", sd, 0.0, 1e30)) {
+    const float f = static_cast<float>(sd);
+    if (f >= kLearnedMinStd && f <= kLearnedMaxStd) s.stddev = f;
+  }
+  readSetting(j, "positions", s.numPositions, 1, kLearnedMaxPositions);
+  readSetting(j, "lookup_pos", s.lookupPos, 0, kLearnedMaxPositions - 1);
   readSetting(j, "path", s.path);
   readSetting(j, "colormap", s.colormap);
   s.tableDirty = true;

@@ -3,6 +3,7 @@
 // [SECTION] Creation (GL context, ImGui, GPU backend, settings)
 // [SECTION] Fonts (DPI)
 // [SECTION] Frame
+// [SECTION] Start here (first-run window; help windows)
 // [SECTION] Menu bar and shortcuts
 // [SECTION] Status bar
 // [SECTION] Screenshots
@@ -27,6 +28,7 @@
 #include "core/npy.hpp"
 #include "app/gui/shell/screenshot.hpp"
 #include "app/gui/widgets/ui_common.hpp"
+#include "core/lessons/lessons.hpp"
 #include "core/embedded.hpp"
 #include "core/gpu/gpu_compute.hpp"
 
@@ -116,6 +118,7 @@ std::unique_ptr<AppShell> AppShell::create(const AppOptions& options, std::strin
 
   // Panel parameters saved last time, then the start panel.
   app->loadPanelSettings();
+  app->startHereOpen_ = options.startHere && !app->settings_.startHereDismissed;
   const std::string start = options.startPanel.empty() ? app->settings_.panel : options.startPanel;
   const int idx = findPanel(start);
   app->state_.activePanel = idx >= 0 ? idx : 0;
@@ -399,7 +402,86 @@ void AppShell::drawPanelTabs() {
   if (state_.requestedPanel >= 0 && state_.requestedPanel == opened) state_.requestedPanel = -1;
 }
 
+// -----------------------------------------------------------------------------------------------
+// [SECTION] Start here
+// -----------------------------------------------------------------------------------------------
+
+void AppShell::followStartHereLink(StartHereLink link) {
+  switch (link) {
+    case StartHereLink::FirstExample:
+      state_.examples.selected = 0;   // workedExamples() order: the documents' first example
+      state_.examples.step = 0;
+      state_.requestedPanel = findPanel("examples");
+      break;
+    case StartHereLink::Sinusoidal: state_.requestedPanel = findPanel("sinusoidal"); break;
+    case StartHereLink::ModelPreset:
+      try {
+        applyModelConfig(state_, loadPreset(kStartHerePreset));
+        state_.requestedPanel = findPanel("model");
+      } catch (const std::exception& e) {
+        state_.message = std::string("Preset ") + kStartHerePreset + ": " + e.what();
+        state_.messageUntil = ImGui::GetTime() + 8.0;
+      }
+      break;
+  }
+}
+
+void AppShell::dismissStartHere() {
+  startHereOpen_ = false;
+  settings_.startHereDismissed = true;
+  storeSettings();   // at once: "never again" must hold even if the app does not exit cleanly
+}
+
+// A short window over the views: three ways in, each a button that switches the tab.
+void AppShell::drawStartHere() {
+  if (!startHereOpen_) return;
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.4f), ImGuiCond_Appearing,
+                          ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(560 * ctx_.uiScale, 0), ImGuiCond_Appearing);
+  ImGui::SetNextWindowBgAlpha(1.0f);   // opaque: the view behind is busy
+  if (startHereExample_.empty()) {     // once: the first example's title (core computes the example)
+    const std::vector<std::string> names = workedExampleNames();
+    const std::optional<WorkedExample> first = names.empty() ? std::nullopt : findWorkedExample(names.front());
+    startHereExample_ = first ? first->title + " (" + first->name + ")" : "(none)";
+  }
+  bool open = true;
+  if (ImGui::Begin("Start here", &open, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+    ImGui::TextWrapped("posviz draws how transformers tell token positions apart: every number exact, every cell "
+                       "hoverable. Three ways in:");
+    ImGui::Spacing();
+    const float w = ImGui::GetContentRegionAvail().x;
+    const struct {
+      StartHereLink link;
+      std::string label, detail;
+    } links[] = {
+        {StartHereLink::FirstExample, "The documents' first worked example",
+         startHereExample_ + ": step by step, each claim the document makes checked against the exact value."},
+        {StartHereLink::Sinusoidal, "The sinusoidal view",
+         "The original encoding: sin and cos waves by position and dimension. Drag d_model and base."},
+        {StartHereLink::ModelPreset, std::string("A real model: ") + kStartHerePreset,
+         "Its published config.json in the Model tab: which positions each layer uses."},
+    };
+    for (const auto& l : links) {
+      ImGui::PushID(static_cast<int>(l.link));
+      if (ImGui::Button((l.label + "  \xe2\x86\x92").c_str(), ImVec2(w, 0))) followStartHereLink(l.link);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s", l.detail.c_str());
+      ImGui::PopStyleColor();
+      ImGui::Spacing();
+      ImGui::PopID();
+    }
+    ImGui::Separator();
+    if (ImGui::Button("Don't show again")) open = false;
+    ImGui::SameLine();
+    ImGui::TextDisabled("Help > Start here opens this again.");
+  }
+  ImGui::End();
+  if (!open) dismissStartHere();
+}
+
 void AppShell::drawHelpWindows() {
+  drawStartHere();
   if (state_.showAbout) {
     ImGui::SetNextWindowSize(ImVec2(520 * ctx_.uiScale, 0), ImGuiCond_Appearing);
     if (ImGui::Begin("About posviz", &state_.showAbout, ImGuiWindowFlags_NoSavedSettings)) {
@@ -593,6 +675,7 @@ void AppShell::drawMenuBar() {
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Help")) {
+    if (ImGui::MenuItem("Start here")) openStartHere();
     if (ImGui::MenuItem("Keyboard shortcuts")) state_.showShortcuts = true;
     ImGui::Separator();
     for (const PanelInfo& p : table) ImGui::BulletText("%s: %s", p.title, p.summary);

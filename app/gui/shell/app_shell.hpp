@@ -31,7 +31,18 @@ struct AppOptions {
   int width = 0, height = 0;       // window size; 0 = from settings
   bool useSettings = true;         // read and write settings.json and imgui.ini
   bool forceGl33 = false;          // test the fallback: a 3.3 context, no compute
+  bool startHere = false;          // open on "Start here" unless settings record its dismissal; only the
+                                   // interactive window asks (not with --screenshot-all, --screenshot-path,
+                                   // --bench-frames; not in tests unless they ask)
 };
+
+// The three links of the "Start here" window.
+enum class StartHereLink {
+  FirstExample,   // the Worked examples tab at the documents' first worked example, step 1
+  Sinusoidal,     // the sinusoidal view
+  ModelPreset,    // a shipped published config (kStartHerePreset) in the Model tab
+};
+inline constexpr const char* kStartHerePreset = "llama-3.1-8b";
 
 class AppShell {
  public:
@@ -57,6 +68,12 @@ class AppShell {
   int activePanel() const { return state_.activePanel; }
   void selectPanel(int index);          // takes effect on the next frame
   void parkMouse();                     // moves the pointer off the window (no hover tooltips)
+  // "Start here": whether it is open; open it (Help > Start here); follow one of its links (the
+  // tab switches on the next frame); dismiss it for good (saved to the settings file at once).
+  bool startHereOpen() const { return startHereOpen_; }
+  void openStartHere() { startHereOpen_ = true; }
+  void followStartHereLink(StartHereLink link);
+  void dismissStartHere();
   int framebufferWidth() const;
   int framebufferHeight() const;
   GLFWwindow* window() const { return window_; }
@@ -70,6 +87,7 @@ class AppShell {
   void waitForEvents(bool screenshotWanted);
   void drawPanelTabs();
   void drawHelpWindows();
+  void drawStartHere();
   bool present(const std::string& screenshotPath, std::string* error);
   void rebuildFonts();
   void drawMenuBar();
@@ -96,6 +114,8 @@ class AppShell {
   bool imguiReady_ = false;
   bool screenshotRequested_ = false;
   bool continuous_ = false;
+  bool startHereOpen_ = false;
+  std::string startHereExample_;      // "title (name)" of the first worked example, computed once
   int screenshotCount_ = 0;
   int glMajor_ = 0, glMinor_ = 0;
   // Key presses seen by GLFW since the last frame (key, mods): a press and release within one

@@ -26,6 +26,9 @@ int runWindow(int argc, char** argv) {
   options.height = w.height;
   options.useSettings = w.useSettings;
   options.forceGl33 = w.gl33;
+  // "Start here" greets a person at the interactive window only, never a screenshot
+  // (--screenshot-all, --screenshot-path: scripted pictures) or benchmark run.
+  options.startHere = w.screenshotAll.empty() && w.screenshotPath.empty() && w.benchFrames <= 0;
 
   std::string error;
   auto app = app::AppShell::create(options, &error);

@@ -72,6 +72,7 @@ Settings loadSettings(const std::string& path, std::string* notice) {
     if (std::string b; readSetting(j, "backend", b))
       s.backend = b == "cpu" ? BackendChoice::Cpu : b == "gpu" ? BackendChoice::Gpu : BackendChoice::Auto;
     readSetting(j, "font_scale", s.fontScale, 0.5f, 3.0f);
+    readSetting(j, "start_here_dismissed", s.startHereDismissed);
     if (j.contains("panels") && j["panels"].is_object()) s.panels = j["panels"];
   } catch (const std::exception& e) {
     if (notice) *notice = "Settings file " + path + " could not be read and was ignored (" + e.what() + ").";
@@ -90,6 +91,7 @@ bool saveSettings(const std::string& path, const Settings& s, std::string* error
   j["panel"] = s.panel;
   j["backend"] = backendChoiceName(s.backend);
   j["font_scale"] = s.fontScale;
+  j["start_here_dismissed"] = s.startHereDismissed;
   j["panels"] = s.panels;
   try {
     const std::filesystem::path dir = std::filesystem::path(path).parent_path();

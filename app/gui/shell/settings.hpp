@@ -30,6 +30,7 @@ struct Settings {
   std::string panel = "sinusoidal";    // the panel shown at start (panels.hpp names)
   BackendChoice backend = BackendChoice::Auto;
   float fontScale = 1.0f;              // on top of the monitor's content scale, 0.5..3
+  bool startHereDismissed = false;     // "Start here" was closed once: never shown at start again
   nlohmann::json panels = nlohmann::json::object();   // per panel: its own saved parameters
 };
 

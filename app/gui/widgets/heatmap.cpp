@@ -444,14 +444,61 @@ void drawTicks(const HeatmapState& state, const HeatmapSpec& spec, const Heatmap
   }
 }
 
+// The axis titles as drawn ("position \u2193", "dimension \u2192") and their top-left corners.
+struct AxisTitles {
+  std::string col, row;
+  ImVec2 colPos, rowPos, colSize, rowSize;
+};
+AxisTitles axisTitles(const HeatmapSpec& spec, const HeatmapFrame& f) {
+  AxisTitles t;
+  t.col = spec.colAxis.title + "  \xe2\x86\x92";
+  t.colSize = ImGui::CalcTextSize(t.col.c_str());
+  t.colPos = ImVec2(f.p0.x + (f.pw - t.colSize.x) * 0.5f, f.p1.y + f.fh * 1.55f);
+  t.row = spec.rowAxis.title + " \xe2\x86\x93";
+  t.rowSize = ImGui::CalcTextSize(t.row.c_str());
+  t.rowPos = ImVec2(f.origin.x, f.origin.y + f.fh * 0.1f);
+  return t;
+}
+
+// A title with a tip is underlined with dots: hovering it explains it.
+void underlineDotted(ImDrawList* dl, ImVec2 pos, float width, float textH, ImU32 col) {
+  const float y = pos.y + textH + 1.0f;
+  for (float x = pos.x; x < pos.x + width; x += 4.0f) dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + 2.0f, pos.x + width), y), col);
+}
+
+// Hovering an axis title with a tip shows the title and its formula.
+void axisTitleTooltip(const HeatmapSpec& spec, const HeatmapFrame& f) {
+  const AxisTitles t = axisTitles(spec, f);
+  const struct {
+    const HeatmapAxis& axis;
+    const std::string& tip;
+    ImVec2 pos, size;
+  } items[] = {{spec.colAxis, spec.colTip, t.colPos, t.colSize}, {spec.rowAxis, spec.rowTip, t.rowPos, t.rowSize}};
+  for (const auto& it : items) {
+    if (it.tip.empty() ||
+        !ImGui::IsMouseHoveringRect(ImVec2(it.pos.x - 2, it.pos.y - 2), ImVec2(it.pos.x + it.size.x + 2, it.pos.y + it.size.y + 3)))
+      continue;
+    ImGui::BeginTooltip();
+    ImGui::TextUnformatted(it.axis.title.c_str());
+    ImGui::Separator();
+    ImGui::PushTextWrapPos(f.fh * 36.0f);
+    ImGui::TextUnformatted(it.tip.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+    return;
+  }
+}
+
 // Axis titles, and a hint on the title line only where it fits beside the row title.
 void drawTitlesAndHint(const HeatmapState& state, const HeatmapSpec& spec, const HeatmapFrame& f, const HeatmapWindow& want) {
-  const std::string colTitle = spec.colAxis.title + "  \xe2\x86\x92";
-  const ImVec2 cts = ImGui::CalcTextSize(colTitle.c_str());
-  f.dl->AddText(ImVec2(f.p0.x + (f.pw - cts.x) * 0.5f, f.p1.y + f.fh * 1.55f), f.textCol, colTitle.c_str());
-  const std::string rowTitle = spec.rowAxis.title + " \xe2\x86\x93";
-  const ImVec2 rts = ImGui::CalcTextSize(rowTitle.c_str());
-  f.dl->AddText(ImVec2(f.origin.x, f.origin.y + f.fh * 0.1f), f.textCol, rowTitle.c_str());
+  const AxisTitles t = axisTitles(spec, f);
+  f.dl->AddText(t.colPos, f.textCol, t.col.c_str());
+  if (!spec.colTip.empty())
+    underlineDotted(f.dl, t.colPos, ImGui::CalcTextSize(spec.colAxis.title.c_str()).x, t.colSize.y, f.textCol);
+  f.dl->AddText(t.rowPos, f.textCol, t.row.c_str());
+  if (!spec.rowTip.empty())
+    underlineDotted(f.dl, t.rowPos, ImGui::CalcTextSize(spec.rowAxis.title.c_str()).x, t.rowSize.y, f.textCol);
+  const ImVec2 rts = t.rowSize;
   const bool zoomed = state.viewRows < static_cast<double>(f.R) || state.viewCols < static_cast<double>(f.C);
   const std::string info = averagedCellsNote(want);
   const std::string hints[] = {info + (info.empty() ? "" : "   ") + (zoomed ? "double-click: reset zoom" : "wheel: zoom, drag: pan"),
@@ -567,6 +614,7 @@ bool drawHeatmap(const char* id, HeatmapState& state, const HeatmapSpec& spec, c
     drawColorbar(f.dl, c0, c1, sc, spec);
   }
   drawHover(state, spec, image, f, inPlot);
+  if (hovered && !inPlot) axisTitleTooltip(spec, f);
 
   // Click: press and release without dragging.
   if (spec.onClick && state.clickCandidate && ImGui::IsItemDeactivated() && inPlot) {

@@ -50,6 +50,8 @@ struct HeatmapSpec {
   long long logicalCols = 0;
   HeatmapAxis rowAxis;
   HeatmapAxis colAxis;
+  std::string rowTip, colTip;                    // shown when an axis title is hovered: the symbol or formula
+                                                 // behind its plain words (the title is then dot-underlined)
   std::string valueName;                         // "PE", "bias", "s(m,n)", "angle (rad)"
   Colormap colormap = Colormap::Viridis;
   bool symmetricRange = false;                   // diverging data: colorbar centred on 0

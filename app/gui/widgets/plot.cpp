@@ -66,14 +66,32 @@ std::vector<double> logTicks(double lo, double hi, int maxTicks) {
   const int every = std::max(1, (decades + std::max(1, maxTicks) - 1) / std::max(1, maxTicks));
   for (int d = d0; d <= d1; d += every) out.push_back(std::pow(10.0, d));
   if (decades <= 2) {
-    for (int d = d0 - 1; d <= d1; ++d)
-      for (double m : {2.0, 5.0}) {
-        const double v = m * std::pow(10.0, d);
-        if (v >= lo && v <= hi) out.push_back(v);
+    // 2 and 5 times each decade too, or only 5, when they keep within maxTicks (else labels
+    // overlap); with fewer than two decade ticks the 5s are added regardless.
+    const std::size_t limit = static_cast<std::size_t>(std::max(2, maxTicks));
+    for (const std::vector<double>& ms : {std::vector<double>{2.0, 5.0}, std::vector<double>{5.0}}) {
+      std::vector<double> more;
+      for (int d = d0 - 1; d <= d1; ++d)
+        for (double m : ms) {
+          const double v = m * std::pow(10.0, d);
+          if (v >= lo && v <= hi) more.push_back(v);
+        }
+      if (out.size() + more.size() <= limit || (ms.size() == 1 && out.size() < 2)) {
+        out.insert(out.end(), more.begin(), more.end());
+        break;
       }
+    }
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+AxisRange fittedAxis(double lo, double hi, bool log) {
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return {};
+  if (hi < lo) std::swap(lo, hi);
+  if (log && lo > 0) return {lo / 1.3, hi * 1.3};
+  const double span = hi - lo > 0 ? hi - lo : std::max(std::fabs(hi), 1.0);
+  return {lo >= 0 ? 0.0 : lo - span * 0.06, hi + span * 0.06};
 }
 
 std::string formatTick(double v, double step) {
@@ -222,6 +240,14 @@ struct PlotFrame {
   float sy(double y) const { return p1.y - static_cast<float>(ay.toT(y)) * ph; }
 };
 
+// Width of the legend box (0 without labelled series).
+float legendWidth(const PlotSpec& spec) {
+  float lw = 0;
+  for (const PlotSeries& s : spec.series)
+    if (!s.label.empty()) lw = std::max(lw, ImGui::CalcTextSize(s.label.c_str()).x);
+  return lw > 0 ? lw + ImGui::GetFontSize() * 2.2f : 0.0f;
+}
+
 // Frame: title on top, y ticks left (as wide as their widest label), x ticks + title below.
 PlotFrame layoutPlot(const PlotSpec& spec, ImVec2 origin, float w, float h) {
   PlotFrame f;
@@ -240,8 +266,10 @@ PlotFrame layoutPlot(const PlotSpec& spec, ImVec2 origin, float w, float h) {
   for (double v : f.yTicks)
     yLabelW = std::max(yLabelW, ImGui::CalcTextSize(formatTick(v, spec.logY ? v : f.yStep).c_str()).x);
   const float left = yLabelW + fh * 0.8f;
-  f.p0 = ImVec2(origin.x + left, origin.y + (!spec.title.empty() ? fh * 1.5f : fh * 0.5f));
-  f.p1 = ImVec2(origin.x + w - fh * 0.6f, origin.y + h - fh * (spec.xTitle.empty() ? 1.6f : 2.8f));
+  const float yTitleRow = spec.legendOutside && !spec.yTitle.empty() ? fh * 1.3f : 0.0f;
+  f.p0 = ImVec2(origin.x + left, origin.y + (!spec.title.empty() ? fh * 1.5f : fh * 0.5f) + yTitleRow);
+  f.p1 = ImVec2(origin.x + w - fh * 0.6f - (spec.legendOutside ? legendWidth(spec) + 8.0f : 0.0f),
+                origin.y + h - fh * (spec.xTitle.empty() ? 1.6f : 2.8f));
   f.pw = std::max(f.p1.x - f.p0.x, 10.0f);
   f.ph = std::max(f.p1.y - f.p0.y, 10.0f);
   return f;
@@ -264,6 +292,22 @@ void drawBackground(const PlotSpec& spec, const PlotFrame& f) {
     }
   }
   dl->PopClipRect();
+}
+
+// Top-left corners of the axis titles: x centred below the ticks; y inside the data area's top
+// left corner, or above the data area with legendOutside.
+ImVec2 xTitlePos(const PlotSpec& spec, const PlotFrame& f) {
+  const ImVec2 ts = ImGui::CalcTextSize(spec.xTitle.c_str());
+  return ImVec2(f.p0.x + (f.pw - ts.x) * 0.5f, f.p1.y + f.fh * 1.35f);
+}
+ImVec2 yTitlePos(const PlotSpec& spec, const PlotFrame& f) {
+  return spec.legendOutside ? ImVec2(f.p0.x, f.p0.y - f.fh * 1.25f) : ImVec2(f.p0.x + 8, f.p0.y + 6);
+}
+
+// A title with a tooltip is underlined with dots, as a link-like hint that hovering explains it.
+void underlineDotted(ImDrawList* dl, ImVec2 pos, ImVec2 size, ImU32 col) {
+  const float y = pos.y + size.y + 1.0f;
+  for (float x = pos.x; x < pos.x + size.x; x += 4.0f) dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + 2.0f, pos.x + size.x), y), col);
 }
 
 // Grid lines, tick labels and the x title.
@@ -291,8 +335,8 @@ void drawGridAndTicks(const PlotSpec& spec, const PlotFrame& f) {
     dl->AddText(ImVec2(std::clamp(x - ts.x * 0.5f, f.origin.x, f.origin.x + f.w - ts.x), p1.y + 3), f.textCol, s.c_str());
   }
   if (!spec.xTitle.empty()) {
-    const ImVec2 ts = ImGui::CalcTextSize(spec.xTitle.c_str());
-    dl->AddText(ImVec2(p0.x + (f.pw - ts.x) * 0.5f, p1.y + f.fh * 1.35f), f.textCol, spec.xTitle.c_str());
+    dl->AddText(xTitlePos(spec, f), f.textCol, spec.xTitle.c_str());
+    if (!spec.xTip.empty()) underlineDotted(dl, xTitlePos(spec, f), ImGui::CalcTextSize(spec.xTitle.c_str()), f.textCol);
   }
 }
 
@@ -383,9 +427,13 @@ void drawTitleAndLegend(const PlotSpec& spec, const PlotFrame& f) {
   float titleRight = p0.x;
   if (!spec.yTitle.empty()) {
     const ImVec2 ts = ImGui::CalcTextSize(spec.yTitle.c_str());
-    dl->AddRectFilled(ImVec2(p0.x + 4, p0.y + 4), ImVec2(p0.x + ts.x + 12, p0.y + ts.y + 8), IM_COL32(15, 15, 18, 190), 3.0f);
-    dl->AddText(ImVec2(p0.x + 8, p0.y + 6), f.textCol, spec.yTitle.c_str());
-    titleRight = p0.x + ts.x + 16;
+    const ImVec2 tp = yTitlePos(spec, f);
+    if (!spec.legendOutside) {
+      dl->AddRectFilled(ImVec2(tp.x - 4, tp.y - 2), ImVec2(tp.x + ts.x + 4, tp.y + ts.y + 2), IM_COL32(15, 15, 18, 190), 3.0f);
+      titleRight = p0.x + ts.x + 16;
+    }
+    dl->AddText(tp, f.textCol, spec.yTitle.c_str());
+    if (!spec.yTip.empty()) underlineDotted(dl, tp, ts, f.textCol);
   }
   float lw = 0;
   int count = 0;
@@ -395,10 +443,10 @@ void drawTitleAndLegend(const PlotSpec& spec, const PlotFrame& f) {
       ++count;
     }
   const float boxW = lw + fh * 2.2f;
-  if (count == 0 || boxW >= f.pw * 0.9f) return;   // no room: the hover readout still names every series
-  const float boxLeft = p1.x - boxW - 6;
-  const ImVec2 b0(boxLeft, p0.y + 6 + (boxLeft < titleRight ? fh * 1.5f : 0.0f));
-  dl->AddRectFilled(b0, ImVec2(p1.x - 6, b0.y + static_cast<float>(count) * fh * 1.2f + 6), IM_COL32(15, 15, 18, 210), 3.0f);
+  if (count == 0 || (!spec.legendOutside && boxW >= f.pw * 0.9f)) return;   // no room: the hover readout names every series
+  const float boxLeft = spec.legendOutside ? p1.x + 8 : p1.x - boxW - 6;
+  const ImVec2 b0(boxLeft, spec.legendOutside ? p0.y : p0.y + 6 + (boxLeft < titleRight ? fh * 1.5f : 0.0f));
+  dl->AddRectFilled(b0, ImVec2(boxLeft + boxW, b0.y + static_cast<float>(count) * fh * 1.2f + 6), IM_COL32(15, 15, 18, 210), 3.0f);
   int row = 0;
   for (std::size_t si = 0; si < spec.series.size(); ++si) {
     const PlotSeries& s = spec.series[si];
@@ -457,6 +505,30 @@ PlotHover drawHover(const PlotSpec& spec, const PlotFrame& f, bool hovered) {
   return hover;
 }
 
+// Hovering an axis title that has a tip shows it (the formula behind the plain words). True when
+// one is shown, so the data readout stays out of the way.
+bool axisTitleTooltip(const PlotSpec& spec, const PlotFrame& f) {
+  const struct {
+    const std::string& title;
+    const std::string& tip;
+    ImVec2 pos;
+  } titles[] = {{spec.xTitle, spec.xTip, xTitlePos(spec, f)}, {spec.yTitle, spec.yTip, yTitlePos(spec, f)}};
+  for (const auto& t : titles) {
+    if (t.title.empty() || t.tip.empty()) continue;
+    const ImVec2 ts = ImGui::CalcTextSize(t.title.c_str());
+    if (!ImGui::IsMouseHoveringRect(ImVec2(t.pos.x - 2, t.pos.y - 2), ImVec2(t.pos.x + ts.x + 2, t.pos.y + ts.y + 3))) continue;
+    ImGui::BeginTooltip();
+    ImGui::TextUnformatted(t.title.c_str());
+    ImGui::Separator();
+    ImGui::PushTextWrapPos(f.fh * 36.0f);
+    ImGui::TextUnformatted(t.tip.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 PlotHover drawPlot(const char* id, const PlotSpec& spec, float width, float height) {
@@ -471,7 +543,8 @@ PlotHover drawPlot(const char* id, const PlotSpec& spec, float width, float heig
   drawGridAndTicks(spec, f);
   drawData(spec, f);
   drawTitleAndLegend(spec, f);
-  const PlotHover hover = drawHover(spec, f, hovered);
+  const bool onTitle = hovered && axisTitleTooltip(spec, f);
+  const PlotHover hover = drawHover(spec, f, hovered && !onTitle);
   ImGui::PopID();
   return hover;
 }

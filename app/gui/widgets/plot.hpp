@@ -33,8 +33,11 @@ struct PlotBand {               // shaded x-range [x0, x1]
 
 struct PlotSpec {
   std::string title;
-  std::string xTitle;
+  std::string xTitle;           // plain words ("distance between the two tokens")
   std::string yTitle;
+  std::string xTip;             // shown when the x title is hovered: the formula or symbol behind it
+  std::string yTip;             // (a title with a tip is drawn with a dotted underline)
+  bool legendOutside = false;   // legend right of the data area and y title above it: neither covers a point
   bool logX = false;
   bool logY = false;
   bool fixedY = false;          // use yMin/yMax instead of the data range
@@ -61,6 +64,14 @@ unsigned int plotColor(int i);
 std::vector<double> niceTicks(double lo, double hi, int maxTicks);
 // Decades (and 2, 5 when few decades) inside [lo, hi], lo > 0, for log axes.
 std::vector<double> logTicks(double lo, double hi, int maxTicks);
+// An axis range that hugs data in [lo, hi] with a small margin so points on the ends are not cut:
+// on a log axis (lo > 0) a factor of 1.3 either side; on a linear one from 0 when the data are
+// non-negative (a slope, a weight) and 6% of the span above. Never a decade of empty room.
+struct AxisRange {
+  double lo = 0.0, hi = 1.0;
+};
+AxisRange fittedAxis(double lo, double hi, bool log);
+
 // Tick label: integers plainly, others with 3 significant digits, 1e+04 style when large.
 std::string formatTick(double v, double step);
 
