@@ -177,3 +177,41 @@ bool areaAverageComputed(const GridWindow& w, long long logicalCols,
 }
 
 }  // namespace posviz
+
+namespace posviz {
+
+std::vector<std::size_t> lineExtremes(std::span<const double> values, std::size_t buckets) {
+  const char* fn = "lineExtremes";
+  if (buckets < 1 || buckets > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    failArgument(fn, "buckets must be in [1, 2^31 - 1], got " + std::to_string(buckets));
+  const std::size_t n = values.size();
+  std::vector<std::size_t> out;
+  if (n <= 2 * buckets) {
+    out.resize(n);
+    for (std::size_t i = 0; i < n; ++i) out[i] = i;
+    return out;
+  }
+  out.reserve(2 * buckets + 16);
+  for (std::size_t b = 0; b < buckets; ++b) {
+    const std::size_t i0 = static_cast<std::size_t>(areaCellBegin(static_cast<long long>(n), static_cast<int>(buckets), static_cast<int>(b)));
+    const std::size_t i1 = static_cast<std::size_t>(areaCellBegin(static_cast<long long>(n), static_cast<int>(buckets), static_cast<int>(b + 1)));
+    std::size_t lo = n, hi = n;
+    for (std::size_t i = i0; i < i1; ++i) {
+      if (!std::isfinite(values[i])) {   // a break in the line: keep it where it is
+        if (lo != n) out.push_back(std::min(lo, hi));
+        if (hi != n && hi != lo) out.push_back(std::max(lo, hi));
+        out.push_back(i);
+        lo = hi = n;
+        continue;
+      }
+      if (lo == n || values[i] < values[lo]) lo = i;
+      if (hi == n || values[i] > values[hi]) hi = i;
+    }
+    if (lo == n) continue;
+    out.push_back(std::min(lo, hi));
+    if (hi != lo) out.push_back(std::max(lo, hi));
+  }
+  return out;
+}
+
+}  // namespace posviz

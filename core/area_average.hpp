@@ -29,7 +29,10 @@
 //   windowInside() is the test callers use to avoid that.
 #pragma once
 
+#include <cstddef>
 #include <functional>
+#include <span>
+#include <vector>
 
 #include "core/grid.hpp"
 
@@ -74,5 +77,14 @@ bool areaAverageComputed(const GridWindow& w, long long logicalCols,
                          const std::function<void(long long firstRow, int numRows, float* dst)>& computeRows,
                          Grid& out, const std::function<bool()>& cancelled = {},
                          const std::function<void(float)>& progress = {});
+
+// LINES: a curve of n samples drawn at most `buckets` pixels wide. Split the samples into
+// `buckets` runs as above (run i = [b(i), b(i + 1))) and keep, per run, the indices of its
+// smallest and largest finite sample in index order (one index when they coincide), plus the
+// non-finite samples (they break a line). The kept samples are real samples: a line through them
+// has every run's extremes, so it looks like the whole curve at that width, and a hover on it
+// reports exact values. O(n) once; then drawing costs O(buckets) instead of O(n).
+// Returns all indices when n <= 2 * buckets. Throws unless 1 <= buckets <= 2^31 - 1.
+std::vector<std::size_t> lineExtremes(std::span<const double> values, std::size_t buckets);
 
 }  // namespace posviz

@@ -2,6 +2,7 @@
 // by brute force, masks, the chunked variant, and every error path.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -265,4 +266,24 @@ TEST_CASE("area average: bad counts and indices are rejected; windowInside never
   CHECK_FALSE(windowInside(window(0, 2, 0, 6, 3, 2), 4, 6));    // more display rows than rows
   CHECK_FALSE(windowInside(window(-1, 2, 0, 6, 1, 1), 4, 6));
   CHECK_FALSE(windowInside(GridWindow{}, 4, 6));
+}
+
+TEST_CASE("lineExtremes: each run's smallest and largest sample, in order; breaks kept") {
+  using posviz::lineExtremes;
+  // 12 samples in 3 runs of 4: [0..3], [4..7], [8..11].
+  const std::vector<double> v = {1, 5, -2, 3, 0, 0, 0, 0, 9, std::nan(""), 4, 7};
+  const std::vector<std::size_t> idx = lineExtremes(v, 3);
+  // Run 0: min at 2, max at 1 -> 1, 2. Run 1: all equal -> 4 once. Run 2: 8 (max so far), the NaN
+  // break at 9, then min 10 and max 11.
+  CHECK(idx == std::vector<std::size_t>{1, 2, 4, 8, 9, 10, 11});
+  // Few samples: every index.
+  CHECK(lineExtremes(std::vector<double>{3, 1, 2}, 2) == std::vector<std::size_t>{0, 1, 2});
+  // A long curve keeps its global extremes and at most two samples per run.
+  std::vector<double> s(1'000'000);
+  for (std::size_t i = 0; i < s.size(); ++i) s[i] = std::sin(0.001 * static_cast<double>(i)) + (i == 777'777 ? 5.0 : 0.0);
+  const std::vector<std::size_t> keep = lineExtremes(s, 1000);
+  CHECK(keep.size() <= 2000);
+  CHECK(std::find(keep.begin(), keep.end(), std::size_t{777'777}) != keep.end());
+  CHECK(std::is_sorted(keep.begin(), keep.end()));
+  CHECK_THROWS_AS(lineExtremes(s, 0), std::invalid_argument);
 }

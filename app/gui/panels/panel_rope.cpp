@@ -26,6 +26,7 @@
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/gpu/backend.hpp"
+#include "core/area_average.hpp"
 #include "core/exact_average.hpp"
 #include "core/random.hpp"
 
@@ -104,6 +105,16 @@ HeatmapWindow windowFor(const HeatmapState& hs, long long rows, long long cols) 
   return fullWindow(rows, cols, 512, 512);
 }
 
+// A curve of samples at x = x0, x0 + 1, ... reduced to what a plot can show (core lineExtremes).
+std::shared_ptr<const RopeScoreResult::Curve> drawnCurve(const std::vector<double>& y, long long x0) {
+  auto c = std::make_shared<RopeScoreResult::Curve>();
+  for (std::size_t i : lineExtremes(y, 4096)) {
+    c->x.push_back(static_cast<double>(x0 + static_cast<long long>(i)));
+    c->y.push_back(y[i]);
+  }
+  return c;
+}
+
 void requestScore(RopePanelState& s) {
   const int T = s.numPositions;
   const HeatmapWindow w = windowFor(s.scoreHeatmap, T, T);
@@ -111,22 +122,27 @@ void requestScore(RopePanelState& s) {
   if (s.requestedVersion == s.inputVersion && (!wantImage || s.requestedWindow == w)) return;
 
   std::shared_ptr<const std::vector<double>> byOffset, bound;
+  std::shared_ptr<const RopeScoreResult::Curve> offsetCurve, boundCurve;
   if (const RopeScoreResult* r = s.score.result(); r && r->inputVersion == s.inputVersion) {
     byOffset = r->byOffset;
     bound = r->decayBound;
+    offsetCurve = r->offsetCurve;
+    boundCurve = r->boundCurve;
   }
   s.requestedVersion = s.inputVersion;
   s.requestedWindow = wantImage ? w : HeatmapWindow{};
   const long long version = s.inputVersion;
   const long long imageVersion = ++s.imageVersion;
-  s.score.request([p = s.params, q = s.q, k = s.k, T, w, wantImage, version, imageVersion, byOffset,
-                   bound](JobControl& jc) {
+  s.score.request([p = s.params, q = s.q, k = s.k, T, w, wantImage, version, imageVersion, byOffset, bound, offsetCurve,
+                   boundCurve](JobControl& jc) {
     RopeScoreResult out;
     out.inputVersion = version;
     out.byOffset = byOffset ? byOffset : std::make_shared<const std::vector<double>>(ropeScoreByOffset(p, q, k, T));
     throwIfCancelled(jc);
     out.decayBound = bound ? bound : std::make_shared<const std::vector<double>>(ropeDecayBound(p, T - 1));
     throwIfCancelled(jc);
+    out.offsetCurve = offsetCurve ? offsetCurve : drawnCurve(*out.byOffset, -(T - 1));
+    out.boundCurve = boundCurve ? boundCurve : drawnCurve(*out.decayBound, 0);
     if (wantImage) {
       const std::vector<double>& f = *out.byOffset;
       // Many rows a pixel: the closed form (a product of two geometric-series means per pair)
@@ -717,7 +733,7 @@ void drawPairMap(RopePanelState& s, AppContext& ctx) {
 // Score against m - n, and the decay bound.
 void drawPlots(const RopePanelState& s, const RopeScoreResult* res) {
   const float plotH = (ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y) * 0.5f;
-  if (!(res && res->byOffset && res->decayBound)) {
+  if (!(res && res->offsetCurve && res->boundCurve)) {
     if (s.score.busy()) ImGui::TextDisabled("computing s by offset...");
     return;
   }
@@ -729,11 +745,8 @@ void drawPlots(const RopePanelState& s, const RopeScoreResult* res) {
   ps.yTip = "s = <R_m q, R_n k> = sum_i Re[(q_i conj k_i) e^{i (m - n) theta_i}], the same for every m, n with that m - n.";
   PlotSeries ser;
   ser.label = "s(m - n)";
-  const int count = static_cast<int>(res->byOffset->size());
-  const int tRes = (count + 1) / 2;
-  ser.x.resize(static_cast<std::size_t>(count));
-  for (int i = 0; i < count; ++i) ser.x[static_cast<std::size_t>(i)] = static_cast<double>(i - (tRes - 1));
-  ser.y = *res->byOffset;
+  ser.x = res->offsetCurve->x;
+  ser.y = res->offsetCurve->y;
   ser.thickness = 1.5f;
   ps.series.push_back(std::move(ser));
   ps.markers.push_back({static_cast<double>(s.posM - s.posN), "m - n = " + std::to_string(s.posM - s.posN), 0});
@@ -748,9 +761,8 @@ void drawPlots(const RopePanelState& s, const RopeScoreResult* res) {
             "Drawn: (1/(d/2)) sum_j |S_j|, which shrinks as r grows (long-term decay).";
   PlotSeries b;
   b.label = "bound / max|h_{i+1} - h_i|";
-  b.x.resize(res->decayBound->size());
-  for (std::size_t i = 0; i < b.x.size(); ++i) b.x[i] = static_cast<double>(i);
-  b.y = *res->decayBound;
+  b.x = res->boundCurve->x;
+  b.y = res->boundCurve->y;
   b.color = plotColor(2);
   pb.series.push_back(std::move(b));
   drawPlot("rope-decay", pb, ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 2.0f, plotH);

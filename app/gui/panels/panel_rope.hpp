@@ -34,6 +34,12 @@ struct RopeScoreResult {
   long long inputVersion = 0;                            // RopePanelState::inputVersion it used
   std::shared_ptr<const std::vector<double>> byOffset;   // s(r), r = -(T-1) .. T-1
   std::shared_ptr<const std::vector<double>> decayBound; // r = 0 .. T-1
+  // The two curves as drawn: every run's extremes (core lineExtremes), so a frame costs the same
+  // at 512 or 2^20 positions. Shared with later results for the same inputs.
+  struct Curve {
+    std::vector<double> x, y;
+  };
+  std::shared_ptr<const Curve> offsetCurve, boundCurve;
   HeatmapImage image;
 };
 

@@ -229,6 +229,57 @@ void drawControls(SinusoidalPanelState& s, AppContext& ctx) {
 // [SECTION] Encoding tab
 // -----------------------------------------------------------------------------------------------
 
+// The wavelength/frequency curves and PE(pos) across dims, from core, when params or pos changed.
+const SinusoidalCurves& encodingCurves(SinusoidalPanelState& s) {
+  SinusoidalCurves& c = s.curves;
+  const SinusoidalParams& p = s.params;
+  if (c.params == p && c.pos == s.pos && !c.pair.empty()) return c;
+  if (!(c.params == p) || c.pair.empty()) {
+    c.pair.clear();
+    c.wavelength.clear();
+    c.frequency.clear();
+    for (int i = 0; i < p.dModel / 2; ++i) {
+      c.pair.push_back(i);
+      c.wavelength.push_back(sinusoidalWavelength(p, i));
+      c.frequency.push_back(sinusoidalFrequency(p, i));
+    }
+    c.simCount = -1;   // the similarity curves depend on params too
+  }
+  const std::vector<double> v = sinusoidalVector(p, static_cast<double>(s.pos));
+  c.sinDims.clear();
+  c.sinValues.clear();
+  c.cosDims.clear();
+  c.cosValues.clear();
+  for (int d = 0; d < p.dModel; ++d) {
+    const bool isSin = sinusoidalDimIsSin(p, d);
+    (isSin ? c.sinDims : c.cosDims).push_back(d);
+    (isSin ? c.sinValues : c.cosValues).push_back(v[static_cast<std::size_t>(d)]);
+  }
+  c.params = p;
+  c.pos = s.pos;
+  return c;
+}
+
+// PE(a).PE(a+k) for k = 0 .. min(N, 4096) - 1 from a = simRef and a = simRef + 1000.
+const SinusoidalCurves& similarityCurves(SinusoidalPanelState& s) {
+  encodingCurves(s);
+  SinusoidalCurves& c = s.curves;
+  const SinusoidalParams& p = s.params;
+  const int kMax = std::min(s.simPositions, 4096);
+  if (c.simCount == kMax && c.simRef == s.simRef) return c;
+  c.offset.clear();
+  c.fromA.clear();
+  c.fromB.clear();
+  for (int k = 0; k < kMax; ++k) {
+    c.offset.push_back(k);
+    c.fromA.push_back(sinusoidalSimilarity(p, s.simRef, static_cast<double>(s.simRef) + k));
+    c.fromB.push_back(sinusoidalSimilarity(p, s.simRef + 1000.0, s.simRef + 1000.0 + k));
+  }
+  c.simCount = kMax;
+  c.simRef = s.simRef;
+  return c;
+}
+
 void drawEncoding(SinusoidalPanelState& s, AppContext& ctx) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float heatW = std::floor(avail.x * 0.6f);
@@ -285,16 +336,11 @@ void drawEncoding(SinusoidalPanelState& s, AppContext& ctx) {
   wl.yTitle = "positions per turn, and radians per position";
   wl.yTip = "wavelength 2 pi / w_i: positions until pair i's angle pos * w_i turns once; frequency w_i in rad/position. Log axis.";
   wl.logY = true;
-  PlotSeries lam{"wavelength 2pi/w_i (positions)", {}, {}, plotColor(1), false, 2.0f};
-  PlotSeries fr{"frequency w_i (rad/position)", {}, {}, plotColor(0), false, 2.0f};
+  const SinusoidalCurves& cv = encodingCurves(s);
+  PlotSeries lam{"wavelength 2pi/w_i (positions)", cv.pair, cv.wavelength, plotColor(1), false, 2.0f};
+  PlotSeries fr{"frequency w_i (rad/position)", cv.pair, cv.frequency, plotColor(0), false, 2.0f};
   PlotSeries shown{"positions shown", {}, {}, IM_COL32(200, 200, 200, 160), false, 1.0f};
   const int pairs = p.dModel / 2;
-  for (int i = 0; i < pairs; ++i) {
-    lam.x.push_back(i);
-    lam.y.push_back(sinusoidalWavelength(p, i));
-    fr.x.push_back(i);
-    fr.y.push_back(sinusoidalFrequency(p, i));
-  }
   shown.x = {0.0, static_cast<double>(std::max(pairs - 1, 1))};
   shown.y = {static_cast<double>(s.numPositions), static_cast<double>(s.numPositions)};
   wl.series = {lam, fr, shown};
@@ -310,13 +356,8 @@ void drawEncoding(SinusoidalPanelState& s, AppContext& ctx) {
   row.fixedY = true;
   row.yMin = -1.1;
   row.yMax = 1.1;
-  const std::vector<double> v = sinusoidalVector(p, static_cast<double>(s.pos));
-  PlotSeries sinS{"sin dims", {}, {}, plotColor(5), true, 1.6f};
-  PlotSeries cosS{"cos dims", {}, {}, plotColor(4), true, 1.6f};
-  for (int d = 0; d < p.dModel; ++d) {
-    (sinusoidalDimIsSin(p, d) ? sinS : cosS).x.push_back(d);
-    (sinusoidalDimIsSin(p, d) ? sinS : cosS).y.push_back(v[static_cast<std::size_t>(d)]);
-  }
+  PlotSeries sinS{"sin dims", cv.sinDims, cv.sinValues, plotColor(5), true, 1.6f};
+  PlotSeries cosS{"cos dims", cv.cosDims, cv.cosValues, plotColor(4), true, 1.6f};
   row.series = {sinS, cosS};
   drawPlot("row", row, rightW, plotH);
   ImGui::EndGroup();
@@ -449,15 +490,9 @@ void drawSimilarity(SinusoidalPanelState& s) {
   ps.xTip = "offset k = b - a, from 0.";
   ps.yTitle = "similarity of their encodings";
   ps.yTip = "dot product PE(a) . PE(a + k) = sum_i cos(k w_i), the same from every a.";
-  const int kMax = std::min(s.simPositions, 4096);
-  PlotSeries fromA{"from a = " + std::to_string(s.simRef), {}, {}, plotColor(0), false, 3.0f};
-  PlotSeries fromB{"from a = " + std::to_string(s.simRef + 1000), {}, {}, plotColor(1), false, 1.4f};
-  for (int k = 0; k < kMax; ++k) {
-    fromA.x.push_back(k);
-    fromA.y.push_back(sinusoidalSimilarity(p, s.simRef, static_cast<double>(s.simRef) + k));
-    fromB.x.push_back(k);
-    fromB.y.push_back(sinusoidalSimilarity(p, s.simRef + 1000.0, s.simRef + 1000.0 + k));
-  }
+  const SinusoidalCurves& cv = similarityCurves(s);
+  PlotSeries fromA{"from a = " + std::to_string(s.simRef), cv.offset, cv.fromA, plotColor(0), false, 3.0f};
+  PlotSeries fromB{"from a = " + std::to_string(s.simRef + 1000), cv.offset, cv.fromB, plotColor(1), false, 1.4f};
   ps.series = {fromA, fromB};
   drawPlot("simoffset", ps, rightW, std::floor(avail.y * 0.62f));
   ImGui::TextWrapped(

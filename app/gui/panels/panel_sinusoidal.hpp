@@ -37,6 +37,16 @@ struct SinusoidalOffsetCache {
   double worst = 0.0;                     // max over dims of |M_k PE(pos) - PE(pos + k)|
 };
 
+// The Encoding and Similarity tabs' curves, rebuilt only when what they show changes (never per
+// frame: at d_model 4096 they are thousands of core calls).
+struct SinusoidalCurves {
+  SinusoidalParams params;
+  int pos = -1, simRef = -1, simCount = -1;   // what the curves were built for
+  std::vector<double> pair, wavelength, frequency;               // per pair
+  std::vector<double> sinDims, sinValues, cosDims, cosValues;    // PE(pos) across dims
+  std::vector<double> offset, fromA, fromB;                      // PE(a).PE(a+k), two a's
+};
+
 struct SinusoidalPanelState {
   bool dirty = true;                      // recompute on the next frame
   SinusoidalParams params;                // dModel 2..4096 even, base 10..1e6, layout
@@ -65,6 +75,7 @@ struct SinusoidalPanelState {
   bool lastOnGpu = false;                 // the heatmap's rows came from the GPU
   std::string gpuNotice;                  // why the GPU was wanted but the CPU answered
   SinusoidalOffsetCache offset;           // the Offset tab's M_k
+  SinusoidalCurves curves;
 };
 
 void drawSinusoidalPanel(SinusoidalPanelState& s, AppContext& ctx);
