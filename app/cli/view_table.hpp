@@ -79,5 +79,6 @@ std::vector<ViewDef> learnedViews();
 std::vector<ViewDef> ropeViews();
 std::vector<ViewDef> alibiViews();
 std::vector<ViewDef> attentionViews();
+std::vector<ViewDef> relativeViews();   // t5-buckets, xpos-scale, kerple-bias, fire-bias
 
 }  // namespace posviz::cli
