@@ -79,7 +79,7 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"--r1", true, "X", "kerple-bias: r1 in (0, 1e6] (default 1)"},
       {"--r2", true, "X", "kerple-bias: r2 in (0, 1e6], power kernel (0, 2] (default 1)"},
       {"--fire-c", true, "X", "fire-bias: c in psi(x) = log(c*x + 1), (0, 1e6] (default 1)"},
-      {"--fire-threshold", true, "X", "fire-bias: L in psi(max(L, i)), [1, 1e9] (default 64)"},
+      {"--fire-threshold", true, "X", "fire-bias: L in psi(max(L, i)), [1, 1e9] (default 8)"},
       {"--fire-hidden", true, "N", "fire-bias: hidden units of the MLP f_theta, 1..4096 (default 32)"},
       {"--size", true, "WxH", "grid views: write the W x H picture of the whole grid, each pixel the exact mean of its cells"},
       {"--layer-type", true, "KIND", "RoPE views with --config/--preset: the layers to show, full|sliding|chunked (default full)"},

@@ -71,7 +71,7 @@ struct Request {
   double scaleBase = 512.0;      // xPos scale_base
   bool kerplePower = false;      // KERPLE kernel: log (false) or power (true)
   double kerpleR1 = 1.0, kerpleR2 = 1.0;
-  double fireC = 1.0, fireThreshold = 64.0;   // FIRE psi(x) = log(c x + 1), L in max(L, i)
+  double fireC = 1.0, fireThreshold = 8.0;    // FIRE psi(x) = log(c x + 1), L in max(L, i)
   int fireHidden = 32;           // FIRE MLP hidden width
   bool causal = false;
   std::uint64_t seed = 0;

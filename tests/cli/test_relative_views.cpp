@@ -3,6 +3,7 @@
 // and bad values are refused naming the flag and its range.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -198,6 +199,90 @@ TEST_CASE("relative_views: xpos-scale refuses bad values naming the flag and the
   CHECK(err({"--scale-base", "0"}).find("--scale-base") != std::string::npos);
   CHECK(err({"--scale-base", "-5"}).find("--scale-base") != std::string::npos);
   CHECK(err({"--num-buckets", "8"}).find("--num-buckets: does not apply to view xpos-scale") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+}
+
+// KERPLE: chijames/KERPLE, megatron/mpu/layers.py, ParallelKerpleLog.forward (-bias_p*log(1 + bias_a*diff))
+// and ParallelKerplePower.forward (-bias_a*diff^bias_p), diff = tril(i - j), torch 1.13 float32.
+TEST_CASE("relative_views: kerple-bias writes the reference's causal bias, -inf above the diagonal") {
+  const fs::path dir = scratch("kerple");
+  REQUIRE(runCli({"export", "kerple-bias", "--positions", "5", "--r1", "1.3", "--r2", "0.7", "--causal", "-o",
+                  (dir / "log.npy").string()}).code == 0);
+  REQUIRE(runCli({"export", "kerple-bias", "--positions", "5", "--kernel", "power", "--r1", "0.25", "--r2", "1.5", "--causal",
+                  "-o", (dir / "pow.npy").string()}).code == 0);
+  const posviz::NpyArray lg = posviz::readNpy((dir / "log.npy").string());
+  const posviz::NpyArray pw = posviz::readNpy((dir / "pow.npy").string());
+  REQUIRE(lg.shape == std::vector<std::int64_t>{5, 5});
+  const double logRow[5] = {-1.7355014085769653, -1.4708226919174194, -1.1381093263626099, -0.6898167133331299, 0.0};
+  const double powRow[5] = {-2.0, -1.299038052558899, -0.7071067690849304, -0.25, 0.0};
+  for (int j = 0; j < 5; ++j) {
+    CAPTURE(j);
+    CHECK(lg.data[static_cast<std::size_t>(20 + j)] == doctest::Approx(logRow[j]).epsilon(1e-6));
+    CHECK(pw.data[static_cast<std::size_t>(20 + j)] == doctest::Approx(powRow[j]).epsilon(1e-6));
+  }
+  CHECK(lg.data[1] == -std::numeric_limits<float>::infinity());   // (0, 1): masked
+  // Symmetric (no --causal): |i - j| on both sides.
+  REQUIRE(runCli({"export", "kerple-bias", "--positions", "5", "--r1", "1.3", "--r2", "0.7", "-o", (dir / "sym.csv").string()}).code == 0);
+  const std::string csv = readBytes(dir / "sym.csv");
+  CHECK(csv.find("0,-0.68981") != std::string::npos);   // row 0 starts 0, -1.3 log 1.7
+  CHECK(runCli({"export", "kerple-bias", "--positions", "8", "--causal", "-o", (dir / "k.png").string()}).code == 0);
+}
+
+TEST_CASE("relative_views: fire-bias is the formula applied with the MLP weights its .json records") {
+  const fs::path dir = scratch("fire");
+  REQUIRE(runCli({"export", "fire-bias", "--positions", "12", "--fire-c", "0.5", "--fire-threshold", "4", "--fire-hidden", "8",
+                  "--seed", "11", "-o", (dir / "f.json").string()}).code == 0);
+  REQUIRE(runCli({"export", "fire-bias", "--positions", "12", "--fire-c", "0.5", "--fire-threshold", "4", "--fire-hidden", "8",
+                  "--seed", "11", "-o", (dir / "f.npy").string()}).code == 0);
+  const nlohmann::json j = nlohmann::json::parse(readBytes(dir / "f.json"));
+  const auto w1 = j["mlp"]["w1"].get<std::vector<double>>(), b1 = j["mlp"]["b1"].get<std::vector<double>>(),
+             w2 = j["mlp"]["w2"].get<std::vector<double>>();
+  const double b2 = j["mlp"]["b2"].get<double>();
+  REQUIRE(w1.size() == 8);
+  const posviz::NpyArray a = posviz::readNpy((dir / "f.npy").string());
+  REQUIRE(a.shape == std::vector<std::int64_t>{12, 12});
+  for (int i = 0; i < 12; ++i) {
+    for (int k = 0; k < 12; ++k) {
+      CAPTURE(i);
+      CAPTURE(k);
+      const float v = a.data[static_cast<std::size_t>(i * 12 + k)];
+      if (k > i) {
+        CHECK(v == -std::numeric_limits<float>::infinity());
+        CHECK(j["values"][static_cast<std::size_t>(i)][static_cast<std::size_t>(k)].is_null());
+        continue;
+      }
+      // Li et al. 2023 eq. (2)-(4): x = log(c (i - j) + 1) / log(c max(L, i) + 1), then the MLP.
+      const double x = std::log(0.5 * (i - k) + 1.0) / std::log(0.5 * std::max(4.0, static_cast<double>(i)) + 1.0);
+      double y = b2;
+      for (std::size_t u = 0; u < 8; ++u) y += w2[u] * std::max(0.0, w1[u] * x + b1[u]);
+      CHECK(v == doctest::Approx(y).epsilon(1e-6));
+    }
+  }
+  // Another seed, other weights, another grid.
+  REQUIRE(runCli({"export", "fire-bias", "--positions", "12", "--seed", "12", "-o", (dir / "g.npy").string()}).code == 0);
+  CHECK(posviz::readNpy((dir / "g.npy").string()).data != a.data);
+  CHECK(runCli({"export", "fire-bias", "--positions", "32", "-o", (dir / "f.png").string()}).code == 0);
+}
+
+TEST_CASE("relative_views: kerple-bias and fire-bias refuse bad values naming the flag and the allowed range") {
+  const fs::path dir = scratch("bias_errors");
+  const std::string out = (dir / "b.npy").string();
+  auto err = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), "export");
+    args.insert(args.end(), {"-o", out});
+    const auto run = runCli(args);
+    CHECK(run.code == 2);
+    return run.err;
+  };
+  CHECK(err({"kerple-bias", "--kernel", "cubic"}).find("--kernel") != std::string::npos);
+  CHECK(err({"kerple-bias", "--r1", "0"}).find("--r1") != std::string::npos);
+  CHECK(err({"kerple-bias", "--kernel", "power", "--r2", "2.5"}).find("--r2: got \"2.5\", expected a number in (0, 2] for --kernel power") !=
+        std::string::npos);
+  CHECK(err({"kerple-bias", "--r2", "-1"}).find("--r2: got \"-1\", expected a number in (0, 1e6]") != std::string::npos);
+  CHECK(err({"fire-bias", "--fire-c", "0"}).find("--fire-c") != std::string::npos);
+  CHECK(err({"fire-bias", "--fire-threshold", "0.5"}).find("--fire-threshold") != std::string::npos);
+  CHECK(err({"fire-bias", "--fire-hidden", "0"}).find("--fire-hidden") != std::string::npos);
+  CHECK(err({"fire-bias", "--causal"}).find("--causal: does not apply to view fire-bias") != std::string::npos);
   CHECK_FALSE(fs::exists(out));
 }
 

@@ -1,10 +1,13 @@
 // relative.cpp: relative-position schemes beyond the documents' four as exportable views: T5's
-// relative buckets (core/relative_bias.hpp) and xPos's scales (core/xpos.hpp).
+// relative buckets (core/relative_bias.hpp), xPos's scales (core/xpos.hpp), KERPLE's kernel
+// biases (core/kerple.hpp) and FIRE's learned-function biases (core/fire.hpp).
 #include <cmath>
 #include <string>
 
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
+#include "core/fire.hpp"
+#include "core/kerple.hpp"
 #include "core/relative_bias.hpp"
 #include "core/xpos.hpp"
 
@@ -109,6 +112,76 @@ Dataset computeXposScale(const Request& r, const app::ExportProgress& progress) 
   return d;
 }
 
+// [SECTION] kerple-bias, fire-bias
+
+void biasDefaults(Request& r) { r.positions = 16; }
+
+std::uint64_t squareElements(const Request& r) {
+  const auto n = static_cast<std::uint64_t>(r.positions);
+  return checkedProduct({n, n});
+}
+
+void kerpleParse(Request& r, const ParsedOptions& o) {
+  if (auto k = o.value("--kernel")) r.kerplePower = parseChoiceOption("--kernel", *k, {"log", "power"}) == "power";
+  if (auto v = o.value("--r1")) r.kerpleR1 = parseRealOption("--r1", *v, RealRange{0.0, 1.0e6, true, false});
+  const double r2Max = r.kerplePower ? 2.0 : 1.0e6;
+  if (auto v = o.value("--r2")) {
+    try {
+      r.kerpleR2 = parseRealOption("--r2", *v, RealRange{0.0, r2Max, true, false});
+    } catch (const UsageError&) {
+      throw UsageError("--r2: got \"" + *v + "\", expected a number in (0, " + (r.kerplePower ? "2" : "1e6") + "]" +
+                       (r.kerplePower ? " for --kernel power (the kernel is conditionally positive definite only there)" : ""));
+    }
+  }
+}
+
+KerpleParams kerpleParams(const Request& r) {
+  return {r.kerplePower ? KerpleKernel::Power : KerpleKernel::Log, r.kerpleR1, r.kerpleR2};
+}
+
+Dataset squareBias(Grid g, const Request& r, bool masked) {
+  Dataset d;
+  d.grid = std::move(g);
+  d.shape = {r.positions, r.positions};
+  d.rowTitle = "query position i";
+  d.colTitle = "key position j";
+  d.valueName = "bias";
+  d.allowNegativeInfinity = masked;
+  return d;
+}
+
+Dataset computeKerpleBias(const Request& r, const app::ExportProgress& progress) {
+  const KerpleParams p = kerpleParams(r);
+  Dataset d = squareBias(kerpleBiasGrid(p, r.positions, r.causal), r, r.causal);
+  d.document["params"] = {{"kernel", kerpleKernelName(p.kernel)}, {"r1", p.r1}, {"r2", p.r2}, {"positions", r.positions},
+                          {"causal", r.causal}};
+  d.caption = captionOf(d.document["params"]);
+  d.csvComments = {std::string("kerple bias, ") + (r.kerplePower ? "-r1*|i-j|^r2" : "-r1*log(1 + r2*|i-j|)") +
+                   ": rows = query i, cols = key j" + (r.causal ? "; masked entries -inf" : "")};
+  progress(1.0);
+  return d;
+}
+
+void fireParse(Request& r, const ParsedOptions& o) {
+  if (auto v = o.value("--fire-c")) r.fireC = parseRealOption("--fire-c", *v, RealRange{0.0, 1.0e6, true, false});
+  if (auto v = o.value("--fire-threshold")) r.fireThreshold = parseRealOption("--fire-threshold", *v, RealRange{1.0, 1.0e9});
+  if (auto v = o.value("--fire-hidden")) r.fireHidden = static_cast<int>(parseIntOption("--fire-hidden", *v, 1, 4096));
+}
+
+Dataset computeFireBias(const Request& r, const app::ExportProgress& progress) {
+  const FireParams p{r.fireC, r.fireThreshold};
+  const FireMlp f = fireSeededMlp(r.fireHidden, r.seed);
+  Dataset d = squareBias(fireBiasGrid(p, f, r.positions), r, true);
+  d.document["params"] = {{"c", p.c}, {"threshold", p.threshold}, {"hidden", r.fireHidden}, {"seed", r.seed},
+                          {"positions", r.positions}};
+  d.caption = captionOf(d.document["params"]);
+  d.document["mlp"] = {{"w1", f.w1}, {"b1", f.b1}, {"w2", f.w2}, {"b2", f.b2}};
+  d.csvComments = {"fire bias f(log(c(i-j) + 1) / log(c max(L, i) + 1)), seeded MLP: rows = query i, cols = key j; masked "
+                   "entries (j > i) -inf"};
+  progress(1.0);
+  return d;
+}
+
 }  // namespace
 
 std::vector<ViewDef> relativeViews() {
@@ -142,7 +215,37 @@ std::vector<ViewDef> relativeViews() {
   xpos.parse = xposParse;
   xpos.elements = xposElements;
   xpos.compute = computeXposScale;
-  return {t5, xpos};
+
+  ViewDef kerple;
+  kerple.name = "kerple-bias";
+  kerple.aliases = {"kerple"};
+  kerple.tab = "alibi";
+  kerple.summary = "KERPLE bias (Chi et al. 2022): log -r1*log(1 + r2*|i-j|) or power -r1*|i-j|^r2, j > i masked "
+                   "(--causal)";
+  kerple.layout = ".npy: (positions, positions), row = query i, col = key j, masked entries -inf; .csv: the same matrix; "
+                  ".json: shape, params, values (masked entries null); .png/.svg: the grid";
+  kerple.png = true;
+  kerple.options = {"--positions", "--kernel", "--r1", "--r2", "--causal"};
+  kerple.setDefaults = biasDefaults;
+  kerple.parse = kerpleParse;
+  kerple.elements = squareElements;
+  kerple.compute = computeKerpleBias;
+
+  ViewDef fire;
+  fire.name = "fire-bias";
+  fire.aliases = {"fire"};
+  fire.tab = "alibi";
+  fire.summary = "FIRE bias (Li et al. 2023): f(psi(i-j) / psi(max(L, i))), psi(x) = log(c*x + 1), f a seeded MLP; "
+                 "causal";
+  fire.layout = ".npy: (positions, positions), row = query i, col = key j, j > i masked -inf; .csv: the same matrix; "
+                ".json: shape, params, the MLP's weights (w1, b1, w2, b2), values (masked entries null); .png/.svg: the grid";
+  fire.png = true;
+  fire.options = {"--positions", "--fire-c", "--fire-threshold", "--fire-hidden", "--seed"};
+  fire.setDefaults = biasDefaults;
+  fire.parse = fireParse;
+  fire.elements = squareElements;
+  fire.compute = computeFireBias;
+  return {t5, xpos, kerple, fire};
 }
 
 }  // namespace posviz::cli
