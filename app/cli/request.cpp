@@ -74,7 +74,7 @@ const std::vector<OptionSpec>& optionSpecs() {
       // t5-buckets, xpos-scale, kerple-bias, fire-bias (app/cli/views/relative.cpp)
       {"--num-buckets", true, "N", "t5-buckets: relative_attention_num_buckets, 2..65536, even unless --causal (default 32)"},
       {"--max-distance", true, "N", "t5-buckets: relative_attention_max_distance, above the exact range, ..2147483647 (default 128)"},
-      {"--scale-base", true, "X", "xpos-scale: scale_base, > 0 (default 512, torchscale's)"},
+      {"--scale-base", true, "X", "xpos-scale: scale_base in (0, 1e9] (default 512, torchscale's)"},
       {"--kernel", true, "NAME", "kerple-bias: log (-r1*log(1 + r2*|i-j|)) or power (-r1*|i-j|^r2) (default log)"},
       {"--r1", true, "X", "kerple-bias: r1 in (0, 1e6] (default 1)"},
       {"--r2", true, "X", "kerple-bias: r2 in (0, 1e6], power kernel (0, 2] (default 1)"},

@@ -13,6 +13,7 @@ const std::vector<TabDef>& tabs() {
       {"context", "Context extension", "PI, NTK-aware, YaRN, Llama 3.1, LongRoPE on one frequency axis", "rope-freqs",
        {"context-extension"}},
       {"alibi", "ALiBi", "Per-head linear biases: slopes, bias grids, softmax of biased scores", "alibi-bias", {}},
+      {"relative", "Relative & more", "T5 buckets, KERPLE, FIRE and ALiBi side by side, the decay xPos adds to RoPE", "t5-buckets", {}},
       {"examples", "Worked examples", "The documents' worked examples, computed and checked", "", {"worked-examples"}},
       {"order", "Word order", "Why attention without positions cannot see word order", "attention", {"word-order"}},
       {"model", "Model", "A model's positional scheme layer by layer, from its config.json", "", {}},

@@ -73,7 +73,7 @@ void xposDefaults(Request& r) {
 
 void xposParse(Request& r, const ParsedOptions& o) {
   if (auto h = o.value("--head-dim")) r.rope.headDim = evenDim("--head-dim", *h);
-  if (auto s = o.value("--scale-base")) r.scaleBase = parseRealOption("--scale-base", *s, RealRange{0.0, 1.0e300, true, false});
+  if (auto s = o.value("--scale-base")) r.scaleBase = parseRealOption("--scale-base", *s, RealRange{0.0, 1.0e9, true, false});
 }
 
 XposParams xposParams(const Request& r) {
@@ -188,8 +188,9 @@ std::vector<ViewDef> relativeViews() {
   ViewDef t5;
   t5.name = "t5-buckets";
   t5.aliases = {"t5-bucket"};
-  t5.tab = "alibi";
-  t5.summary = "T5 relative position buckets of j - i (HF T5Attention._relative_position_bucket), query i x key j";
+  t5.tab = "relative";
+  t5.summary = "T5 relative position buckets of j - i (HF T5Attention._relative_position_bucket), query i x key j; "
+               "--causal: decoder buckets (only the past counts, later keys share bucket 0)";
   t5.layout = ".npy: (positions, positions) int32 bucket ids, row = query i, col = key j, numpy indexes a bias "
               "table with it (table[b] is (positions, positions, heads)); .csv: the same matrix; .json: shape, params, "
               "values; .png/.svg: the grid";
@@ -203,7 +204,7 @@ std::vector<ViewDef> relativeViews() {
   ViewDef xpos;
   xpos.name = "xpos-scale";
   xpos.aliases = {"xpos"};
-  xpos.tab = "rope";
+  xpos.tab = "relative";
   xpos.summary = "xPos query-side scales zeta_i^(n/scale_base), zeta_i = (2i/d + 0.4)/1.4 (Sun et al. 2022); "
                  "torchscale's XPOS centres n on the sequence's middle, the same for every q.k";
   xpos.layout = ".npy: (positions, head_dim/2), row = position n (from --position, default 0), col = pair i; keys "
@@ -219,7 +220,7 @@ std::vector<ViewDef> relativeViews() {
   ViewDef kerple;
   kerple.name = "kerple-bias";
   kerple.aliases = {"kerple"};
-  kerple.tab = "alibi";
+  kerple.tab = "relative";
   kerple.summary = "KERPLE bias (Chi et al. 2022): log -r1*log(1 + r2*|i-j|) or power -r1*|i-j|^r2, j > i masked "
                    "(--causal)";
   kerple.layout = ".npy: (positions, positions), row = query i, col = key j, masked entries -inf; .csv: the same matrix; "
@@ -234,7 +235,7 @@ std::vector<ViewDef> relativeViews() {
   ViewDef fire;
   fire.name = "fire-bias";
   fire.aliases = {"fire"};
-  fire.tab = "alibi";
+  fire.tab = "relative";
   fire.summary = "FIRE bias (Li et al. 2023): f(psi(i-j) / psi(max(L, i))), psi(x) = log(c*x + 1), f a seeded MLP; "
                  "causal";
   fire.layout = ".npy: (positions, positions), row = query i, col = key j, j > i masked -inf; .csv: the same matrix; "

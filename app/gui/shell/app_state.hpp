@@ -10,6 +10,7 @@
 #include "app/gui/panels/panel_learned.hpp"
 #include "app/gui/panels/panel_model.hpp"
 #include "app/gui/panels/panel_order.hpp"
+#include "app/gui/panels/panel_relative.hpp"
 #include "app/gui/panels/panel_rope.hpp"
 #include "app/gui/panels/panel_sinusoidal.hpp"
 
@@ -21,6 +22,7 @@ struct AppState {
   RopePanelState rope;
   ContextExtensionPanelState context;
   AlibiPanelState alibi;
+  RelativePanelState relative;
   ExamplesPanelState examples;
   OrderPanelState order;
   ModelPanelState model;
