@@ -392,8 +392,8 @@ std::uint64_t checkedCount(const char* fn, const std::vector<std::int64_t>& shap
   return count;
 }
 
-std::string makeHeader(const std::vector<std::int64_t>& shape, DType type) {
-  std::string dict = std::string("{'descr': '") + (type == DType::F32 ? "<f4" : "<f8") +
+std::string makeHeader(const std::vector<std::int64_t>& shape, const char* descr) {
+  std::string dict = std::string("{'descr': '") + descr +
                      "', 'fortran_order': False, 'shape': " + shapeText(shape) + ", }";
   // magic(6) + version(2) + length(2 or 4) + dict + padding + '\n' is a multiple of 64.
   std::size_t lenBytes = 2;
@@ -416,7 +416,7 @@ void writeNpyImpl(const std::string& path, const std::vector<std::int64_t>& shap
   const std::uint64_t count = checkedCount("writeNpy", shape);
   if (type != DType::F32 && type != DType::F64) failArgument("writeNpy", "type must be DType::F32 or DType::F64");
   if (count > 0 && data == nullptr) failArgument("writeNpy", "data must not be null for shape " + shapeText(shape));
-  const std::string header = makeHeader(shape, type);
+  const std::string header = makeHeader(shape, type == DType::F32 ? "<f4" : "<f8");
   try {
     writeFileAtomically(path, [&](std::ostream& out) {
       out.write(header.data(), static_cast<std::streamsize>(header.size()));
@@ -448,6 +448,27 @@ void writeNpyImpl(const std::string& path, const std::vector<std::int64_t>& shap
 }
 
 }  // namespace
+
+void writeNpyInt32(const std::string& path, const std::vector<std::int64_t>& shape, const std::int32_t* data) {
+  const std::uint64_t count = checkedCount("writeNpyInt32", shape);
+  if (count > 0 && data == nullptr) failArgument("writeNpyInt32", "data must not be null for shape " + shapeText(shape));
+  const std::string header = makeHeader(shape, "<i4");
+  try {
+    writeFileAtomically(path, [&](std::ostream& out) {
+      out.write(header.data(), static_cast<std::streamsize>(header.size()));
+      std::vector<unsigned char> buf(4 * static_cast<std::size_t>(count));
+      for (std::size_t k = 0; k < buf.size() / 4; ++k) {
+        const auto bits = static_cast<std::uint32_t>(data[k]);
+        for (std::size_t b = 0; b < 4; ++b) buf[4 * k + b] = static_cast<unsigned char>((bits >> (8 * b)) & 0xff);
+      }
+      out.write(reinterpret_cast<const char*>(buf.data()), static_cast<std::streamsize>(buf.size()));
+    });
+  } catch (const NpyError&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    throw NpyError(e.what());
+  }
+}
 
 void writeNpy(const std::string& path, const std::vector<std::int64_t>& shape, const float* data, DType type) {
   writeNpyImpl(path, shape, data, type);

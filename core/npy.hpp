@@ -42,5 +42,7 @@ NpyArray parseNpy(std::string_view bytes, const std::string& name);
 
 void writeNpy(const std::string& path, const std::vector<std::int64_t>& shape, const float* data, DType type = DType::F32);
 void writeNpy(const std::string& path, const std::vector<std::int64_t>& shape, const double* data, DType type = DType::F64);
+// '<i4' (ids and counts, which numpy indexes with); written only: readNpy accepts floats alone.
+void writeNpyInt32(const std::string& path, const std::vector<std::int64_t>& shape, const std::int32_t* data);
 
 }  // namespace posviz

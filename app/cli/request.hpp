@@ -67,6 +67,14 @@ struct Request {
   std::vector<MropeSegment> mropeSegments;  // mrope-angles: text runs and image grids, in order
   std::vector<int> mropeSection;            // mrope-angles: pairs per (t, h, w) axis
   bool mropeInterleaved = false;            // mrope-angles: axes alternate pair by pair
+  // t5-buckets, xpos-scale, kerple-bias, fire-bias (app/cli/views/relative.cpp)
+  int numBuckets = 32;           // T5 relative_attention_num_buckets
+  int maxDistance = 128;         // T5 relative_attention_max_distance
+  double scaleBase = 512.0;      // xPos scale_base
+  bool kerplePower = false;      // KERPLE kernel: log (false) or power (true)
+  double kerpleR1 = 1.0, kerpleR2 = 1.0;
+  double fireC = 1.0, fireThreshold = 8.0;    // FIRE psi(x) = log(c x + 1), L in max(L, i)
+  int fireHidden = 32;           // FIRE MLP hidden width
   bool causal = false;
   std::uint64_t seed = 0;
   int maxLen = 1024;
@@ -112,6 +120,7 @@ struct Dataset {
   std::string caption;              // the parameters, for --caption auto
   bool allowNegativeInfinity = false;  // masked cells (-inf) are data, not an overflow
   bool skipFiniteCheck = false;        // a loaded table is exported as it is
+  bool int32Values = false;            // ids (t5-buckets): .npy '<i4' and .json dtype "int32"; grid holds them exactly
 };
 
 // The export options every view takes, then each view's own (app/cli/view_table.hpp).

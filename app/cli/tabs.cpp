@@ -15,6 +15,7 @@ const std::vector<TabDef>& tabs() {
       {"image", "Image RoPE", "2-D axial RoPE over image patches, and M-RoPE's (t, h, w) ids for text + image + text",
        "axial-scores", {"axial", "mrope", "rope-2d"}},
       {"alibi", "ALiBi", "Per-head linear biases: slopes, bias grids, softmax of biased scores", "alibi-bias", {}},
+      {"relative", "Relative & more", "T5 buckets, KERPLE, FIRE and ALiBi side by side, the decay xPos adds to RoPE", "t5-buckets", {}},
       {"examples", "Worked examples", "The documents' worked examples, computed and checked", "", {"worked-examples"}},
       {"compare", "Compare", "The documents' comparison table, every cell computed, and their decision chart", "compare", {}},
       {"pipeline", "Where position enters", "Add vs concatenate, RoPE on Q and K (and V), ALiBi on the scores", "",

@@ -14,6 +14,7 @@ const std::vector<ViewDef>& viewTable() {
       std::vector<ViewDef> v = family();
       all.insert(all.end(), v.begin(), v.end());
     }
+    for (ViewDef& v : relativeViews()) all.push_back(std::move(v));
     attachAveragedViews(all);
     return all;
   }();

@@ -81,5 +81,6 @@ std::vector<ViewDef> attentionViews();
 std::vector<ViewDef> axialViews();
 std::vector<ViewDef> compareViews();
 std::vector<ViewDef> extrapolationViews();
+std::vector<ViewDef> relativeViews();   // t5-buckets, xpos-scale, kerple-bias, fire-bias
 
 }  // namespace posviz::cli

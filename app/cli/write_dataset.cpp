@@ -51,7 +51,10 @@ struct FiniteCheck {
 };
 
 void writeNpyFile(const Request& r, const Dataset& d, const FiniteCheck& check) {
-  if (r.dtype == DType::F64 && !d.exact.empty()) {
+  if (d.int32Values) {
+    const std::vector<std::int32_t> ids(d.grid.values.begin(), d.grid.values.end());
+    writeNpyInt32(r.output, d.shape, ids.data());
+  } else if (r.dtype == DType::F64 && !d.exact.empty()) {
     check.values(d.exact.data(), d.exact.size(), false, "value");
     writeNpy(r.output, d.shape, d.exact.data(), DType::F64);
   } else {
@@ -104,7 +107,7 @@ void writeJsonFile(const Request& r, const Dataset& d, const FiniteCheck& check,
   }
   // The values are streamed into the file, never held as a document.
   doc["shape"] = d.shape;
-  doc["dtype"] = f64 ? "float64" : "float32";
+  doc["dtype"] = d.int32Values ? "int32" : f64 ? "float64" : "float32";
   check.document(doc, "");
   if (f64 && !d.exact.empty()) {
     check.values(d.exact.data(), d.exact.size(), false, "values");

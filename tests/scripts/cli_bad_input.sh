@@ -233,6 +233,21 @@ declare -A context=(
   [--position@nope-temperature]="npy|5|--positions 4"
   [--floor-scale@nope-temperature]="npy|4|--positions 8"
   [--attn-scale@nope-temperature]="npy|0.5|--positions 8"
+  [--positions@t5-buckets]="npy|4|"
+  [--num-buckets@t5-buckets]="npy|8|--positions 4 --max-distance 16"
+  [--max-distance@t5-buckets]="npy|16|--positions 4"
+  [--head-dim@xpos-scale]="npy|8|--positions 4"
+  [--positions@xpos-scale]="npy|4|--head-dim 8"
+  [--position@xpos-scale]="npy|3|--positions 4 --head-dim 8"
+  [--scale-base@xpos-scale]="npy|64|--positions 4 --head-dim 8"
+  [--positions@kerple-bias]="npy|4|"
+  [--r1@kerple-bias]="npy|0.5|--positions 4"
+  [--r2@kerple-bias]="npy|0.5|--positions 4"
+  [--positions@fire-bias]="png|4|"
+  [--fire-c@fire-bias]="png|0.5|--positions 4"
+  [--fire-threshold@fire-bias]="png|4|--positions 4"
+  [--fire-hidden@fire-bias]="png|4|--positions 4"
+  [--seed@fire-bias]="png|7|--positions 4"
 )
 # Values that an option's documented range allows (0 is a position, a seed, a head index;
 # 1e20 is a finite real with no documented upper bound; where the result would still not fit

@@ -14,6 +14,7 @@
 #include "app/gui/panels/panel_model.hpp"
 #include "app/gui/panels/panel_order.hpp"
 #include "app/gui/panels/panel_pipeline.hpp"
+#include "app/gui/panels/panel_relative.hpp"
 #include "app/gui/panels/panel_rope.hpp"
 #include "app/gui/panels/panel_sinusoidal.hpp"
 
@@ -26,6 +27,7 @@ struct AppState {
   ContextExtensionPanelState context;
   ImagePanelState image;
   AlibiPanelState alibi;
+  RelativePanelState relative;
   ExamplesPanelState examples;
   ComparePanelState compare;
   PipelinePanelState pipeline;

@@ -1,0 +1,252 @@
+// relative.cpp: relative-position schemes beyond the documents' four as exportable views: T5's
+// relative buckets (core/relative_bias.hpp), xPos's scales (core/xpos.hpp), KERPLE's kernel
+// biases (core/kerple.hpp) and FIRE's learned-function biases (core/fire.hpp).
+#include <cmath>
+#include <string>
+
+#include "app/cli/view_table.hpp"
+#include "app/cli/views/view_support.hpp"
+#include "core/fire.hpp"
+#include "core/kerple.hpp"
+#include "core/relative_bias.hpp"
+#include "core/xpos.hpp"
+
+namespace posviz::cli {
+
+namespace {
+
+// [SECTION] t5-buckets
+
+void t5Defaults(Request& r) { r.positions = 16; }
+
+T5BucketParams t5Params(const Request& r) { return {r.numBuckets, r.maxDistance, !r.causal}; }
+
+// Checked here, not in core, so the message names the flag and its range.
+void t5Parse(Request& r, const ParsedOptions& o) {
+  if (o.has("--dtype")) throw UsageError("--dtype: t5-buckets writes bucket ids as int32 (exact); --dtype does not apply");
+  if (auto n = o.value("--num-buckets")) r.numBuckets = static_cast<int>(parseIntOption("--num-buckets", *n, 2, 65536));
+  if (!r.causal && r.numBuckets % 2 != 0) {
+    throw UsageError("--num-buckets: got " + std::to_string(r.numBuckets) +
+                     ", expected an even integer in [2, 65536] (bidirectional buckets are split in half; odd counts "
+                     "need --causal)");
+  }
+  // The exact range: T5 gives distances below it a bucket each; max_distance must lie above it.
+  const int exact = (r.causal ? r.numBuckets : r.numBuckets / 2) / 2;
+  if (auto d = o.value("--max-distance")) {
+    r.maxDistance = static_cast<int>(parseIntOption("--max-distance", *d, exact + 1, kMaxInt));
+  } else if (r.maxDistance <= exact) {
+    throw UsageError("--max-distance: the default 128 is within the exact range " + std::to_string(exact) + " of --num-buckets " +
+                     std::to_string(r.numBuckets) + "; give --max-distance in [" + std::to_string(exact + 1) + ", " +
+                     std::to_string(kMaxInt) + "]");
+  }
+}
+
+std::uint64_t t5Elements(const Request& r) {
+  const auto n = static_cast<std::uint64_t>(r.positions);
+  return checkedProduct({n, n});
+}
+
+Dataset computeT5Buckets(const Request& r, const app::ExportProgress& progress) {
+  Dataset d;
+  const T5BucketParams p = t5Params(r);
+  d.grid = t5BucketGrid(p, r.positions);
+  d.shape = {r.positions, r.positions};
+  d.int32Values = true;
+  d.document["params"] = {{"num_buckets", p.numBuckets}, {"max_distance", p.maxDistance},
+                          {"bidirectional", p.bidirectional}, {"positions", r.positions}};
+  d.caption = captionOf(d.document["params"]);
+  d.rowTitle = "query position i";
+  d.colTitle = "key position j";
+  d.valueName = "bucket";
+  d.csvComments = {"t5 relative buckets of relative_position = j - i (HF T5Attention._relative_position_bucket): rows = "
+                   "query i, cols = key j, " + std::string(p.bidirectional ? "bidirectional" : "causal")};
+  progress(1.0);
+  return d;
+}
+
+// [SECTION] xpos-scale
+
+void xposDefaults(Request& r) {
+  r.positions = 1024;
+  r.rope.headDim = 128;
+}
+
+void xposParse(Request& r, const ParsedOptions& o) {
+  if (auto h = o.value("--head-dim")) r.rope.headDim = evenDim("--head-dim", *h);
+  if (auto s = o.value("--scale-base")) r.scaleBase = parseRealOption("--scale-base", *s, RealRange{0.0, 1.0e9, true, false});
+}
+
+XposParams xposParams(const Request& r) {
+  XposParams p;
+  p.headDim = r.rope.headDim;
+  p.scaleBase = r.scaleBase;
+  return p;
+}
+
+std::uint64_t xposElements(const Request& r) {
+  return checkedProduct({static_cast<std::uint64_t>(r.positions), static_cast<std::uint64_t>(r.rope.headDim / 2)});
+}
+
+Dataset computeXposScale(const Request& r, const app::ExportProgress& progress) {
+  Dataset d;
+  const XposParams p = xposParams(r);
+  d.grid = xposQueryScaleGrid(p, r.positions, r.firstPos);
+  d.shape = {d.grid.rows, d.grid.cols};
+  if (wantsDouble(r)) {
+    d.exact.resize(d.grid.values.size());
+    for (int n = 0; n < d.grid.rows; ++n) {
+      for (int i = 0; i < d.grid.cols; ++i) {
+        d.exact[static_cast<std::size_t>(n) * static_cast<std::size_t>(d.grid.cols) + static_cast<std::size_t>(i)] =
+            xposQueryScale(p, i, static_cast<double>(r.firstPos + n));
+      }
+    }
+  }
+  d.document["params"] = {{"head_dim", p.headDim}, {"scale_base", p.scaleBase}, {"positions", r.positions},
+                          {"first_position", r.firstPos}};
+  d.caption = captionOf(d.document["params"]);
+  d.rowTitle = "position n";
+  d.colTitle = "pair i";
+  d.valueName = "zeta_i^(n/scale_base)";
+  d.csvComments = {"xpos query scales zeta_i^(n/scale_base), zeta_i = (2i/d + 0.4)/1.4: rows = positions n, cols = pairs i"};
+  progress(1.0);
+  return d;
+}
+
+// [SECTION] kerple-bias, fire-bias
+
+void biasDefaults(Request& r) { r.positions = 16; }
+
+std::uint64_t squareElements(const Request& r) {
+  const auto n = static_cast<std::uint64_t>(r.positions);
+  return checkedProduct({n, n});
+}
+
+void kerpleParse(Request& r, const ParsedOptions& o) {
+  if (auto k = o.value("--kernel")) r.kerplePower = parseChoiceOption("--kernel", *k, {"log", "power"}) == "power";
+  if (auto v = o.value("--r1")) r.kerpleR1 = parseRealOption("--r1", *v, RealRange{0.0, 1.0e6, true, false});
+  const double r2Max = r.kerplePower ? 2.0 : 1.0e6;
+  if (auto v = o.value("--r2")) {
+    try {
+      r.kerpleR2 = parseRealOption("--r2", *v, RealRange{0.0, r2Max, true, false});
+    } catch (const UsageError&) {
+      throw UsageError("--r2: got \"" + *v + "\", expected a number in (0, " + (r.kerplePower ? "2" : "1e6") + "]" +
+                       (r.kerplePower ? " for --kernel power (the kernel is conditionally positive definite only there)" : ""));
+    }
+  }
+}
+
+KerpleParams kerpleParams(const Request& r) {
+  return {r.kerplePower ? KerpleKernel::Power : KerpleKernel::Log, r.kerpleR1, r.kerpleR2};
+}
+
+Dataset squareBias(Grid g, const Request& r, bool masked) {
+  Dataset d;
+  d.grid = std::move(g);
+  d.shape = {r.positions, r.positions};
+  d.rowTitle = "query position i";
+  d.colTitle = "key position j";
+  d.valueName = "bias";
+  d.allowNegativeInfinity = masked;
+  return d;
+}
+
+Dataset computeKerpleBias(const Request& r, const app::ExportProgress& progress) {
+  const KerpleParams p = kerpleParams(r);
+  Dataset d = squareBias(kerpleBiasGrid(p, r.positions, r.causal), r, r.causal);
+  d.document["params"] = {{"kernel", kerpleKernelName(p.kernel)}, {"r1", p.r1}, {"r2", p.r2}, {"positions", r.positions},
+                          {"causal", r.causal}};
+  d.caption = captionOf(d.document["params"]);
+  d.csvComments = {std::string("kerple bias, ") + (r.kerplePower ? "-r1*|i-j|^r2" : "-r1*log(1 + r2*|i-j|)") +
+                   ": rows = query i, cols = key j" + (r.causal ? "; masked entries -inf" : "")};
+  progress(1.0);
+  return d;
+}
+
+void fireParse(Request& r, const ParsedOptions& o) {
+  if (auto v = o.value("--fire-c")) r.fireC = parseRealOption("--fire-c", *v, RealRange{0.0, 1.0e6, true, false});
+  if (auto v = o.value("--fire-threshold")) r.fireThreshold = parseRealOption("--fire-threshold", *v, RealRange{1.0, 1.0e9});
+  if (auto v = o.value("--fire-hidden")) r.fireHidden = static_cast<int>(parseIntOption("--fire-hidden", *v, 1, 4096));
+}
+
+Dataset computeFireBias(const Request& r, const app::ExportProgress& progress) {
+  const FireParams p{r.fireC, r.fireThreshold};
+  const FireMlp f = fireSeededMlp(r.fireHidden, r.seed);
+  Dataset d = squareBias(fireBiasGrid(p, f, r.positions), r, true);
+  d.document["params"] = {{"c", p.c}, {"threshold", p.threshold}, {"hidden", r.fireHidden}, {"seed", r.seed},
+                          {"positions", r.positions}};
+  d.caption = captionOf(d.document["params"]);
+  d.document["mlp"] = {{"w1", f.w1}, {"b1", f.b1}, {"w2", f.w2}, {"b2", f.b2}};
+  d.csvComments = {"fire bias f(log(c(i-j) + 1) / log(c max(L, i) + 1)), seeded MLP: rows = query i, cols = key j; masked "
+                   "entries (j > i) -inf"};
+  progress(1.0);
+  return d;
+}
+
+}  // namespace
+
+std::vector<ViewDef> relativeViews() {
+  ViewDef t5;
+  t5.name = "t5-buckets";
+  t5.aliases = {"t5-bucket"};
+  t5.tab = "relative";
+  t5.summary = "T5 relative position buckets of j - i (HF T5Attention._relative_position_bucket), query i x key j; "
+               "--causal: decoder buckets (only the past counts, later keys share bucket 0)";
+  t5.layout = ".npy: (positions, positions) int32 bucket ids, row = query i, col = key j, numpy indexes a bias "
+              "table with it (table[b] is (positions, positions, heads)); .csv: the same matrix; .json: shape, params, "
+              "values; .png/.svg: the grid";
+  t5.png = true;
+  t5.options = {"--positions", "--num-buckets", "--max-distance", "--causal"};
+  t5.setDefaults = t5Defaults;
+  t5.parse = t5Parse;
+  t5.elements = t5Elements;
+  t5.compute = computeT5Buckets;
+
+  ViewDef xpos;
+  xpos.name = "xpos-scale";
+  xpos.aliases = {"xpos"};
+  xpos.tab = "relative";
+  xpos.summary = "xPos query-side scales zeta_i^(n/scale_base), zeta_i = (2i/d + 0.4)/1.4 (Sun et al. 2022); "
+                 "torchscale's XPOS centres n on the sequence's middle, the same for every q.k";
+  xpos.layout = ".npy: (positions, head_dim/2), row = position n (from --position, default 0), col = pair i; keys "
+                "carry the reciprocal; .csv: the same matrix; .json: shape, params, values; .png/.svg: the grid";
+  xpos.png = true;
+  xpos.exactDouble = true;
+  xpos.options = {"--head-dim", "--positions", "--position", "--scale-base"};
+  xpos.setDefaults = xposDefaults;
+  xpos.parse = xposParse;
+  xpos.elements = xposElements;
+  xpos.compute = computeXposScale;
+
+  ViewDef kerple;
+  kerple.name = "kerple-bias";
+  kerple.aliases = {"kerple"};
+  kerple.tab = "relative";
+  kerple.summary = "KERPLE bias (Chi et al. 2022): log -r1*log(1 + r2*|i-j|) or power -r1*|i-j|^r2, j > i masked "
+                   "(--causal)";
+  kerple.layout = ".npy: (positions, positions), row = query i, col = key j, masked entries -inf; .csv: the same matrix; "
+                  ".json: shape, params, values (masked entries null); .png/.svg: the grid";
+  kerple.png = true;
+  kerple.options = {"--positions", "--kernel", "--r1", "--r2", "--causal"};
+  kerple.setDefaults = biasDefaults;
+  kerple.parse = kerpleParse;
+  kerple.elements = squareElements;
+  kerple.compute = computeKerpleBias;
+
+  ViewDef fire;
+  fire.name = "fire-bias";
+  fire.aliases = {"fire"};
+  fire.tab = "relative";
+  fire.summary = "FIRE bias (Li et al. 2023): f(psi(i-j) / psi(max(L, i))), psi(x) = log(c*x + 1), f a seeded MLP; "
+                 "causal";
+  fire.layout = ".npy: (positions, positions), row = query i, col = key j, j > i masked -inf; .csv: the same matrix; "
+                ".json: shape, params, the MLP's weights (w1, b1, w2, b2), values (masked entries null); .png/.svg: the grid";
+  fire.png = true;
+  fire.options = {"--positions", "--fire-c", "--fire-threshold", "--fire-hidden", "--seed"};
+  fire.setDefaults = biasDefaults;
+  fire.parse = fireParse;
+  fire.elements = squareElements;
+  fire.compute = computeFireBias;
+  return {t5, xpos, kerple, fire};
+}
+
+}  // namespace posviz::cli

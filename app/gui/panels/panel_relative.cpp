@@ -1,0 +1,459 @@
+// panel_relative.cpp: the "Relative & more" view.
+//
+// [SECTION] Update: parameters -> T5 grids, the three bias grids, the xPos curves
+// [SECTION] Drawing: parameters
+// [SECTION] Drawing: heatmaps and the score plot
+// [SECTION] Settings
+#include "app/gui/panels/panel_relative.hpp"
+
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <functional>
+
+#include "app/gui/shell/settings.hpp"
+#include "app/gui/widgets/plot.hpp"
+#include "app/gui/widgets/ui_common.hpp"
+#include "core/alibi.hpp"
+#include "core/kerple.hpp"
+#include "core/relative_bias.hpp"
+#include "core/rope.hpp"
+#include "core/xpos.hpp"
+
+namespace posviz::app {
+
+//-----------------------------------------------------------------------------
+// [SECTION] Update: parameters -> T5 grids, the three bias grids, the xPos curves
+//-----------------------------------------------------------------------------
+
+namespace {
+
+T5BucketParams t5Params(const RelativePanelState& s) { return {s.numBuckets, s.maxDistance, !s.t5Causal}; }
+KerpleParams kerpleParams(const RelativePanelState& s) {
+  return {s.kerplePower ? KerpleKernel::Power : KerpleKernel::Log, s.kerpleR1, s.kerpleR2};
+}
+FireParams fireParams(const RelativePanelState& s) { return {s.fireC, s.fireThreshold}; }
+XposParams xposParams(const RelativePanelState& s) { return {s.headDim, s.ropeBase, s.scaleBase}; }
+
+// The sliders cannot express every constraint: bidirectional buckets come in pairs, and
+// max_distance must lie above the exact range.
+void clampParameters(RelativePanelState& s) {
+  if (!s.t5Causal) s.numBuckets += s.numBuckets % 2;
+  const int exact = (s.t5Causal ? s.numBuckets : s.numBuckets / 2) / 2;
+  s.maxDistance = std::max(s.maxDistance, exact + 1);
+  s.t5Head = std::clamp(s.t5Head, 0, s.t5Heads - 1);
+  if (s.kerplePower) s.kerpleR2 = std::min(s.kerpleR2, 2.0f);
+}
+
+void computeT5(RelativePanelState& s) {
+  const T5BucketParams p = t5Params(s);
+  s.buckets = t5BucketGrid(p, s.numPositions);
+  s.biasTable = t5BiasTable(s.numBuckets, s.t5Heads, static_cast<std::uint64_t>(s.t5Seed));
+  s.t5Bias = t5BiasGrid(p, s.biasTable, s.t5Head, s.numPositions);
+}
+
+void computeBiases(RelativePanelState& s) {
+  s.fireMlp = fireSeededMlp(s.fireHidden, static_cast<std::uint64_t>(s.fireSeed));
+  s.kerple = kerpleBiasGrid(kerpleParams(s), s.numPositions, true);
+  s.fire = fireBiasGrid(fireParams(s), s.fireMlp, s.numPositions);
+  s.alibi = alibiBiasGrid(s.alibiSlope, s.numPositions, true);
+  s.biasRange = finiteRange(s.kerple);
+  for (const Grid* g : {&s.fire, &s.alibi}) {
+    const ValueRange r = finiteRange(*g);
+    s.biasRange.min = std::min(s.biasRange.min, r.min);
+    s.biasRange.max = std::max(s.biasRange.max, r.max);
+  }
+}
+
+// q = k = all ones, as the RoPE tab's decay curve: every pair contributes 2 cos(d theta_i), and
+// xPos multiplies pair i by zeta_i^(d / scale_base).
+void computeXpos(RelativePanelState& s) {
+  const XposParams xp = xposParams(s);
+  const std::vector<double> ones(static_cast<std::size_t>(s.headDim), 1.0);
+  s.xposScore = xposScoreByOffset(xp, ones, ones, s.maxOffset);
+  RopeParams rp;
+  rp.headDim = s.headDim;
+  rp.base = s.ropeBase;
+  rp.layout = RopeLayout::Interleaved;   // xPos's (torchscale's) pairing
+  const std::vector<float> onesF(static_cast<std::size_t>(s.headDim), 1.0f);
+  const std::vector<double> both = ropeScoreByOffset(rp, onesF, onesF, s.maxOffset + 1);
+  s.ropeScore.assign(both.begin() + s.maxOffset, both.end());   // r = 0 .. maxOffset
+  s.offsets.resize(s.xposScore.size());
+  for (std::size_t d = 0; d < s.offsets.size(); ++d) s.offsets[d] = static_cast<double>(d);
+}
+
+void resetViews(RelativePanelState& s) {
+  for (HeatmapState* hs : {&s.bucketMap, &s.tableMap, &s.t5BiasMap, &s.kerpleMap, &s.fireMap, &s.alibiMap}) {
+    hs->resetView();
+    hs->wanted = {};
+  }
+}
+
+}  // namespace
+
+void updateRelativePanel(RelativePanelState& s) {
+  if (!s.dirty) return;
+  s.dirty = false;
+  s.error.clear();
+  const auto t0 = std::chrono::steady_clock::now();
+  clampParameters(s);
+  if (s.viewPositions != s.numPositions) {
+    s.viewPositions = s.numPositions;
+    resetViews(s);
+  }
+  try {
+    computeT5(s);
+    computeBiases(s);
+    computeXpos(s);
+  } catch (const std::exception& e) {
+    s.error = e.what();
+    return;
+  }
+  s.tableMap.resetView();   // the table's shape follows num_buckets and heads
+  s.tableMap.wanted = {};
+  refreshImage(s.buckets, s.bucketMap, s.bucketImage, s.version, true, 256);
+  refreshImage(s.biasTable, s.tableMap, s.tableImage, s.version, true, 256);
+  refreshImage(s.t5Bias, s.t5BiasMap, s.t5BiasImage, s.version, true, 256);
+  refreshImage(s.kerple, s.kerpleMap, s.kerpleImage, s.version, true, 256);
+  refreshImage(s.fire, s.fireMap, s.fireImage, s.version, true, 256);
+  refreshImage(s.alibi, s.alibiMap, s.alibiImage, s.version, true, 256);
+  s.computeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Drawing: parameters
+//-----------------------------------------------------------------------------
+
+namespace {
+
+void drawT5Parameters(RelativePanelState& s) {
+  ImGui::TextUnformatted("T5 relative buckets");
+  if (SliderIntLog("positions T", &s.numPositions, 2, kRelativeMaxPositions)) s.dirty = true;
+  HelpMarker("Query positions i and key positions j = 0 .. T-1 of every grid on this tab.");
+  if (ImGui::SliderInt("num_buckets", &s.numBuckets, 2, 256, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
+  HelpMarker("relative_attention_num_buckets N. Bidirectional: N/2 per direction (even N); of each side's N',\n"
+             "distances below N'/2 get a bucket each, the rest log-spaced up to max_distance.");
+  if (SliderIntLog("max_distance", &s.maxDistance, 2, 4096)) s.dirty = true;
+  HelpMarker("relative_attention_max_distance D: every distance >= D shares the last bucket of its side.\n"
+             "bucket = N'/2 + trunc(log(a / (N'/2)) / log(D / (N'/2)) * (N' - N'/2)), capped at N' - 1.");
+  if (ImGui::Checkbox("causal (decoder)", &s.t5Causal)) s.dirty = true;
+  HelpMarker("Decoder self-attention: only the past counts (a = max(i - j, 0)), all N buckets on one side;\n"
+             "keys after the query share bucket 0.");
+  if (ImGui::SliderInt("heads", &s.t5Heads, 1, kRelativeMaxHeads, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
+  HelpMarker("Columns of the bias table: T5 learns one scalar per (bucket, head), added to q.k before softmax.");
+  int head = s.t5Head + 1;
+  if (ImGui::SliderInt("head", &head, 1, s.t5Heads, "%d", ImGuiSliderFlags_AlwaysClamp)) {
+    s.t5Head = head - 1;
+    s.dirty = true;
+  }
+  HelpMarker("The head whose bias grid table[bucket(j - i)][head] is shown. Click a table column too.");
+  if (ImGui::SliderInt("table seed", &s.t5Seed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
+  HelpMarker("The table is seeded N(0, 1) (core/random), standing in for trained weights.");
+}
+
+void drawBiasParameters(RelativePanelState& s) {
+  ImGui::TextUnformatted("Bias grids (causal)");
+  if (ImGui::SliderFloat("ALiBi m", &s.alibiSlope, 0.001f, 1.0f, "%.4f", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+    s.dirty = true;
+  HelpMarker("ALiBi: B(i, j) = -m (i - j). Press et al. 2022.");
+  ImGui::Checkbox("one colour scale", &s.sharedScale);
+  HelpMarker("On: KERPLE, FIRE and ALiBi share one range, so their strengths compare as they act.\n"
+             "Off: each grid its own range, to see the shape of each.");
+  int kernel = s.kerplePower ? 1 : 0;
+  bool changed = ImGui::RadioButton("KERPLE log", &kernel, 0);
+  ImGui::SameLine();
+  changed |= ImGui::RadioButton("power", &kernel, 1);
+  if (changed) {
+    s.kerplePower = kernel == 1;
+    s.dirty = true;
+  }
+  HelpMarker("KERPLE (Chi et al. 2022): log -r1 log(1 + r2 |i - j|); power -r1 |i - j|^r2 with 0 < r2 <= 2.\n"
+             "Power with r2 = 1 is ALiBi with slope r1.");
+  if (ImGui::SliderFloat("r1", &s.kerpleR1, 0.01f, 10.0f, "%.3f", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+    s.dirty = true;
+  HelpMarker("KERPLE's scale r1 > 0 (learned per head).");
+  if (ImGui::SliderFloat("r2", &s.kerpleR2, 0.01f, s.kerplePower ? 2.0f : 10.0f, "%.3f",
+                         ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+    s.dirty = true;
+  HelpMarker("KERPLE's r2 > 0: inside the log, or the power's exponent (<= 2).");
+  if (ImGui::SliderFloat("FIRE c", &s.fireC, 0.01f, 100.0f, "%.3f", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+    s.dirty = true;
+  HelpMarker("FIRE (Li et al. 2023): b(i, j) = f(psi(i - j) / psi(max(L, i))), psi(x) = log(c x + 1).");
+  if (ImGui::SliderFloat("FIRE L", &s.fireThreshold, 1.0f, 256.0f, "%.1f", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+    s.dirty = true;
+  HelpMarker("The threshold L: queries before L are normalised by psi(L), later ones by their own psi(i).");
+  if (ImGui::SliderInt("FIRE hidden", &s.fireHidden, 1, 128, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
+  HelpMarker("Hidden units of f: 1 -> hidden (ReLU) -> 1.");
+  if (ImGui::SliderInt("FIRE seed", &s.fireSeed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
+  HelpMarker("f's weights are seeded as nn.Linear initialises them (no trained FIRE weights are published).");
+}
+
+void drawXposParameters(RelativePanelState& s) {
+  ImGui::TextUnformatted("xPos on RoPE");
+  if (SliderIntEven("head_dim", &s.headDim, 2, 256)) s.dirty = true;
+  HelpMarker("d: pairs i = 0 .. d/2 - 1, zeta_i = (2i/d + 0.4) / 1.4.");
+  if (ImGui::SliderFloat("RoPE base", &s.ropeBase, 100.0f, 1.0e6f, "%.0f", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+    s.dirty = true;
+  HelpMarker("theta_i = base^(-2i/d).");
+  if (ImGui::SliderFloat("scale_base", &s.scaleBase, 16.0f, 8192.0f, "%.0f", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+    s.dirty = true;
+  HelpMarker("xPos: query n scaled by zeta_i^(n / scale_base), key m by zeta_i^(-m / scale_base), so pair i of\n"
+             "q.k carries zeta_i^((n - m) / scale_base). Sun et al. 2022; torchscale's default is 512.");
+  if (SliderIntLog("max distance", &s.maxOffset, 16, 16384)) s.dirty = true;
+  HelpMarker("Distances n - m = 0 .. this on the plot's x axis.");
+}
+
+}  // namespace
+
+//-----------------------------------------------------------------------------
+// [SECTION] Drawing: heatmaps and the score plot
+//-----------------------------------------------------------------------------
+
+namespace {
+
+HeatmapSpec squareSpec(int t, const char* value) {
+  HeatmapSpec spec;
+  spec.logicalRows = t;
+  spec.logicalCols = t;
+  spec.rowAxis = {"query i", 0.0, 1.0};
+  spec.colAxis = {"key j", 0.0, 1.0};
+  spec.valueName = value;
+  spec.maskedReason = "masked (causal): key j comes after query i, so the bias is -inf and the softmax weight is 0";
+  return spec;
+}
+
+HeatmapSpec bucketSpec(const RelativePanelState& s) {
+  HeatmapSpec spec = squareSpec(s.numPositions, "bucket");
+  const T5BucketParams p = t5Params(s);
+  spec.exactValue = [p](long long r, long long c) { return static_cast<double>(t5RelativePositionBucket(p, c - r)); };
+  spec.formula = [p](long long r, long long c) {
+    return "bucket(j - i = " + std::to_string(c - r) + ") = " + std::to_string(t5RelativePositionBucket(p, c - r));
+  };
+  return spec;
+}
+
+HeatmapSpec tableSpec(RelativePanelState& s) {
+  HeatmapSpec spec;
+  spec.logicalRows = s.biasTable.rows;
+  spec.logicalCols = s.biasTable.cols;
+  spec.rowAxis = {"bucket", 0.0, 1.0};
+  spec.colAxis = {"head", 1.0, 1.0};
+  spec.valueName = "bias";
+  spec.colormap = Colormap::RdBu;
+  spec.symmetricRange = true;
+  const Grid* table = &s.biasTable;
+  spec.exactValue = [table](long long r, long long c) { return static_cast<double>(table->at(static_cast<int>(r), static_cast<int>(c))); };
+  spec.onClick = [&s](long long, long long c) {
+    s.t5Head = static_cast<int>(c);
+    s.dirty = true;
+  };
+  return spec;
+}
+
+HeatmapSpec t5BiasSpec(const RelativePanelState& s) {
+  HeatmapSpec spec = squareSpec(s.numPositions, "bias");
+  spec.colormap = Colormap::RdBu;
+  spec.symmetricRange = true;
+  const T5BucketParams p = t5Params(s);
+  const Grid* table = &s.biasTable;
+  const int head = s.t5Head;
+  spec.exactValue = [p, table, head](long long r, long long c) {
+    return static_cast<double>(table->at(t5RelativePositionBucket(p, c - r), head));
+  };
+  spec.formula = [p, head](long long r, long long c) {
+    return "table[bucket(" + std::to_string(c - r) + ") = " + std::to_string(t5RelativePositionBucket(p, c - r)) + "][head " +
+           std::to_string(head + 1) + "]";
+  };
+  return spec;
+}
+
+// KERPLE, FIRE, ALiBi: the same axes and one fixed colour scale.
+HeatmapSpec sharedBiasSpec(const RelativePanelState& s, std::function<double(long long, long long)> exact) {
+  HeatmapSpec spec = squareSpec(s.numPositions, "bias");
+  spec.exactValue = std::move(exact);
+  spec.fixedRange = s.sharedScale;
+  spec.rangeMin = s.biasRange.min;
+  spec.rangeMax = s.biasRange.max;
+  return spec;
+}
+
+void drawMap(const char* id, const char* title, HeatmapState& hs, const HeatmapSpec& spec, const Grid& g, HeatmapImage& img,
+             long long& version, float w, float h) {
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted(title);
+  if (drawHeatmap(id, hs, spec, img, w, h)) refreshImage(g, hs, img, version, false, 256);
+  ImGui::EndGroup();
+}
+
+void drawT5Row(RelativePanelState& s, float width, float height) {
+  const float w = (width - 2.0f * ImGui::GetStyle().ItemSpacing.x) / 3.0f;
+  const float h = height - ImGui::GetTextLineHeightWithSpacing();
+  drawMap("t5-buckets", "T5 bucket of j - i", s.bucketMap, bucketSpec(s), s.buckets, s.bucketImage, s.version, w, h);
+  ImGui::SameLine();
+  drawMap("t5-table", "bias table (seeded): bucket x head", s.tableMap, tableSpec(s), s.biasTable, s.tableImage, s.version, w, h);
+  ImGui::SameLine();
+  const std::string title = "head " + std::to_string(s.t5Head + 1) + ": table[bucket(j - i)]";
+  drawMap("t5-bias", title.c_str(), s.t5BiasMap, t5BiasSpec(s), s.t5Bias, s.t5BiasImage, s.version, w, h);
+}
+
+void drawBiasRow(RelativePanelState& s, float width, float height) {
+  const float w = (width - 2.0f * ImGui::GetStyle().ItemSpacing.x) / 3.0f;
+  const float h = height - ImGui::GetTextLineHeightWithSpacing();
+  const KerpleParams kp = kerpleParams(s);
+  const FireParams fp = fireParams(s);
+  const FireMlp* mlp = &s.fireMlp;
+  const double m = s.alibiSlope;
+  const std::string kTitle = std::string("KERPLE ") + kerpleKernelName(kp.kernel) + " (r1 " + formatShort(kp.r1, 3) + ", r2 " +
+                             formatShort(kp.r2, 3) + ")";
+  s.kerpleMap.showColorbar = s.fireMap.showColorbar = !s.sharedScale;
+  drawMap("kerple", kTitle.c_str(), s.kerpleMap, sharedBiasSpec(s, [kp](long long r, long long c) { return kerpleBias(kp, r, c, true); }),
+          s.kerple, s.kerpleImage, s.version, w, h);
+  ImGui::SameLine();
+  const std::string fTitle = "FIRE (c " + formatShort(fp.c, 3) + ", L " + formatShort(fp.threshold, 3) + ")";
+  drawMap("fire", fTitle.c_str(), s.fireMap, sharedBiasSpec(s, [fp, mlp](long long r, long long c) { return fireBias(fp, *mlp, r, c); }),
+          s.fire, s.fireImage, s.version, w, h);
+  ImGui::SameLine();
+  const std::string aTitle = "ALiBi (m " + formatShort(m, 3) + ")";
+  drawMap("alibi", aTitle.c_str(), s.alibiMap, sharedBiasSpec(s, [m](long long r, long long c) { return alibiBias(m, r, c, true); }),
+          s.alibi, s.alibiImage, s.version, w, h);
+}
+
+void drawXposPlot(const RelativePanelState& s, float height) {
+  PlotSpec ps;
+  ps.title = "q.k with q = k = 1 by distance n - m: RoPE alone and with xPos (scale_base " + formatShort(s.scaleBase, 4) + ")";
+  ps.xTitle = "distance n - m (tokens)";
+  ps.yTitle = "score";
+  PlotSeries rope, xpos;
+  rope.label = "RoPE: sum 2 cos(d theta_i)";
+  xpos.label = "xPos: sum 2 zeta_i^(d/scale_base) cos(d theta_i)";
+  rope.color = plotColor(0);
+  xpos.color = plotColor(1);
+  rope.thickness = 1.5f;
+  rope.x = xpos.x = s.offsets;
+  rope.y = s.ropeScore;
+  xpos.y = s.xposScore;
+  ps.series = {std::move(rope), std::move(xpos)};
+  drawPlot("xpos-decay", ps, 0.0f, height);
+}
+
+void setExport(const RelativePanelState& s, AppContext& ctx) {
+  ExportableView& ex = ctx.exportable;
+  ex = ExportableView{};
+  if (s.buckets.values.empty()) return;
+  ex.name = "t5-buckets";
+  ex.caption = "num_buckets=" + std::to_string(s.numBuckets) + " max_distance=" + std::to_string(s.maxDistance) +
+               (s.t5Causal ? " causal" : " bidirectional") + " T=" + std::to_string(s.numPositions);
+  ex.rowTitle = "query i";
+  ex.colTitle = "key j";
+  ex.valueName = "bucket";
+  const T5BucketParams p = t5Params(s);
+  const int t = s.numPositions;
+  ex.computeFull = [p, t] { return t5BucketGrid(p, t); };
+  ex.cliArgs = {"t5-buckets", "--positions", std::to_string(t), "--num-buckets", std::to_string(s.numBuckets), "--max-distance",
+                std::to_string(s.maxDistance)};
+  if (s.t5Causal) ex.cliArgs.push_back("--causal");
+  ex.plotColumnNames = {"distance", "rope_score", "xpos_score"};
+  ex.plotColumns = {s.offsets, s.ropeScore, s.xposScore};
+}
+
+}  // namespace
+
+void drawRelativePanel(RelativePanelState& s, AppContext& ctx) {
+  const float scale = ctx.uiScale;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float leftW = std::min(360.0f * scale, avail.x * 0.3f);
+  ImGui::BeginChild("relative-params", ImVec2(leftW, avail.y), true);
+  ImGui::PushItemWidth(170.0f * scale);
+  drawT5Parameters(s);
+  ImGui::Separator();
+  drawBiasParameters(s);
+  ImGui::Separator();
+  drawXposParameters(s);
+  ImGui::PopItemWidth();
+  updateRelativePanel(s);
+  if (!s.error.empty()) ErrorText(s.error);
+  ImGui::EndChild();
+  ImGui::SameLine();
+
+  ImGui::BeginChild("relative-views", ImVec2(0, avail.y), false);
+  const ImVec2 va = ImGui::GetContentRegionAvail();
+  const float rowH = std::max(140.0f * scale, va.y * 0.34f);
+  if (s.error.empty()) {
+    drawT5Row(s, va.x, rowH);
+    if (s.sharedScale) {
+      ImGui::Text("KERPLE, FIRE and ALiBi on one colour scale, %s (dark) to %s (yellow); grey = masked (causal)",
+                  formatShort(s.biasRange.min, 4).c_str(), formatShort(s.biasRange.max, 4).c_str());
+    } else {
+      ImGui::TextUnformatted("KERPLE, FIRE and ALiBi, each on its own colour scale; grey = masked (causal)");
+    }
+    drawBiasRow(s, va.x, rowH - ImGui::GetTextLineHeightWithSpacing());
+    drawXposPlot(s, std::max(120.0f * scale, ImGui::GetContentRegionAvail().y));
+  }
+  ImGui::EndChild();
+
+  ctx.status.backend = "CPU";
+  ctx.status.gridSize = formatGridSize(s.numPositions, s.numPositions);
+  ctx.status.computeMs = s.computeMs;
+  ctx.status.busy = false;
+  ctx.status.progress = -1.0f;
+  setExport(s, ctx);
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Settings
+//-----------------------------------------------------------------------------
+
+void saveRelativePanel(const RelativePanelState& s, nlohmann::json& j) {
+  j["positions"] = s.numPositions;
+  j["num_buckets"] = s.numBuckets;
+  j["max_distance"] = s.maxDistance;
+  j["t5_causal"] = s.t5Causal;
+  j["heads"] = s.t5Heads;
+  j["head"] = s.t5Head + 1;
+  j["table_seed"] = s.t5Seed;
+  j["alibi_slope"] = s.alibiSlope;
+  j["shared_scale"] = s.sharedScale;
+  j["kerple_kernel"] = s.kerplePower ? "power" : "log";
+  j["kerple_r1"] = s.kerpleR1;
+  j["kerple_r2"] = s.kerpleR2;
+  j["fire_c"] = s.fireC;
+  j["fire_threshold"] = s.fireThreshold;
+  j["fire_hidden"] = s.fireHidden;
+  j["fire_seed"] = s.fireSeed;
+  j["head_dim"] = s.headDim;
+  j["rope_base"] = s.ropeBase;
+  j["scale_base"] = s.scaleBase;
+  j["max_offset"] = s.maxOffset;
+}
+
+void loadRelativePanel(RelativePanelState& s, const nlohmann::json& j) {
+  readSetting(j, "positions", s.numPositions, 2, kRelativeMaxPositions);
+  readSetting(j, "num_buckets", s.numBuckets, 2, 256);
+  readSetting(j, "max_distance", s.maxDistance, 2, 4096);
+  readSetting(j, "t5_causal", s.t5Causal);
+  readSetting(j, "heads", s.t5Heads, 1, kRelativeMaxHeads);
+  int head = s.t5Head + 1;
+  readSetting(j, "head", head, 1, s.t5Heads);
+  s.t5Head = head - 1;
+  readSetting(j, "table_seed", s.t5Seed, 0, 999);
+  readSetting(j, "alibi_slope", s.alibiSlope, 0.001f, 1.0f);
+  readSetting(j, "shared_scale", s.sharedScale);
+  if (std::string kernel; readSetting(j, "kerple_kernel", kernel)) s.kerplePower = kernel == "power";
+  readSetting(j, "kerple_r1", s.kerpleR1, 0.01f, 10.0f);
+  readSetting(j, "kerple_r2", s.kerpleR2, 0.01f, 10.0f);
+  readSetting(j, "fire_c", s.fireC, 0.01f, 100.0f);
+  readSetting(j, "fire_threshold", s.fireThreshold, 1.0f, 256.0f);
+  readSetting(j, "fire_hidden", s.fireHidden, 1, 128);
+  readSetting(j, "fire_seed", s.fireSeed, 0, 999);
+  readSetting(j, "head_dim", s.headDim, 2, 256);
+  s.headDim -= s.headDim % 2;
+  readSetting(j, "rope_base", s.ropeBase, 100.0f, 1.0e6f);
+  readSetting(j, "scale_base", s.scaleBase, 16.0f, 8192.0f);
+  readSetting(j, "max_offset", s.maxOffset, 16, 16384);
+  s.dirty = true;
+}
+
+}  // namespace posviz::app

@@ -1,0 +1,87 @@
+// State logic of the "Relative & more" view (app/gui/panels/panel_relative.hpp): every grid and
+// curve is core's, recomputed when a parameter changes; constraints the sliders cannot express
+// are enforced; settings round-trip. updateRelativePanel makes no ImGui calls.
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+#include "app/gui/panels/panel_relative.hpp"
+#include "core/alibi.hpp"
+#include "core/kerple.hpp"
+#include "core/relative_bias.hpp"
+#include "core/xpos.hpp"
+
+using namespace posviz;
+using namespace posviz::app;
+
+TEST_SUITE("views") {
+
+TEST_CASE("relative view: grids and curves are core's, on one shared bias range") {
+  RelativePanelState s;
+  s.numPositions = 20;
+  s.numBuckets = 8;
+  s.maxDistance = 16;
+  s.t5Heads = 4;
+  s.t5Head = 2;
+  s.maxOffset = 300;
+  updateRelativePanel(s);
+  REQUIRE(s.error.empty());
+  CHECK(s.buckets.values == t5BucketGrid({8, 16, true}, 20).values);
+  CHECK(s.t5Bias.values == t5BiasGrid({8, 16, true}, t5BiasTable(8, 4, 0), 2, 20).values);
+  CHECK(s.kerple.values == kerpleBiasGrid({KerpleKernel::Log, 1.0, 1.0}, 20, true).values);
+  CHECK(s.alibi.values == alibiBiasGrid(0.0625, 20, true).values);
+  CHECK(s.fire.values == fireBiasGrid({1.0, 8.0}, fireSeededMlp(32, 0), 20).values);
+  // The shared range spans all three grids' finite values.
+  CHECK(s.biasRange.min == doctest::Approx(-std::log(20.0)).epsilon(1e-6));   // KERPLE log at distance 19
+  CHECK(s.biasRange.max >= 0.0f);
+  REQUIRE(s.xposScore.size() == 301);
+  REQUIRE(s.ropeScore.size() == 301);
+  CHECK(s.ropeScore[0] == doctest::Approx(64.0));
+  CHECK(s.xposScore[0] == doctest::Approx(64.0));
+  const std::vector<double> ones(64, 1.0);
+  CHECK(s.xposScore[300] == doctest::Approx(xposScore({64, 10000.0, 512.0}, ones, ones, 300.0, 0.0)));
+  // Without xPos's decay, RoPE at distance d is sum_i 2 cos(d theta_i).
+  double rope = 0.0;
+  for (int i = 0; i < 32; ++i) rope += 2.0 * std::cos(300.0 * std::pow(10000.0, -2.0 * i / 64));
+  CHECK(s.ropeScore[300] == doctest::Approx(rope).epsilon(1e-9));
+}
+
+TEST_CASE("relative view: a change recomputes, impossible combinations are clamped, settings round-trip") {
+  RelativePanelState s;
+  updateRelativePanel(s);
+  const std::vector<float> before = s.buckets.values;
+  s.t5Causal = true;
+  s.dirty = true;
+  updateRelativePanel(s);
+  CHECK(s.buckets.values != before);
+  CHECK(s.buckets.at(0, 5) == 0.0f);   // causal: the future is bucket 0
+
+  s.t5Causal = false;
+  s.numBuckets = 7;                    // bidirectional needs an even count
+  s.maxDistance = 2;                   // below the exact range
+  s.kerplePower = true;
+  s.kerpleR2 = 5.0f;                   // the power kernel allows r2 <= 2
+  s.dirty = true;
+  updateRelativePanel(s);
+  CHECK(s.error.empty());
+  CHECK(s.numBuckets == 8);
+  CHECK(s.maxDistance == 3);
+  CHECK(s.kerpleR2 == 2.0f);
+
+  s.fireThreshold = 20.0f;
+  s.scaleBase = 100.0f;
+  s.sharedScale = false;
+  nlohmann::json j;
+  saveRelativePanel(s, j);
+  RelativePanelState t;
+  loadRelativePanel(t, j);
+  CHECK(t.numBuckets == 8);
+  CHECK(t.kerplePower);
+  CHECK(t.fireThreshold == 20.0f);
+  CHECK(t.scaleBase == 100.0f);
+  CHECK_FALSE(t.sharedScale);
+  CHECK(t.dirty);
+}
+
+}  // TEST_SUITE
