@@ -737,7 +737,7 @@ void AppShell::drawExportPopup() {
   if (!ImGui::BeginPopupModal("Export", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
   const float popupWidth = ImGui::GetFontSize() * 34.0f;
   ImGui::PushTextWrapPos(popupWidth);
-  const char* what = exportKind_ == ViewExportKind::HeatmapPng    ? "the heatmap as a PNG, one pixel per cell, with colorbar and axis titles"
+  const char* what = exportKind_ == ViewExportKind::HeatmapPng    ? "the heatmap as a PNG, scaled to be readable, with colorbar, axis titles and caption"
                      : exportKind_ == ViewExportKind::HeatmapSvg  ? "the heatmap as SVG, with vector colorbar, axis titles and caption"
                      : exportKind_ == ViewExportKind::HeatmapNpy  ? "the numbers as float32 .npy (full resolution)"
                      : exportKind_ == ViewExportKind::HeatmapCsv  ? "the numbers as CSV"
