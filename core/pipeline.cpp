@@ -101,24 +101,15 @@ AddVsConcat addVsConcat(const ToyModel& m, const std::string& token, long long p
 
 namespace {
 
-// The toy model's pieces, as attention.hpp defines them (TOY MODEL).
-std::uint64_t fnv1a(const std::string& s) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (char c : s) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
-Grid project(const Grid& x, const ToyModel& m, const char* name) {
+// x W for one of the toy model's projections (attention.hpp toyProjection), summed in double.
+Grid project(const Grid& x, const ToyModel& m, ToyMatrix which) {
+  const Grid w = toyProjection(m, which);
   const int d = m.dModel;
-  const std::vector<float> w = randomNormalVector(d * d, m.seed ^ fnv1a(name), 1.0 / std::sqrt(static_cast<double>(d)));
   Grid out(x.rows, d);
   for (int t = 0; t < x.rows; ++t)
     for (int j = 0; j < d; ++j) {
       double s = 0.0;
-      for (int c = 0; c < d; ++c) s += static_cast<double>(x.at(t, c)) * w[static_cast<std::size_t>(c) * d + j];
+      for (int c = 0; c < d; ++c) s += static_cast<double>(x.at(t, c)) * static_cast<double>(w.at(c, j));
       out.at(t, j) = static_cast<float>(s);
     }
   return out;
@@ -149,9 +140,9 @@ RotateValuesResult ropeRotateValues(const ToyModel& m, const std::vector<std::st
     const std::vector<float> e = toyEmbedding(m, tokens[static_cast<std::size_t>(t)]);
     std::copy(e.begin(), e.end(), x.row(t));
   }
-  Grid q = project(x, m, "W q");
-  Grid k = project(x, m, "W k");
-  Grid v = project(x, m, "W v");
+  Grid q = project(x, m, ToyMatrix::Query);
+  Grid k = project(x, m, ToyMatrix::Key);
+  Grid v = project(x, m, ToyMatrix::Value);
   rotateRows(q, m.dModel);
   rotateRows(k, m.dModel);
   RotateValuesResult r;
