@@ -13,14 +13,10 @@
 
 namespace posviz::app::testing {
 
-// A width x height window with default settings (none read or written), the pointer parked off
+// A window with options o, the pointer parked off
 // it, drawing continuously (no idle wait between frames). nullptr with a loud message when there
 // is no display, which fails the test in CI (CI=true).
-inline std::unique_ptr<AppShell> makeTestShell(int width, int height) {
-  AppOptions o;
-  o.width = width;
-  o.height = height;
-  o.useSettings = false;
+inline std::unique_ptr<AppShell> makeTestShell(const AppOptions& o) {
   std::string error;
   // Right after a long burst of frames the X server can refuse a new connection for a moment
   // (seen once with Xvfb after the soak test): a few tries, a quarter second apart.
@@ -38,6 +34,15 @@ inline std::unique_ptr<AppShell> makeTestShell(int width, int height) {
   app->parkMouse();
   app->setContinuous(true);
   return app;
+}
+
+// A width x height window with default settings (none read or written).
+inline std::unique_ptr<AppShell> makeTestShell(int width, int height) {
+  AppOptions o;
+  o.width = width;
+  o.height = height;
+  o.useSettings = false;
+  return makeTestShell(o);
 }
 
 }  // namespace posviz::app::testing

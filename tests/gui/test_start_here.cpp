@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "app/cli/model_config.hpp"
+#include "tests/gui/test_shell.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/shell/app_shell.hpp"
 #include "core/lessons/lessons.hpp"
@@ -55,21 +56,7 @@ std::unique_ptr<AppShell> makeShell(bool startHere) {
   o.height = 800;
   o.useSettings = true;
   o.startHere = startHere;
-  std::string error;
-  std::unique_ptr<AppShell> app;
-  for (int attempt = 0; attempt < 8 && !app; ++attempt) {
-    if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(250));
-    app = AppShell::create(o, &error);
-  }
-  if (!app) {
-    const char* ci = std::getenv("CI");
-    if (ci && std::string(ci) == "true") FAIL("no window in CI: " << error);
-    MESSAGE("SKIPPED: no window (" << error << "); run under xvfb-run");
-    return app;
-  }
-  app->parkMouse();
-  app->setContinuous(true);
-  return app;
+  return testing::makeTestShell(o);
 }
 
 void frames(AppShell& app, int n) {
