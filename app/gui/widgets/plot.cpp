@@ -395,10 +395,17 @@ void drawData(const PlotSpec& spec, const PlotFrame& f) {
       drawLine(s, col, f);
       continue;
     }
+    // A dot on the pixel of the previous dot draws nothing new: thousands of dims at d_model 4096
+    // collapse to the few pixels they cover.
     const std::size_t n = std::min(s.x.size(), s.y.size());
+    float lastX = -1e30f, lastY = -1e30f;
     for (std::size_t i = 0; i < n; ++i) {
       if (!f.ax.usable(s.x[i]) || !f.ay.usable(s.y[i])) continue;
-      dl->AddCircleFilled(ImVec2(f.sx(s.x[i]), f.sy(s.y[i])), std::max(2.0f, s.thickness * 1.2f), col, 8);
+      const float X = std::round(f.sx(s.x[i])), Y = std::round(f.sy(s.y[i]));
+      if (X == lastX && Y == lastY) continue;
+      lastX = X;
+      lastY = Y;
+      dl->AddCircleFilled(ImVec2(X, Y), std::max(2.0f, s.thickness * 1.2f), col, 8);
     }
   }
   for (const PlotMarker& m : spec.markers) {
