@@ -233,6 +233,15 @@ namespace {
 
 constexpr int kBarWidth = 16;
 
+// The four index labels of the axes: the options' own, else 0 and the last row / column.
+struct AxisLabels {
+  std::string rowFirst, rowLast, colFirst, colLast;
+};
+AxisLabels axisLabels(const Grid& g, const PngOptions& o) {
+  return {o.rowFirst.empty() ? "0" : o.rowFirst, o.rowLast.empty() ? std::to_string(g.rows - 1) : o.rowLast,
+          o.colFirst.empty() ? "0" : o.colFirst, o.colLast.empty() ? std::to_string(g.cols - 1) : o.colLast};
+}
+
 // Where everything goes: margins around the cells for the caption, axis titles and colorbar.
 struct ImageLayout {
   long long heatW = 0, heatH = 0;      // the cells
@@ -277,10 +286,11 @@ ImageLayout layoutHeatmapImage(const Grid& g, const PngOptions& o, const TextRen
       l.top += line + kMargin / 2;
     }
     if (o.axisTitles) {
-      l.left += line + kMargin / 2 + text.width(std::to_string(g.rows - 1)) + 4;
+      const AxisLabels labels = axisLabels(g, o);
+      l.left += line + kMargin / 2 + std::max(text.width(labels.rowFirst), text.width(labels.rowLast)) + 4;
       bottom += line + 4;
       const long long titleW = text.width(o.colTitle);
-      const long long labelsW = text.width("0") + text.width(std::to_string(g.cols - 1)) + 8;
+      const long long labelsW = text.width(labels.colFirst) + text.width(labels.colLast) + 8;
       l.colTitleBelow = titleW + labelsW > l.heatW;
       if (l.colTitleBelow) bottom += line;
       l.colTitleX = std::max<long long>(kMargin, l.left + l.heatW / 2 - titleW / 2);
@@ -330,14 +340,16 @@ void fillCells(RgbImage& img, const Grid& g, const PngOptions& o, const ImageLay
 void drawAxisTitles(RgbImage& img, const Grid& g, const PngOptions& o, const ImageLayout& l, const TextRenderer& text) {
   const int heatBottom = l.top + static_cast<int>(l.heatH);
   const int heatW = static_cast<int>(l.heatW);
-  const AlphaBitmap first = text.render("0");
-  const AlphaBitmap lastCol = text.render(std::to_string(g.cols - 1));
+  const AxisLabels labels = axisLabels(g, o);
+  const AlphaBitmap firstCol = text.render(labels.colFirst);
+  const AlphaBitmap lastCol = text.render(labels.colLast);
   const AlphaBitmap colTitle = text.render(o.colTitle);
-  blit(img, first, l.left, heatBottom + 2);
+  blit(img, firstCol, l.left, heatBottom + 2);
   if (g.cols > 1) blit(img, lastCol, l.left + heatW - lastCol.width, heatBottom + 2);
   blit(img, colTitle, static_cast<int>(l.colTitleX), heatBottom + 2 + (l.colTitleBelow ? text.lineHeight() : 0));
-  const AlphaBitmap lastRow = text.render(std::to_string(g.rows - 1));
-  blit(img, first, l.left - first.width - 2, l.top);
+  const AlphaBitmap firstRow = text.render(labels.rowFirst);
+  const AlphaBitmap lastRow = text.render(labels.rowLast);
+  blit(img, firstRow, l.left - firstRow.width - 2, l.top);
   if (g.rows > 1) blit(img, lastRow, l.left - lastRow.width - 2, l.top + static_cast<int>(l.lastRowLabel));
   const AlphaBitmap rowTitle = rotateLeft(text.render(o.rowTitle));
   blit(img, rowTitle, kMargin, l.top + static_cast<int>(l.rowTitleCentre) - rowTitle.height / 2);
@@ -533,12 +545,13 @@ void svgCells(std::ostream& os, const Grid& g, const PngOptions& o, const ImageL
 
 void svgAxisTitles(std::ostream& os, const Grid& g, const PngOptions& o, const ImageLayout& l, const TextRenderer& text) {
   const long long heatBottom = l.top + l.heatH;
-  svgText(os, text, static_cast<double>(l.left), static_cast<double>(heatBottom + 2), "0");
-  if (g.cols > 1) svgText(os, text, static_cast<double>(l.left + l.heatW), static_cast<double>(heatBottom + 2), std::to_string(g.cols - 1), "end");
+  const AxisLabels labels = axisLabels(g, o);
+  svgText(os, text, static_cast<double>(l.left), static_cast<double>(heatBottom + 2), labels.colFirst);
+  if (g.cols > 1) svgText(os, text, static_cast<double>(l.left + l.heatW), static_cast<double>(heatBottom + 2), labels.colLast, "end");
   svgText(os, text, static_cast<double>(l.colTitleX), static_cast<double>(heatBottom + 2 + (l.colTitleBelow ? text.lineHeight() : 0)), o.colTitle);
-  svgText(os, text, static_cast<double>(l.left - 2), static_cast<double>(l.top), "0", "end");
+  svgText(os, text, static_cast<double>(l.left - 2), static_cast<double>(l.top), labels.rowFirst, "end");
   if (g.rows > 1) {
-    svgText(os, text, static_cast<double>(l.left - 2), static_cast<double>(l.top + l.lastRowLabel), std::to_string(g.rows - 1), "end");
+    svgText(os, text, static_cast<double>(l.left - 2), static_cast<double>(l.top + l.lastRowLabel), labels.rowLast, "end");
   }
   const double cx = kMargin + text.ascent();
   const double cy = static_cast<double>(l.top + l.rowTitleCentre);

@@ -60,6 +60,9 @@ struct PngOptions {
   std::string colTitle = "col";  // "dimension", "pair", "key position n"
   std::string valueName;         // label above the colorbar: "PE", "bias", "angle (rad)"
   std::string caption;           // one line above the heatmap; empty = none
+  // Index labels at the ends of each axis; empty: 0 and rows - 1 (cols - 1). A picture of a
+  // window or an averaged grid labels the grid's own first and last index.
+  std::string rowFirst, rowLast, colFirst, colLast;
 };
 
 // The cell scale of a picture made for people: the smallest integer that makes the heatmap's

@@ -116,6 +116,9 @@ struct Dataset {
   std::vector<std::vector<double>> columns;  // ... of these columns, written as they are
   std::vector<std::string> csvComments;  // .csv as a matrix: '#' lines
   std::string rowTitle = "row", colTitle = "col", valueName;
+  // Pictures: the grid indices at the ends of each axis when they are not 0 .. rows - 1 (a
+  // --position offset, a --size picture of a larger grid); empty: the picture's own.
+  std::string rowFirst, rowLast, colFirst, colLast;
   bool isAngle = false;
   std::string caption;              // the parameters, for --caption auto
   bool allowNegativeInfinity = false;  // masked cells (-inf) are data, not an overflow

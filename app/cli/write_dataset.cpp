@@ -128,6 +128,10 @@ void writePictureFile(const Request& r, const Dataset& d, const FiniteCheck& che
   o.axisTitles = r.axisTitles;
   o.rowTitle = d.rowTitle;
   o.colTitle = d.colTitle;
+  o.rowFirst = d.rowFirst;
+  o.rowLast = d.rowLast;
+  o.colFirst = d.colFirst;
+  o.colLast = d.colLast;
   o.valueName = d.valueName;
   o.caption = r.caption == "auto" ? d.caption : r.caption;
   check.values(d.grid.values.data(), d.grid.values.size(), false, "value");

@@ -115,6 +115,14 @@ TEST_CASE("svg: posviz export writes .svg for every picture view and refuses it 
                                     (dir / "s.svg").string()});
   CHECK(count(readText(dir / "s.svg"), "<rect x=") == 64 * 64 + 1);   // the cells and the colorbar (drawn by default)
   CHECK(count(readText(dir / "s.svg"), "width=\"8\" height=\"8\"") == 64 * 64);   // 64 x 64 cells scaled to 512 x 512
+  // Its axes end at the grid's last position, not the picture's last pixel; so do a whole grid's
+  // from --position.
+  CHECK(readText(dir / "s.svg").find(">131071</text>") != std::string::npos);
+  CHECK(readText(dir / "s.svg").find(">63</text>") == std::string::npos);
+  posviz::cli::exportWithArguments({"sinusoidal", "--d-model", "8", "--positions", "100", "--position", "1000", "-o",
+                                    (dir / "from.svg").string()});
+  CHECK(readText(dir / "from.svg").find(">1000</text>") != std::string::npos);
+  CHECK(readText(dir / "from.svg").find(">1099</text>") != std::string::npos);
   CHECK_THROWS_WITH_AS(posviz::cli::exportWithArguments({"rope-freqs", "-o", (dir / "f.svg").string()}),
                        doctest::Contains(".svg is not available for view rope-freqs"), posviz::cli::UsageError);
   CHECK_THROWS_WITH_AS(posviz::cli::exportWithArguments({"sinusoidal", "--dtype", "f64", "-o", (dir / "d.svg").string()}),

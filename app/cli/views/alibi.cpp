@@ -132,6 +132,7 @@ Dataset alibiAveraged(const Request& r, int width, int height, const app::Export
   const std::vector<std::int64_t> shape = d.shape;   // per head: (heads, H, W) or (H, W)
   describeAveraged(d, r, g, {width, height});
   d.shape = shape;
+  if (count > 1) d.rowLast = std::to_string(static_cast<long long>(count) * g.rows - 1);   // heads stacked
   if (r.causal) d.csvComments.push_back("masked cells are left out of each mean; a block with every cell masked is -inf");
   return d;
 }

@@ -51,8 +51,9 @@ std::uint64_t requireFits(const Request& r, GridShape g, ExportSize s, long long
   return static_cast<std::uint64_t>(s.width) * static_cast<std::uint64_t>(s.height);
 }
 
-void describeAveraged(Dataset& d, const Request& r, GridShape g, ExportSize s) {
+void describeAveraged(Dataset& d, const Request& r, GridShape g, ExportSize s, long long row0, long long col0) {
   d.shape = {d.grid.rows, d.grid.cols};
+  labelAxes(d, row0, g.rows, col0, g.cols);
   d.document["params"]["size"] = {s.width, s.height};
   d.document["averaged"] = {{"grid_rows", g.rows}, {"grid_cols", g.cols},
                             {"values", "each value is the exact mean of its block of grid cells; display row i "

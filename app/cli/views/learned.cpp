@@ -75,6 +75,7 @@ Dataset computeLearned(const Request& r, const app::ExportProgress& progress) {
   d.colTitle = "dimension";
   d.valueName = "P";
   d.csvComments = {"learned table: rows = positions, cols = dims"};
+  labelAxes(d, r.firstPos, d.grid.rows, 0, d.grid.cols);
   progress(1.0);
   d.skipFiniteCheck = !r.tablePath.empty();
   return d;
@@ -97,7 +98,7 @@ Dataset learnedAveraged(const Request& r, int width, int height, const app::Expo
   requireFits(r, g, {width, height}, 0);
   const SummedAreaTable table(d.grid);
   setPicture(d, r, table.averagePicture(fullWindow(g.rows, g.cols, height, width)));
-  describeAveraged(d, r, g, {width, height});
+  describeAveraged(d, r, g, {width, height}, r.firstPos, 0);
   progress(1.0);
   return d;
 }

@@ -224,6 +224,7 @@ void describeRopeAngles(Dataset& d, const Request& r) {
   d.valueName = "angle (rad)";
   d.isAngle = true;
   d.csvComments = {"rope angles m*theta_i mod 2pi: rows = positions, cols = pairs"};
+  labelAxes(d, r.firstPos, r.positions, 0, ropeNumPairs(r.rope));
 }
 
 Dataset computeRopeAngles(const Request& r, const app::ExportProgress& progress) {
@@ -244,7 +245,7 @@ Dataset ropeAnglesAveraged(const Request& r, int width, int height, const app::E
   Dataset d;
   setPicture(d, r, ropePairExactPicture(r.rope, RopePairValue::Angle, wholeWindow(r.firstPos, 0, g, {width, height})));
   describeRopeAngles(d, r);
-  describeAveraged(d, r, g, {width, height});
+  describeAveraged(d, r, g, {width, height}, r.firstPos, 0);
   progress(1.0);
   return d;
 }
@@ -296,6 +297,7 @@ void describeRopeScores(Dataset& d, const Request& r) {
   d.colTitle = "key position n";
   d.valueName = "s(m,n)";
   d.csvComments = {"rope scores s(m,n) = <R_m q, R_n k>: rows = query position m, cols = key position n"};
+  labelAxes(d, r.firstPos, r.positions, r.firstPos, r.positions);
 }
 
 Dataset computeRopeScores(const Request& r, const app::ExportProgress& progress) {
@@ -318,7 +320,7 @@ Dataset ropeScoresAveraged(const Request& r, int width, int height, const app::E
   Dataset d;
   setPicture(d, r, ropeScoreExactPicture(r.rope, qf, kf, wholeWindow(r.firstPos, r.firstPos, g, {width, height})));
   describeRopeScores(d, r);
-  describeAveraged(d, r, g, {width, height});
+  describeAveraged(d, r, g, {width, height}, r.firstPos, r.firstPos);
   progress(1.0);
   return d;
 }

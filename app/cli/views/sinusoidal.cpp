@@ -40,6 +40,7 @@ void describeSinusoidal(Dataset& d, const Request& r) {
   d.colTitle = "dimension";
   d.valueName = "PE";
   d.csvComments = {"sinusoidal PE: rows = positions " + std::to_string(r.firstPos) + ".., cols = dims 0.." + std::to_string(p.dModel - 1)};
+  labelAxes(d, r.firstPos, r.positions, 0, p.dModel);
 }
 
 Dataset computeSinusoidal(const Request& r, const app::ExportProgress& progress) {
@@ -78,7 +79,7 @@ Dataset sinusoidalAveraged(const Request& r, int width, int height, const app::E
   Dataset d;
   setPicture(d, r, sinusoidalExactPicture(r.sin, wholeWindow(r.firstPos, 0, g, {width, height})));
   describeSinusoidal(d, r);
-  describeAveraged(d, r, g, {width, height});
+  describeAveraged(d, r, g, {width, height}, r.firstPos, 0);
   progress(1.0);
   return d;
 }

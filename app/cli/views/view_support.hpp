@@ -31,7 +31,16 @@ std::uint64_t requireFits(const Request& r, GridShape g, ExportSize s, long long
 GridWindow wholeWindow(long long row0, long long col0, GridShape g, ExportSize s);
 // The picture as float32, and as float64 too when --dtype f64 asks for it.
 void setPicture(Dataset& d, const Request& r, ExactPicture pic);
-// Shape, the averaging note in .json and .csv, and "(block mean)" in the axis titles.
-void describeAveraged(Dataset& d, const Request& r, GridShape g, ExportSize s);
+// Shape, the averaging note in .json and .csv, "(block mean)" in the axis titles, and the grid's
+// own first and last indices (from row0, col0) at the ends of the picture's axes.
+void describeAveraged(Dataset& d, const Request& r, GridShape g, ExportSize s, long long row0 = 0, long long col0 = 0);
+
+// A picture's axis ends labelled with grid indices: rows row0 .. row0 + rows - 1, cols alike.
+inline void labelAxes(Dataset& d, long long row0, long long rows, long long col0, long long cols) {
+  d.rowFirst = std::to_string(row0);
+  d.rowLast = std::to_string(row0 + rows - 1);
+  d.colFirst = std::to_string(col0);
+  d.colLast = std::to_string(col0 + cols - 1);
+}
 
 }  // namespace posviz::cli
