@@ -656,6 +656,7 @@ void addExtras(const Ctx& x) {
     const double attnScale = r.positiveNumber(root, "attn_scale", "attn_scale").value_or(0.1);
     c.extras.push_back("attention temperature tuning on NoPE layers: q x (1 + " + formatShort(attnScale) +
                        " * ln(floor((pos + 1) / " + formatShort(floorScale) + ") + 1))");
+    c.nopeTemperature = AttnTemperatureParams{floorScale, attnScale};
   }
   const json* rp = x.perLayerType ? nullptr : x.ropeParams;
   if (rp != nullptr) {

@@ -40,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "core/attn_temperature.hpp"
 #include "core/rope.hpp"
 
 namespace posviz::app {
@@ -83,6 +84,8 @@ struct ModelConfig {
   std::vector<int> mropeSection;     // M-RoPE pairs per (t, h, w) axis; empty = 1-D positions
   bool mropeInterleaved = false;     // Qwen3.5: axes alternate pair by pair instead of in blocks
   std::vector<std::string> extras;   // position-dependent factors beside the encoding, one sentence each
+  // Llama 4's attention temperature on NoPE layers (attn_temperature_tuning), when the model has it.
+  std::optional<AttnTemperatureParams> nopeTemperature;
 };
 
 ModelConfig parseModelConfig(const std::string& jsonText, const std::string& name);

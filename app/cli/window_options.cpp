@@ -11,6 +11,9 @@ const std::vector<OptionSpec>& windowOptionSpecs() {
       {"--panel", true, "NAME", "open on this tab: " + tabList(" ")},
       {"--screenshot-path", true, "FILE", "where F12 saves a screenshot (default ./posviz-<tab>-<n>.png)"},
       {"--screenshot-all", true, "DIR", "render every tab to DIR/<tab>.png at 1440x900, then exit"},
+      {"--screenshot", true, "FILE", "render the start tab (--panel) to FILE.png at 1440x900 (or --size), then exit"},
+      {"--config", true, "FILE", "open with this model config.json applied to every tab (as File > Open config); Model tab"},
+      {"--preset", true, "NAME", "open with a shipped model preset applied (posviz --help lists them); Model tab"},
       {"--bench-frames", true, "N", "frame benchmark: drag a parameter for N frames (10..100000) per workload"},
       {"--size", true, "WxH", "window size in pixels, 320x240 .. 16384x16384 (default: last size)"},
       {"--no-settings", false, "", "neither read nor write settings.json and imgui.ini"},
@@ -50,11 +53,26 @@ WindowOptions parseWindowOptions(const std::vector<std::string>& args) {
     if (p->empty()) throw UsageError("--screenshot-all: got \"\", expected a folder");
     w.screenshotAll = *p;
   }
+  if (auto p = o.value("--screenshot")) {
+    if (p->size() < 5 || p->substr(p->size() - 4) != ".png") throw UsageError("--screenshot: got \"" + *p + "\", expected a file name ending in .png");
+    w.screenshot = *p;
+  }
+  if (o.has("--config") && o.has("--preset")) throw UsageError("--config: given together with --preset; give one");
+  try {
+    if (auto c = o.value("--config")) w.model = app::loadModelConfig(*c);
+  } catch (const app::ConfigError& e) {
+    throw UsageError(std::string("--config: ") + e.what());
+  }
+  try {
+    if (auto c = o.value("--preset")) w.model = app::loadPreset(*c);
+  } catch (const app::ConfigError& e) {
+    throw UsageError(std::string("--preset: ") + e.what());
+  }
   if (auto p = o.value("--bench-frames")) w.benchFrames = static_cast<int>(parseIntOption("--bench-frames", *p, 10, 100000));
   if (auto p = o.value("--size")) parseSize(*p, w);
   w.useSettings = !o.has("--no-settings");
   w.gl33 = o.has("--gl33");
-  if (!w.screenshotAll.empty() || w.benchFrames > 0) {
+  if (!w.screenshotAll.empty() || !w.screenshot.empty() || w.benchFrames > 0) {
     // Reproducible pictures and timings: a fixed size and no saved settings.
     w.useSettings = false;
     if (w.width == 0) {

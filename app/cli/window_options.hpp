@@ -3,13 +3,17 @@
 // cannot do.
 //   posviz [--panel NAME] [--screenshot-path FILE] [--size WxH] [--no-settings] [--gl33]
 //   posviz --screenshot-all DIR      render every tab and save DIR/<tab>.png, then exit
+//   posviz --screenshot FILE         render the start tab (--panel) and save FILE, then exit
+//   posviz --config FILE | --preset NAME   open with a model's config applied (as File > Open config)
 //   posviz --bench-frames N          drag a parameter for N frames per workload, print frame times
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/cli/args.hpp"
+#include "app/cli/model_config.hpp"
 
 namespace posviz::cli {
 
@@ -17,6 +21,8 @@ struct WindowOptions {
   std::string panel;            // a tab name (app/cli/tabs.hpp), aliases resolved; "" = from settings
   std::string screenshotPath;   // F12 writes here; "" = ./posviz-<tab>-<n>.png
   std::string screenshotAll;    // non-empty: render every tab into this folder and exit
+  std::string screenshot;       // non-empty: render the start tab into this PNG and exit
+  std::optional<app::ModelConfig> model;   // --config / --preset, loaded and checked
   int benchFrames = 0;          // > 0: run the frame benchmark with this many frames and exit
   int width = 0, height = 0;    // window size in pixels; 0 = from settings
   bool useSettings = true;      // read and write settings.json and imgui.ini
@@ -26,7 +32,8 @@ struct WindowOptions {
 const std::vector<OptionSpec>& windowOptionSpecs();
 
 // args: argv without the program name. Throws UsageError naming the flag, the value and what is
-// allowed. --screenshot-all and --bench-frames imply a fixed 1440x900 window without settings.
+// allowed. --screenshot-all, --screenshot and --bench-frames imply a fixed 1440x900 window without
+// settings (unless --size).
 WindowOptions parseWindowOptions(const std::vector<std::string>& args);
 
 }  // namespace posviz::cli

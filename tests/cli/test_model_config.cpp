@@ -378,6 +378,17 @@ TEST_CASE("model_config: Llama 4 defaults: every 4th layer NoPE with temperature
   CHECK(rope->rope.headDim == 128);
   REQUIRE(m.extras.size() == 1);
   CHECK(contains(m.extras[0], "0.1 * ln(floor((pos + 1) / 8192) + 1)"));
+  REQUIRE(m.nopeTemperature.has_value());
+  CHECK(m.nopeTemperature->floorScale == 8192.0);
+  CHECK(m.nopeTemperature->attnScale == 0.1);
+  // A config's own values, and tuning switched off.
+  const ModelConfig own = parse(R"({"model_type": "llama4_text", "num_hidden_layers": 4, "rope_theta": 500000,
+      "floor_scale": 4096, "attn_scale": 0.25})");
+  REQUIRE(own.nopeTemperature.has_value());
+  CHECK(own.nopeTemperature->floorScale == 4096.0);
+  CHECK(own.nopeTemperature->attnScale == 0.25);
+  CHECK_FALSE(parse(R"({"model_type": "llama4_text", "num_hidden_layers": 4, "rope_theta": 500000,
+      "attn_temperature_tuning": false})").nopeTemperature.has_value());
   const ModelConfig explicitFlags = parse(R"({"hidden_size": 64, "num_attention_heads": 4, "num_hidden_layers": 3,
                                              "rope_theta": 10000, "no_rope_layers": [1, 0, 1]})");
   const posviz::app::LayerKind& first = explicitFlags.layerKinds.at(0);

@@ -230,4 +230,24 @@ TEST_CASE("view_table: the window's flags parse with the CLI's parser and name w
   CHECK_THROWS_WITH_AS(parseWindowOptions({"expor"}), doctest::Contains("unknown command \"expor\""), UsageError);
 }
 
+TEST_CASE("view_table: --screenshot FILE and --config / --preset open the window as a script would") {
+  using posviz::cli::parseWindowOptions;
+  const posviz::cli::WindowOptions one = parseWindowOptions({"--panel", "alibi", "--screenshot", "a.png"});
+  CHECK(one.screenshot == "a.png");
+  CHECK_FALSE(one.useSettings);
+  CHECK(one.width == 1440);
+  const posviz::cli::WindowOptions model = parseWindowOptions({"--preset", "llama-3.1-8b"});
+  REQUIRE(model.model.has_value());
+  CHECK(model.model->rope.base == 500000.0);
+  CHECK(model.useSettings);
+  CHECK_THROWS_WITH_AS(parseWindowOptions({"--screenshot", "a.jpg"}), doctest::Contains("expected a file name ending in .png"),
+                       UsageError);
+  CHECK_THROWS_WITH_AS(parseWindowOptions({"--preset", "llama-9"}), doctest::Contains("--preset: unknown preset \"llama-9\""),
+                       UsageError);
+  CHECK_THROWS_WITH_AS(parseWindowOptions({"--config", "/nonexistent/config.json"}), doctest::Contains("--config: cannot read"),
+                       UsageError);
+  CHECK_THROWS_WITH_AS(parseWindowOptions({"--config", "a.json", "--preset", "gpt2"}), doctest::Contains("given together with --preset"),
+                       UsageError);
+}
+
 }  // TEST_SUITE

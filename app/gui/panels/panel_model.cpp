@@ -1,13 +1,16 @@
 #include "app/gui/panels/panel_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include <imgui.h>
 
 #include "app/cli/model_command.hpp"
+#include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/ui_common.hpp"
+#include "core/attn_temperature.hpp"
 
 namespace posviz::app {
 
@@ -30,6 +33,8 @@ ImVec4 kindColor(const LayerKind& k) {
   return {1, 1, 1, 1};
 }
 
+void buildTemperatureCurve(ModelPanelState& s);
+
 void loadPresetInto(ModelPanelState& s, int index) {
   const std::vector<std::string> names = presetNames();
   if (index < 0 || index >= static_cast<int>(names.size())) return;
@@ -38,6 +43,7 @@ void loadPresetInto(ModelPanelState& s, int index) {
   try {
     s.config = loadPreset(names[static_cast<std::size_t>(index)]);
     s.error.clear();
+    buildTemperatureCurve(s);
   } catch (const std::exception& e) {  // a preset that does not load is shown, not thrown
     s.error = e.what();
   }
@@ -125,6 +131,48 @@ std::optional<int> drawKindTable(ModelPanelState& s) {
   return open;
 }
 
+// Positions 0 .. maxPositions - 1, log-spaced from 1 plus every step of the floor (a step at each
+// multiple of floor_scale; at most a few thousand points).
+void buildTemperatureCurve(ModelPanelState& s) {
+  s.temperaturePos.clear();
+  s.temperatureScale.clear();
+  if (!s.config || !s.config->nopeTemperature) return;
+  const AttnTemperatureParams& p = *s.config->nopeTemperature;
+  const long long last = std::max<long long>(s.config->maxPositions, static_cast<long long>(8 * p.floorScale)) - 1;
+  std::vector<long long> at = {0};
+  for (double x = 1.0; x < static_cast<double>(last); x *= 1.01) at.push_back(static_cast<long long>(x));
+  // Both sides of every step, so the staircase is drawn as it is.
+  for (double k = 1.0; k * p.floorScale - 1.0 <= static_cast<double>(last) && at.size() < 8192; k *= 2.0) {
+    const auto edge = static_cast<long long>(std::ceil(k * p.floorScale - 1.0));
+    at.push_back(edge - 1);
+    at.push_back(edge);
+  }
+  at.push_back(last);
+  std::sort(at.begin(), at.end());
+  at.erase(std::unique(at.begin(), at.end()), at.end());
+  for (long long pos : at) {
+    if (pos < 0) continue;
+    s.temperaturePos.push_back(static_cast<double>(pos));
+    s.temperatureScale.push_back(llama4AttnScale(p, pos));
+  }
+}
+
+void drawTemperature(const ModelPanelState& s) {
+  if (s.temperaturePos.empty()) return;
+  const AttnTemperatureParams& p = *s.config->nopeTemperature;
+  PlotSpec ps;
+  ps.title = "NoPE layers: query scale against position (attention temperature)";
+  ps.xTitle = "position of the query";
+  ps.xTip = "pos, 0-based (cache_position); log axis.";
+  ps.yTitle = "factor multiplying q";
+  ps.yTip = "ln(floor((pos + 1) / floor_scale) + 1) * attn_scale + 1, floor_scale " + formatShort(p.floorScale) +
+            ", attn_scale " + formatShort(p.attnScale) + " (modeling_llama4.py, Llama4TextAttention).";
+  ps.logX = true;
+  PlotSeries ser{"q scale", s.temperaturePos, s.temperatureScale, plotColor(0), false, 2.0f};
+  ps.series.push_back(std::move(ser));
+  drawPlot("nope-temperature", ps, 0.0f, std::max(ImGui::GetFontSize() * 12.0f, ImGui::GetContentRegionAvail().y));
+}
+
 }  // namespace
 
 void applyModelPanelConfig(ModelPanelState& s, const ModelConfig& config) {
@@ -137,6 +185,7 @@ void applyModelPanelConfig(ModelPanelState& s, const ModelConfig& config) {
   }
   s.config = config;
   s.error.clear();
+  buildTemperatureCurve(s);
 }
 
 std::optional<int> drawModelPanel(ModelPanelState& s, AppContext& /*ctx*/) {
@@ -156,6 +205,7 @@ std::optional<int> drawModelPanel(ModelPanelState& s, AppContext& /*ctx*/) {
     ImGui::Text("M-RoPE: pairs per (t, h, w) axis %s, %s", sec.c_str(), m.mropeInterleaved ? "interleaved axes" : "contiguous sections");
   }
   for (const std::string& e : m.extras) ImGui::BulletText("%s", e.c_str());
+  drawTemperature(s);
   return open;
 }
 

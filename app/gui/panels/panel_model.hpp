@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/cli/model_config.hpp"
 #include "app/gui/shell/app_context.hpp"
@@ -22,6 +23,8 @@ struct ModelPanelState {
   int presetIndex = -1;               // into presetNames(), -1 = the config came from a file
   int selectedKind = 0;               // index into config->layerKinds
   std::string error;                  // a preset that failed to load
+  // Llama 4's NoPE-layer query scale against position (core/attn_temperature), built on load.
+  std::vector<double> temperaturePos, temperatureScale;
 };
 
 // The layer kind whose "Open" button was pressed this frame, if any.

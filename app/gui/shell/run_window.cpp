@@ -6,6 +6,7 @@
 
 #include "app/cli/window_options.hpp"
 #include "app/gui/shell/app_shell.hpp"
+#include "app/gui/panels/panels.hpp"
 #include "app/gui/shell/bench_frames.hpp"
 #include "app/window.hpp"
 
@@ -28,7 +29,7 @@ int runWindow(int argc, char** argv) {
   options.forceGl33 = w.gl33;
   // "Start here" greets a person at the interactive window only, never a screenshot
   // (--screenshot-all, --screenshot-path: scripted pictures) or benchmark run.
-  options.startHere = w.screenshotAll.empty() && w.screenshotPath.empty() && w.benchFrames <= 0;
+  options.startHere = w.screenshotAll.empty() && w.screenshot.empty() && w.screenshotPath.empty() && w.benchFrames <= 0 && !w.model;
 
   std::string error;
   auto app = app::AppShell::create(options, &error);
@@ -37,7 +38,22 @@ int runWindow(int argc, char** argv) {
     return 1;
   }
   if (!app->context().gpuNotice.empty()) std::fprintf(stderr, "posviz: %s\n", app->context().gpuNotice.c_str());
+  if (w.model) {
+    app::applyModelConfig(app->state(), *w.model);
+    if (w.panel.empty()) app->selectPanel(app::findPanel("model"));
+  }
   if (!w.screenshotAll.empty()) return app::screenshotAllPanels(*app, w.screenshotAll) == 0 ? 0 : 1;
+  if (!w.screenshot.empty()) {
+    app->parkMouse();
+    if (!app->renderUntilIdle(4, 120.0)) std::fprintf(stderr, "posviz: still computing after 120 s; saving what is drawn\n");
+    std::string err;
+    if (!app->frame(w.screenshot, &err)) {
+      std::fprintf(stderr, "posviz: %s\n", err.c_str());
+      return 1;
+    }
+    std::printf("%s\n", w.screenshot.c_str());
+    return 0;
+  }
   if (w.benchFrames > 0) return app::benchFrames(*app, w.benchFrames);
   while (!app->shouldClose()) app->frame();
   return 0;
