@@ -89,9 +89,11 @@ std::string mainHelp() {
     os << n << t.summary << "\n";
   }
   os << "\nViews (posviz export VIEW):\n";
+  std::size_t nameWidth = 0;
+  for (const ViewDef& v : viewTable()) nameWidth = std::max(nameWidth, v.name.size());
   for (const ViewDef& v : viewTable()) {
     std::string n = "  " + v.name;
-    n.resize(18, ' ');
+    n.resize(std::max<std::size_t>(18, nameWidth + 4), ' ');
     os << n << v.summary << "\n";
   }
   os << "\nPresets (--preset NAME):\n";
