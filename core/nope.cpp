@@ -47,6 +47,7 @@ NopeCounting nopeCounting(const ToyModel& m, const std::vector<std::string>& tok
   ToyModel toy = m;
   toy.causal = true;
   const AttentionResult toyRun = toyAttention(toy, c.tokens, PositionEncoding::None);
+  c.toyWeights = toyRun.weights;
   c.weights = Grid(t, t);
   for (int q = 0; q < t; ++q) {
     const std::size_t qs = static_cast<std::size_t>(q);

@@ -52,7 +52,8 @@ struct NopeCounting {
   std::vector<double> recoveredPosition;    // 1 / bosWeight - 1 (= t)
   std::vector<double> bidirectionalBosWeight;  // same head without the mask (= 1/T)
   std::vector<double> bidirectionalRecovered;  // 1 / weight - 1 (= T - 1 for every t)
-  std::vector<double> toyBosWeight;         // the toy model's own causal head (content scores)
+  Grid toyWeights;                          // the toy model's own causal head on the same list
+  std::vector<double> toyBosWeight;         // its weight of query t on BOS (content scores)
   std::vector<double> toyRecovered;         // 1 / toyBosWeight - 1: position, blurred by content
   double maxPositionError = 0.0;            // max_t |recoveredPosition[t] - t|
   double maxToyPositionError = 0.0;         // max_t |toyRecovered[t] - t|

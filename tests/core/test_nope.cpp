@@ -56,6 +56,7 @@ TEST_CASE("nope: the weight on BOS gives the position back, only with the mask")
     // The toy head's own weight on BOS is a softmax over the visible tokens: 1 at t = 0.
     CHECK(c.toyBosWeight[t] > 0.0);
     CHECK(c.toyBosWeight[t] <= 1.0);
+    CHECK(c.toyBosWeight[t] == doctest::Approx(c.toyWeights.at(t, 0)));
   }
   CHECK(c.toyBosWeight[0] == doctest::Approx(1.0));
   CHECK(c.maxPositionError < 1e-12);
