@@ -188,7 +188,7 @@ int drawQuestion(const DecisionNode& n, int chosen, float scale) {
 }
 
 // The leaf card: the recommendation, what the table computed for its scheme, and the tab button.
-std::string drawLeaf(const DecisionLeaf& leaf, const ComparePanelState& s) {
+std::string drawLeaf(const DecisionLeaf& leaf, ComparePanelState& s) {
   std::string open;
   ImGui::TextColored(kAgreeColor, "-> %s", leaf.title.c_str());
   for (const std::string& n : leaf.notes) ImGui::BulletText("%s", n.c_str());
@@ -198,7 +198,7 @@ std::string drawLeaf(const DecisionLeaf& leaf, const ComparePanelState& s) {
     ImGui::TextWrapped("relative: %s", comparisonCellText(*s.table, ComparisonRow::Relative, leaf.scheme).c_str());
   }
   const std::string label = "Open the " + leaf.tab + " tab";
-  if (ImGui::Button(label.c_str(), ImVec2(-1.0f, 0))) open = leaf.tab;
+  if (ImGui::Button(label.c_str(), ImVec2(-1.0f, 0)) || s.pressLeafButton) open = leaf.tab;
   return open;
 }
 
@@ -233,6 +233,7 @@ std::string drawDecisionChart(ComparePanelState& s, float scale) {
     node = a.next;
   }
   for (int i = 0; i < indents; ++i) ImGui::Unindent(18.0f * scale);
+  s.pressLeafButton = false;
   return open;
 }
 

@@ -29,6 +29,9 @@ struct ComparePanelState {
 
   // Decision chart: the answer chosen at each node along the path from the root (-1 = none yet).
   std::vector<int> path;
+  // Press the shown leaf's "Open the ... tab" button on the next draw, as a click does (scripts and
+  // tests); cleared by that draw, also when the path ends at no leaf.
+  bool pressLeafButton = false;
 
   // Derived
   std::string error;                 // bad parameters: shown, last good table stays
