@@ -32,6 +32,12 @@ TEST_CASE("compare view: the table and verdicts come from core; bad parameters k
   CHECK(s.table->column(Scheme::Learned).parameters == 512 * 64);
   CHECK(s.verdicts.size() == comparisonClaims().claims.size());
   CHECK(s.table->column(Scheme::Rope).relative.maxError < 1e-5);
+  // "Used by" comes from the shipped presets; coupling from core.
+  CHECK(s.table->models.size() == s.models.size());
+  CHECK(s.table->column(Scheme::Learned).usedBy == std::vector<std::string>{"bert-base-uncased", "gpt2"});
+  CHECK(s.table->column(Scheme::Alibi).usedBy == std::vector<std::string>{"bloom-560m", "mpt-7b"});
+  CHECK_FALSE(s.table->column(Scheme::Alibi).coupling.coupled());
+  CHECK(s.table->column(Scheme::Rope).coupling.coupled());
 
   s.numHeads = 3;  // 64 / 3 is no even head dim
   s.dirty = true;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "app/cli/preset_schemes.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 
 namespace posviz::app {
@@ -30,7 +31,8 @@ void updateComparePanel(ComparePanelState& s) {
   p.targetLength = s.targetLength;
   p.seed = static_cast<std::uint64_t>(s.seed);
   try {
-    Comparison c = computeComparison(p);
+    if (s.models.empty()) s.models = presetSchemes();
+    Comparison c = computeComparison(p, s.models);
     std::vector<ClaimVerdict> verdicts;
     for (const ComparisonClaim& claim : comparisonClaims().claims) verdicts.push_back(judgeClaim(claim, c));
     s.table = std::move(c);
@@ -102,6 +104,10 @@ void drawParameters(ComparePanelState& s, float scale) {
   ImGui::Separator();
   ImGui::TextWrapped("Relative check: seeded q, k; s(m, n) with content added for sinusoidal and learned, "
                      "<R_m q, R_n k> for RoPE, q.k - m_1 |m - n| for ALiBi; 0 = depends only on m - n.");
+  ImGui::TextWrapped("Coupling: how far position's effect on the score, s(m, n) - s(0, 0), moves between %d seeded content "
+                     "pairs (0: position ignores content), and for additive schemes the share of the cross terms "
+                     "q.P(n) + P(m).k. Used by: the shipped presets whose configs use the scheme.",
+                     kCouplingDraws);
 }
 
 //-----------------------------------------------------------------------------

@@ -35,6 +35,7 @@ struct ComparePanelState {
 
   // Derived
   std::string error;                 // bad parameters: shown, last good table stays
+  std::vector<ModelSchemes> models;  // the shipped presets' schemes, read once ("Used by" row)
   std::optional<Comparison> table;
   std::vector<ClaimVerdict> verdicts;  // one per comparisonClaims().claims entry
 };
