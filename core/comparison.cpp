@@ -19,6 +19,7 @@
 // [SECTION] validation
 // [SECTION] at position L-1
 // [SECTION] relative check
+// [SECTION] content-position coupling
 // [SECTION] cost and the table
 
 namespace posviz {
@@ -290,6 +291,94 @@ RelativeCheck headCheck(const ComparisonParams& p, Scheme s, int headDim) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// [SECTION] content-position coupling
+// ---------------------------------------------------------------------------------------------
+
+// The score of content pair (q, k) at positions (m, n), one scheme.
+using ContentScore = std::function<double(const Vec& q, const Vec& k, long long m, long long n)>;
+
+ContentScore contentScore(const ComparisonParams& p, Scheme s, int dim) {
+  const double scale = 1.0 / std::sqrt(static_cast<double>(dim));
+  const SinusoidalParams sp{p.dModel, p.base, SinusoidalLayout::Interleaved, 1.0};
+  switch (s) {
+    case Scheme::Sinusoidal:
+    case Scheme::Learned:
+      return [p, s, sp, scale](const Vec& q, const Vec& k, long long m, long long n) {
+        const Vec pm = s == Scheme::Sinusoidal ? sinusoidalVector(sp, static_cast<double>(m)) : learnedRow(p, m);
+        const Vec pn = s == Scheme::Sinusoidal ? sinusoidalVector(sp, static_cast<double>(n)) : learnedRow(p, n);
+        double v = 0.0;
+        for (std::size_t i = 0; i < q.size(); ++i) v += (q[i] + pm[i]) * (k[i] + pn[i]);
+        return v * scale;
+      };
+    case Scheme::Rope: {
+      RopeParams rp;
+      rp.headDim = dim;
+      rp.base = p.base;
+      return [rp, scale](const Vec& q, const Vec& k, long long m, long long n) {
+        return dot(ropeRotate(rp, std::span<const double>(q), static_cast<double>(m)),
+                   ropeRotate(rp, std::span<const double>(k), static_cast<double>(n))) * scale;
+      };
+    }
+    case Scheme::Alibi: {
+      const double slope = alibiSlopes(p.numHeads).front();
+      return [slope, scale](const Vec& q, const Vec& k, long long m, long long n) { return dot(q, k) * scale + alibiBias(slope, m, n, false); };
+    }
+    case Scheme::NoPE: break;
+  }
+  return [scale](const Vec& q, const Vec& k, long long, long long) { return dot(q, k) * scale; };
+}
+
+// Additive schemes: the share of |q.P(n)| + |P(m).k| among the four terms, mean over the window.
+double crossShare(const ComparisonParams& p, Scheme s, const Vec& q, const Vec& k, int w) {
+  const SinusoidalParams sp{p.dModel, p.base, SinusoidalLayout::Interleaved, 1.0};
+  auto pe = [&](long long pos) { return s == Scheme::Sinusoidal ? sinusoidalVector(sp, static_cast<double>(pos)) : learnedRow(p, pos); };
+  double sum = 0.0;
+  for (int m = 0; m < w; ++m)
+    for (int n = 0; n < w; ++n) {
+      const Vec pm = pe(m), pn = pe(n);
+      const double cross = std::fabs(dot(q, pn)) + std::fabs(dot(pm, k));
+      const double all = std::fabs(dot(q, k)) + cross + std::fabs(dot(pm, pn));
+      sum += all > 0.0 ? cross / all : 0.0;
+    }
+  return sum / (static_cast<double>(w) * w);
+}
+
+Coupling couplingCheck(const ComparisonParams& p, Scheme s, int dim, long long maxPositions) {
+  Coupling c;
+  c.window = static_cast<int>(std::min<long long>(kWindow, maxPositions));
+  const ContentScore score = contentScore(p, s, dim);
+  std::vector<std::vector<double>> effects;  // [draw][m * W + n]
+  Vec q0, k0;
+  for (int d = 0; d < kCouplingDraws; ++d) {
+    const Vec q = toDouble(randomNormalVector(dim, p.seed ^ static_cast<std::uint64_t>(16 + 2 * d)));
+    const Vec k = toDouble(randomNormalVector(dim, p.seed ^ static_cast<std::uint64_t>(17 + 2 * d)));
+    if (d == 0) q0 = q, k0 = k;
+    const double origin = score(q, k, 0, 0);
+    std::vector<double> e;
+    for (int m = 0; m < c.window; ++m)
+      for (int n = 0; n < c.window; ++n) e.push_back(score(q, k, m, n) - origin);
+    effects.push_back(std::move(e));
+  }
+  for (std::size_t d = 1; d < effects.size(); ++d)
+    for (std::size_t i = 0; i < effects[d].size(); ++i)
+      c.contentDependence = std::max(c.contentDependence, std::fabs(effects[d][i] - effects[0][i]));
+  if (s == Scheme::Sinusoidal || s == Scheme::Learned) c.crossShare = crossShare(p, s, q0, k0, c.window);
+  return c;
+}
+
+}  // namespace
+
+std::vector<std::string> modelsUsing(const std::vector<ModelSchemes>& models, Scheme s) {
+  std::vector<std::string> names;
+  for (const ModelSchemes& m : models)
+    if (std::find(m.schemes.begin(), m.schemes.end(), s) != m.schemes.end()) names.push_back(m.name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
 // [SECTION] cost and the table
 // ---------------------------------------------------------------------------------------------
 
@@ -313,10 +402,11 @@ Cost schemeCost(const ComparisonParams& p, Scheme s, int headDim) {
 
 }  // namespace
 
-Comparison computeComparison(const ComparisonParams& p) {
+Comparison computeComparison(const ComparisonParams& p, const std::vector<ModelSchemes>& models) {
   validateComparison("computeComparison", p);
   Comparison c;
   c.params = p;
+  c.models = models;
   c.headDim = p.dModel / p.numHeads;
   c.schemes = comparisonSchemes();
   c.alibiBufferFloats = static_cast<double>(p.numHeads) * static_cast<double>(p.targetLength) * static_cast<double>(p.targetLength);
@@ -340,6 +430,10 @@ Comparison computeComparison(const ComparisonParams& p) {
     }
     if (s == Scheme::Rope || s == Scheme::Alibi || s == Scheme::NoPE) col.relative = headCheck(p, s, c.headDim);
     col.cost = schemeCost(p, s, c.headDim);
+    const bool additive = s == Scheme::Sinusoidal || s == Scheme::Learned;
+    col.coupling = couplingCheck(p, s, additive ? p.dModel : c.headDim,
+                                 s == Scheme::Learned ? std::min(p.trainedLength, p.targetLength) : p.targetLength);
+    col.usedBy = modelsUsing(models, s);
     c.columns.push_back(std::move(col));
   }
   return c;

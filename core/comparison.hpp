@@ -31,6 +31,20 @@
 //   spread over [1, Lmax - W], Lmax = L (learned: L0, the last row it has). positionSpread =
 //   max |s(m, n) - s(0, 0)| over the same samples: 0 means the score does not see position.
 //
+// CONTENT-POSITION COUPLING (seeded content pairs (q_c, k_c) = randomNormalVector(dim,
+// seed ^ (16 + 2c) / seed ^ (17 + 2c)), c < kCouplingDraws; positions m, n in [0, W), W as above)
+//   effect_c(m, n) = s_c(m, n) - s_c(0, 0): what position does to the score of content pair c.
+//   contentDependence = max |effect_c(m, n) - effect_0(m, n)|: 0 when position acts the same on
+//     every content (ALiBi's bias, NoPE's nothing), > 0 when content and position meet in the
+//     score (additive schemes through their cross terms, RoPE through q^T R(n - m) k).
+//   crossShare (additive only) = mean over (m, n) of (|q.P(n)| + |P(m).k|) / (|q.k| + |q.P(n)|
+//     + |P(m).k| + |P(m).P(n)|) for c = 0: the share of the score's terms that mix content with
+//     position. 0 for RoPE, ALiBi and NoPE: nothing is added to the vectors.
+//
+// USED BY
+//   modelsUsing(): the models (names, e.g. the shipped presets) that use a scheme in at least one
+//   layer. The caller maps each model's config to schemes; core only matches and sorts.
+//
 // COST (per token and layer; documents' listings in parentheses)
 //   sinusoidal  dModel adds; table L x dModel floats if precomputed (001: max_len 8192)
 //   learned     dModel adds; L0 x dModel parameters
@@ -101,6 +115,23 @@ struct Cost {
   std::string what;                   // the operation counted: "dModel adds", ...
 };
 
+constexpr int kCouplingDraws = 4;
+
+struct Coupling {
+  double crossShare = 0.0;         // additive schemes: share of |cross terms| in the score, [0, 1)
+  double contentDependence = 0.0;  // max |effect_c(m,n) - effect_0(m,n)|, score units
+  int window = 0;                  // W
+  bool coupled() const { return contentDependence > kRelativeTolerance; }
+};
+
+// A model and the schemes its layers use (a model with RoPE and NoPE layers lists both).
+struct ModelSchemes {
+  std::string name;
+  std::vector<Scheme> schemes;
+};
+// Names of the models using s, sorted.
+std::vector<std::string> modelsUsing(const std::vector<ModelSchemes>& models, Scheme s);
+
 struct SchemeColumn {
   Scheme scheme = Scheme::Sinusoidal;
   long long parameters = 0;           // learned position parameters
@@ -108,6 +139,8 @@ struct SchemeColumn {
   AtTarget atTarget;
   RelativeCheck relative;
   Cost cost;
+  Coupling coupling;
+  std::vector<std::string> usedBy;    // modelsUsing(Comparison::models, scheme)
 };
 
 struct Comparison {
@@ -116,11 +149,13 @@ struct Comparison {
   std::vector<Scheme> schemes;        // comparisonSchemes()
   std::vector<SchemeColumn> columns;  // one per scheme, same order
   double alibiBufferFloats = 0.0;     // 001's ALiBi listing at max_len = L: numHeads * L^2
+  std::vector<ModelSchemes> models;   // what "used by" was computed from (may be empty)
   const SchemeColumn& column(Scheme s) const;
 };
 
 void validateComparison(const char* fn, const ComparisonParams& p);
-Comparison computeComparison(const ComparisonParams& p);
+// models fills the "used by" row; empty leaves it empty.
+Comparison computeComparison(const ComparisonParams& p, const std::vector<ModelSchemes>& models = {});
 
 // Pairs (frequencies theta_i = base^(-2i/dim), i < dim/2) whose angles over positions 0..L-1
 // include angles mod 2 pi never reached over 0..L0-1: (L0-1) theta_i < 2 pi and L > L0.

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -27,6 +28,8 @@ const char* comparisonRowName(ComparisonRow r) {
     case ComparisonRow::AtTarget: return "at-target";
     case ComparisonRow::Relative: return "relative";
     case ComparisonRow::Cost: return "cost";
+    case ComparisonRow::UsedBy: return "used-by";
+    case ComparisonRow::Coupling: return "coupling";
   }
   return "unknown";
 }
@@ -38,13 +41,16 @@ const char* comparisonRowTitle(ComparisonRow r) {
     case ComparisonRow::AtTarget: return "At position L-1 (extrapolation)";
     case ComparisonRow::Relative: return "Relative position: max |s(m,n) - s(m+k,n+k)|";
     case ComparisonRow::Cost: return "Cost per token and layer";
+    case ComparisonRow::UsedBy: return "Used by (shipped presets)";
+    case ComparisonRow::Coupling: return "Content-position coupling";
   }
   return "unknown";
 }
 
 const std::vector<ComparisonRow>& comparisonRows() {
   static const std::vector<ComparisonRow> kRows = {ComparisonRow::Parameters, ComparisonRow::Applied, ComparisonRow::AtTarget,
-                                                   ComparisonRow::Relative, ComparisonRow::Cost};
+                                                   ComparisonRow::Relative, ComparisonRow::Cost,
+                                                   ComparisonRow::UsedBy, ComparisonRow::Coupling};
   return kRows;
 }
 
@@ -69,13 +75,16 @@ using nlohmann::json;
 const std::vector<std::string>& expectations(ComparisonRow r) {
   static const std::vector<std::string> kParams = {"zero", "table"}, kApplied = {"embedding", "qk", "scores"},
                                         kTarget = {"defined", "error"}, kRelative = {"direct", "viaEncoding", "none", "blind"},
-                                        kCost = {"noPositionRows"};
+                                        kCost = {"noPositionRows"}, kUsedBy = {"models"},
+                                        kCoupling = {"coupled", "decoupled", "scoreOnly"};
   switch (r) {
     case ComparisonRow::Parameters: return kParams;
     case ComparisonRow::Applied: return kApplied;
     case ComparisonRow::AtTarget: return kTarget;
     case ComparisonRow::Relative: return kRelative;
     case ComparisonRow::Cost: return kCost;
+    case ComparisonRow::UsedBy: return kUsedBy;
+    case ComparisonRow::Coupling: return kCoupling;
   }
   return kCost;
 }
@@ -113,7 +122,7 @@ ComparisonClaim parseClaim(const json& j, const Parser& p) {
   const std::string row = p.text(j, "row");
   const auto& rows = comparisonRows();
   const auto it = std::find_if(rows.begin(), rows.end(), [&](ComparisonRow r) { return row == comparisonRowName(r); });
-  if (it == rows.end()) p.fail("unknown row \"" + row + "\" (parameters, applied, at-target, relative, cost)");
+  if (it == rows.end()) p.fail("unknown row \"" + row + "\" (parameters, applied, at-target, relative, cost, used-by, coupling)");
   c.row = *it;
   c.scheme = p.scheme(p.text(j, "scheme"));
   c.text = p.text(j, "text");
@@ -271,6 +280,28 @@ std::string relativeText(const SchemeColumn& col) {
   return s;
 }
 
+std::string usedByText(const Comparison& c, const SchemeColumn& col) {
+  if (c.models.empty()) return "no models given";
+  if (col.usedBy.empty()) return "none of the " + std::to_string(c.models.size()) + " presets";
+  std::string s = std::to_string(col.usedBy.size()) + " of " + std::to_string(c.models.size()) + ":";
+  for (std::size_t i = 0; i < col.usedBy.size(); ++i) s += (i ? ", " : " ") + col.usedBy[i];
+  return s;
+}
+
+std::string couplingText(const SchemeColumn& col) {
+  const Coupling& k = col.coupling;
+  const std::string dep = "position's effect on the score changes with content by up to " + num(k.contentDependence, 3);
+  switch (col.scheme) {
+    case Scheme::Sinusoidal:
+    case Scheme::Learned:
+      return "additive: cross terms q.P(n) + P(m).k are " + num(100.0 * k.crossShare, 3) + "% of |terms|; " + dep;
+    case Scheme::Rope: return "multiplicative: nothing added (cross terms 0), but q^T R(n-m) k: " + dep;
+    case Scheme::Alibi: return "score bias -m|i-j|, the same for every content: change " + num(k.contentDependence, 3);
+    case Scheme::NoPE: return "no position to couple: change " + num(k.contentDependence, 3);
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string comparisonCellText(const Comparison& c, ComparisonRow row, Scheme s) {
@@ -285,6 +316,8 @@ std::string comparisonCellText(const Comparison& c, ComparisonRow row, Scheme s)
     case ComparisonRow::Cost:
       return count(col.cost.multiplyAddsPerToken) + " ops; holds " + count(col.cost.memoryFloats) + " floats (" +
              bytes(col.cost.memoryFloats) + "): " + col.cost.what;
+    case ComparisonRow::UsedBy: return usedByText(c, col);
+    case ComparisonRow::Coupling: return couplingText(col);
   }
   return "";
 }
@@ -343,6 +376,71 @@ ClaimVerdict judgeCost(const Comparison& c, const SchemeColumn& col) {
   return {CellVerdict::Agrees, "nothing stored"};
 }
 
+// Letters and digits, lower-cased: "GPT-2" -> "gpt2".
+std::string squash(const std::string& s) {
+  std::string out;
+  for (char ch : s)
+    if (std::isalnum(static_cast<unsigned char>(ch))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+std::vector<std::string> splitNames(const std::string& text) {
+  std::vector<std::string> names;
+  std::string cur;
+  for (char ch : text + ",") {
+    if (ch != ',') {
+      cur += ch;
+      continue;
+    }
+    if (!squash(cur).empty()) names.push_back(cur.substr(cur.find_first_not_of(' ')));
+    cur.clear();
+  }
+  return names;
+}
+
+ClaimVerdict judgeUsedBy(const ComparisonClaim& claim, const Comparison& c, const SchemeColumn& col) {
+  std::string found, missing, wrong;
+  for (const std::string& name : splitNames(claim.text)) {
+    const std::string key = squash(name);
+    bool any = false, uses = false;
+    std::string example;
+    for (const ModelSchemes& m : c.models) {
+      if (squash(m.name).find(key) == std::string::npos) continue;
+      any = true;
+      const bool u = std::find(m.schemes.begin(), m.schemes.end(), col.scheme) != m.schemes.end();
+      if (u && !uses) example = m.name;
+      if (!u && wrong.find(m.name) == std::string::npos) wrong += (wrong.empty() ? "" : ", ") + m.name;
+      uses = uses || u;
+    }
+    if (!any) missing += (missing.empty() ? "" : ", ") + name;
+    else if (uses) found += (found.empty() ? "" : ", ") + name + " (" + example + ")";
+  }
+  if (!wrong.empty())
+    return {CellVerdict::Contradicts, wrong + " do not use " + std::string(schemeTitle(col.scheme))};
+  if (found.empty())
+    return {CellVerdict::NotTested, "no shipped preset is " + missing};
+  if (!missing.empty())
+    return {CellVerdict::Qualifies, "presets confirm " + found + "; not among the presets: " + missing};
+  return {CellVerdict::Agrees, "presets confirm " + found};
+}
+
+ClaimVerdict judgeCoupling(const ComparisonClaim& claim, const SchemeColumn& col) {
+  const Coupling& k = col.coupling;
+  const std::string nums = "cross terms " + num(100.0 * k.crossShare, 3) + "% of |terms|, position's effect changes with content by " +
+                           num(k.contentDependence, 3);
+  if (claim.expect == "coupled")
+    return {k.crossShare > 0.0 && k.coupled() ? CellVerdict::Agrees : CellVerdict::Contradicts, nums};
+  if (claim.expect == "scoreOnly")
+    return {k.coupled() ? CellVerdict::Contradicts : CellVerdict::Agrees, nums};
+  // decoupled
+  if (k.crossShare > 0.0) return {CellVerdict::Contradicts, nums};
+  if (k.coupled())
+    return {CellVerdict::Qualifies, "nothing is added to the vectors (cross terms 0), but the score q^T R(n-m) k depends on content "
+                                    "and relative position jointly: position's effect changes with content by " +
+                                    num(k.contentDependence, 3)};
+  return {CellVerdict::Agrees, nums};
+}
+
 }  // namespace
 
 ClaimVerdict judgeClaim(const ComparisonClaim& claim, const Comparison& c) {
@@ -359,6 +457,8 @@ ClaimVerdict judgeClaim(const ComparisonClaim& claim, const Comparison& c) {
     case ComparisonRow::AtTarget: return judgeAtTarget(claim, c, col);
     case ComparisonRow::Relative: return judgeRelative(claim, col);
     case ComparisonRow::Cost: return judgeCost(c, col);
+    case ComparisonRow::UsedBy: return judgeUsedBy(claim, c, col);
+    case ComparisonRow::Coupling: return judgeCoupling(claim, col);
   }
   return {};
 }

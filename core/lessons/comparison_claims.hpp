@@ -6,11 +6,12 @@
 //   {"about": TEXT, "claims": [CLAIM, ...], "decision": {"source": TEXT, "nodes": [NODE, ...]}}
 //   CLAIM   {"row", "scheme", "text": the document's words, "source": "001 line 462, SECTION",
 //            "expect"}
-//     row     "parameters" | "applied" | "at-target" | "relative" | "cost"
+//     row     "parameters" | "applied" | "at-target" | "relative" | "cost" | "used-by" | "coupling"
 //     scheme  "sinusoidal" | "learned" | "rope" | "alibi" | "nope"
 //     expect  per row: parameters "zero" | "table";  applied "embedding" | "qk" | "scores";
 //             at-target "defined" | "error";  relative "direct" | "viaEncoding" | "none" | "blind";
-//             cost "noPositionRows"
+//             cost "noPositionRows";  used-by "models" (text: model names, comma-separated);
+//             coupling "coupled" | "decoupled" | "scoreOnly"
 //   NODE    {"name", "question", "answers": [ANSWER, ...]}, the first node is the root
 //   ANSWER  {"label", "next": NODE NAME} or {"label", "leaf": {"title", "notes": [TEXT...],
 //            "tab": a window tab, "scheme": the column it recommends}}
@@ -25,7 +26,16 @@
 //                not for the score once content is added; no parameters but a cache or buffer
 //                that grows with L
 //   Contradicts  the computed cell says otherwise
-//   NotTested    the parameters do not reach the claim (L <= L0 for an extrapolation claim)
+//   NotTested    the parameters do not reach the claim (L <= L0 for an extrapolation claim), or
+//                no model the claim names is among the models given (used-by)
+//   used-by: a name matches a model when its letters and digits, lower-cased, occur in the
+//   model's ("GPT-2" matches "gpt2", "LLaMA" "llama-3.1-8b"). Agrees: every name matched uses the
+//   scheme; Qualifies: only some names are among the models; Contradicts: a matched model does not
+//   use the scheme.
+//   coupling: "coupled" agrees when the cross terms have a share > 0 and the position's effect
+//   depends on content; "decoupled" (RoPE) qualifies when nothing is added (share 0) but the
+//   effect still depends on content; "scoreOnly" agrees when the effect is the same for every
+//   content.
 #pragma once
 
 #include <string>
@@ -36,8 +46,9 @@
 
 namespace posviz {
 
-enum class ComparisonRow { Parameters, Applied, AtTarget, Relative, Cost };
-const char* comparisonRowName(ComparisonRow r);   // "parameters", "applied", "at-target", "relative", "cost"
+enum class ComparisonRow { Parameters, Applied, AtTarget, Relative, Cost, UsedBy, Coupling };
+// "parameters", "applied", "at-target", "relative", "cost", "used-by", "coupling"
+const char* comparisonRowName(ComparisonRow r);
 const char* comparisonRowTitle(ComparisonRow r);  // "Parameters", "Where applied", "At position L-1", ...
 const std::vector<ComparisonRow>& comparisonRows();
 

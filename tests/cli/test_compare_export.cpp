@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/support/cli_support.hpp"
 
@@ -45,6 +46,18 @@ TEST_CASE("export compare: .json holds the computed cells and the claims' verdic
   CHECK(d["schemes"][2]["numbers"]["relative_max_error"].get<double>() < 1e-5);
   CHECK(d["schemes"][0]["numbers"]["relative_max_error"].get<double>() > 1e-2);
   CHECK(d["schemes"][3]["numbers"]["alibi_bias_at_L"][0] == doctest::Approx(-2047.0 / 4.0));  // 4 heads: m_1 = 2^-2
+  // Used by: from the shipped presets' configs.
+  const auto learnedBy = d["schemes"][1]["numbers"]["used_by"].get<std::vector<std::string>>();
+  CHECK(learnedBy == std::vector<std::string>{"bert-base-uncased", "gpt2"});
+  const auto alibiBy = d["schemes"][3]["numbers"]["used_by"].get<std::vector<std::string>>();
+  CHECK(alibiBy == std::vector<std::string>{"bloom-560m", "mpt-7b"});
+  CHECK(d["schemes"][4]["numbers"]["used_by"][0] == "exaone-4.0-32b");  // its full-attention layers are NoPE
+  // Coupling: ALiBi's effect ignores content, RoPE's does not; sinusoidal has cross terms.
+  CHECK(d["schemes"][3]["numbers"]["content_dependence"].get<double>() < 1e-12);
+  CHECK(d["schemes"][2]["numbers"]["content_dependence"].get<double>() > 1e-2);
+  CHECK(d["schemes"][0]["numbers"]["cross_share"].get<double>() > 0.05);
+  for (const auto& c : d["claims"])
+    if (c["row"] == "used-by" && c["scheme"] == "rope") CHECK(c["verdict"] == "agrees");
   int qualifies = 0;
   for (const auto& c : d["claims"]) qualifies += c["verdict"] == "qualifies";
   CHECK(qualifies > 0);

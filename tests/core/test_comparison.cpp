@@ -9,6 +9,8 @@
 
 #include "core/alibi.hpp"
 #include "core/comparison.hpp"
+#include "core/random.hpp"
+#include "core/sinusoidal.hpp"
 
 using namespace posviz;
 
@@ -139,6 +141,73 @@ TEST_CASE("comparison: bad parameters name the field") {
   CHECK_THROWS_WITH_AS(computeComparison(p), "computeComparison: targetLength must be in [2, 1099511627776], got 0",
                        std::invalid_argument);
   CHECK_THROWS_AS(unseenAnglePairs(7, 10000.0, 16, 32), std::invalid_argument);
+}
+
+
+TEST_CASE("comparison: content-position coupling, computed") {
+  ComparisonParams p;
+  p.dModel = 8;
+  p.numHeads = 2;
+  p.trainedLength = 64;
+  p.targetLength = 128;
+  p.seed = 3;
+  const Comparison c = computeComparison(p);
+  // ALiBi's bias and NoPE's nothing act the same on every content pair.
+  for (Scheme s : {Scheme::Alibi, Scheme::NoPE}) {
+    CAPTURE(schemeName(s));
+    CHECK(c.column(s).coupling.contentDependence < 1e-12);
+    CHECK(c.column(s).coupling.crossShare == 0.0);
+    CHECK_FALSE(c.column(s).coupling.coupled());
+  }
+  // RoPE adds nothing, yet position's effect on q^T R(n-m) k depends on q and k.
+  CHECK(c.column(Scheme::Rope).coupling.crossShare == 0.0);
+  CHECK(c.column(Scheme::Rope).coupling.contentDependence > 1e-2);
+  // Additive schemes: cross terms are a real share of the score.
+  for (Scheme s : {Scheme::Sinusoidal, Scheme::Learned}) {
+    CAPTURE(schemeName(s));
+    CHECK(c.column(s).coupling.crossShare > 0.05);
+    CHECK(c.column(s).coupling.crossShare < 1.0);
+    CHECK(c.column(s).coupling.coupled());
+    CHECK(c.column(s).coupling.window == 16);
+  }
+  // The sinusoidal share, recomputed term by term from the header's definition.
+  const std::vector<float> qf = randomNormalVector(8, 3ULL ^ 16ULL), kf = randomNormalVector(8, 3ULL ^ 17ULL);
+  const SinusoidalParams sp{8, 10000.0, SinusoidalLayout::Interleaved, 1.0};
+  double sum = 0.0;
+  for (int m = 0; m < 16; ++m)
+    for (int n = 0; n < 16; ++n) {
+      const std::vector<double> pm = sinusoidalVector(sp, m), pn = sinusoidalVector(sp, n);
+      double qk = 0, qp = 0, pk = 0, pp = 0;
+      for (int i = 0; i < 8; ++i) {
+        qk += double(qf[i]) * kf[i];
+        qp += double(qf[i]) * pn[i];
+        pk += pm[i] * double(kf[i]);
+        pp += pm[i] * pn[i];
+      }
+      sum += (std::fabs(qp) + std::fabs(pk)) / (std::fabs(qk) + std::fabs(qp) + std::fabs(pk) + std::fabs(pp));
+    }
+  CHECK(c.column(Scheme::Sinusoidal).coupling.crossShare == doctest::Approx(sum / 256.0).epsilon(1e-12));
+  // Learned past a short table: the window stops at L0.
+  p.trainedLength = 4;
+  CHECK(computeComparison(p).column(Scheme::Learned).coupling.window == 4);
+}
+
+TEST_CASE("comparison: used by, from the models given") {
+  const std::vector<ModelSchemes> models = {{"mpt-7b", {Scheme::Alibi}},
+                                            {"gpt2", {Scheme::Learned}},
+                                            {"exaone", {Scheme::Rope, Scheme::NoPE}},
+                                            {"bert-base-uncased", {Scheme::Learned}}};
+  CHECK(modelsUsing(models, Scheme::Learned) == std::vector<std::string>{"bert-base-uncased", "gpt2"});
+  CHECK(modelsUsing(models, Scheme::NoPE) == std::vector<std::string>{"exaone"});
+  CHECK(modelsUsing(models, Scheme::Sinusoidal).empty());
+  ComparisonParams p;
+  p.dModel = 16;
+  p.numHeads = 2;
+  const Comparison c = computeComparison(p, models);
+  CHECK(c.column(Scheme::Rope).usedBy == std::vector<std::string>{"exaone"});
+  CHECK(c.column(Scheme::Alibi).usedBy == std::vector<std::string>{"mpt-7b"});
+  CHECK(c.models.size() == 4);
+  CHECK(computeComparison(p).column(Scheme::Rope).usedBy.empty());
 }
 
 }

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "app/cli/tabs.hpp"
 #include "app/gui/panels/panel_compare.hpp"
@@ -31,6 +32,12 @@ TEST_CASE("compare view: the table and verdicts come from core; bad parameters k
   CHECK(s.table->column(Scheme::Learned).parameters == 512 * 64);
   CHECK(s.verdicts.size() == comparisonClaims().claims.size());
   CHECK(s.table->column(Scheme::Rope).relative.maxError < 1e-5);
+  // "Used by" comes from the shipped presets; coupling from core.
+  CHECK(s.table->models.size() == s.models.size());
+  CHECK(s.table->column(Scheme::Learned).usedBy == std::vector<std::string>{"bert-base-uncased", "gpt2"});
+  CHECK(s.table->column(Scheme::Alibi).usedBy == std::vector<std::string>{"bloom-560m", "mpt-7b"});
+  CHECK_FALSE(s.table->column(Scheme::Alibi).coupling.coupled());
+  CHECK(s.table->column(Scheme::Rope).coupling.coupled());
 
   s.numHeads = 3;  // 64 / 3 is no even head dim
   s.dirty = true;
@@ -48,6 +55,40 @@ TEST_CASE("compare view: every decision-chart leaf opens a tab of the window") {
       CHECK(cli::findTab(a.leaf.tab) != nullptr);
       CHECK(findPanel(a.leaf.tab) >= 0);
     }
+}
+
+TEST_CASE("compare view: pressing a decision-chart leaf's button opens its tab") {
+  auto app = testing::makeTestShell(1440, 900);
+  if (!app) return;
+  const int compare = findPanel("compare");
+  REQUIRE(compare >= 0);
+  struct Case {
+    std::vector<int> path;
+    const char* tab;
+  };
+  // 001's chart: "Modern LLM" -> RoPE; "Need length extrapolation" -> "Yes" -> RoPE + NTK scaling
+  // (the context-extension tab), -> "No, just recency" -> ALiBi.
+  for (const Case& c : {Case{{0}, "rope"}, Case{{2, 0}, "context"}, Case{{2, 1}, "alibi"}, Case{{3}, "sinusoidal"}}) {
+    CAPTURE(c.tab);
+    app->selectPanel(compare);
+    CHECK(app->renderUntilIdle(3, 60.0));
+    REQUIRE(app->activePanel() == compare);
+    app->state().compare.path = c.path;
+    CHECK(app->renderUntilIdle(2, 60.0));
+    CHECK(app->activePanel() == compare);  // choosing the answers alone does not leave the tab
+    app->state().compare.pressLeafButton = true;
+    CHECK(app->renderUntilIdle(3, 60.0));
+    CHECK_FALSE(app->state().compare.pressLeafButton);
+    CHECK(app->activePanel() == findPanel(c.tab));
+  }
+  // A path that stops at a question shows no leaf: the press is dropped and the tab stays.
+  app->selectPanel(compare);
+  CHECK(app->renderUntilIdle(3, 60.0));
+  app->state().compare.path = {2};
+  app->state().compare.pressLeafButton = true;
+  CHECK(app->renderUntilIdle(3, 60.0));
+  CHECK_FALSE(app->state().compare.pressLeafButton);
+  CHECK(app->activePanel() == compare);
 }
 
 TEST_CASE("pipeline view: add vs concatenate and rotate V come from core") {

@@ -5,6 +5,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/lessons/comparison_claims.hpp"
 
@@ -33,10 +34,11 @@ TEST_SUITE("comparison claims") {
 
 TEST_CASE("comparison claims: the embedded file loads; every scheme of 001's table has a claim per row") {
   const ComparisonClaims& all = comparisonClaims();
-  CHECK(all.claims.size() == 34);
+  CHECK(all.claims.size() == 44);
   std::set<std::pair<int, int>> cells;
   for (const ComparisonClaim& c : all.claims) cells.insert({static_cast<int>(c.row), static_cast<int>(c.scheme)});
-  for (ComparisonRow r : {ComparisonRow::Parameters, ComparisonRow::Applied, ComparisonRow::AtTarget, ComparisonRow::Relative})
+  for (ComparisonRow r : {ComparisonRow::Parameters, ComparisonRow::Applied, ComparisonRow::AtTarget, ComparisonRow::Relative,
+                          ComparisonRow::UsedBy, ComparisonRow::Coupling})
     for (Scheme s : {Scheme::Sinusoidal, Scheme::Learned, Scheme::Rope, Scheme::Alibi}) {
       CAPTURE(comparisonRowName(r));
       CAPTURE(schemeName(s));
@@ -93,6 +95,49 @@ TEST_CASE("comparison claims: verdicts follow the computed cells") {
   CHECK(judgeClaim(wrong, c).verdict == CellVerdict::Contradicts);
 }
 
+TEST_CASE("comparison claims: used by, against the models given") {
+  const ComparisonClaims& all = comparisonClaims();
+  std::vector<ModelSchemes> models = {{"gpt2", {Scheme::Learned}}, {"bert-base-uncased", {Scheme::Learned}},
+                                      {"llama-2-7b", {Scheme::Rope}}, {"mpt-7b", {Scheme::Alibi}}};
+  const Comparison c = computeComparison(shape(512, 1024), models);
+  auto verdict = [&](Scheme s, const Comparison& cmp) {
+    return judgeClaim(findClaim(all, ComparisonRow::UsedBy, s, "001 line 466"), cmp);
+  };
+  const ClaimVerdict learned = verdict(Scheme::Learned, c);
+  CHECK(learned.verdict == CellVerdict::Agrees);  // "GPT-2" matches gpt2, "BERT" bert-base-uncased
+  CHECK(learned.reason == "presets confirm GPT-2 (gpt2), BERT (bert-base-uncased)");
+  const ClaimVerdict rope = verdict(Scheme::Rope, c);
+  CHECK(rope.verdict == CellVerdict::Qualifies);
+  CHECK(rope.reason == "presets confirm LLaMA (llama-2-7b); not among the presets: Qwen, Mistral");
+  CHECK(verdict(Scheme::Sinusoidal, c).verdict == CellVerdict::NotTested);  // no "Original Transformer" preset
+  CHECK(verdict(Scheme::Alibi, c).verdict == CellVerdict::Qualifies);       // MPT yes, BLOOM not given
+  // A named model that uses another scheme contradicts the claim.
+  models.push_back({"bloom-560m", {Scheme::Rope}});
+  const ClaimVerdict bloom = verdict(Scheme::Alibi, computeComparison(shape(512, 1024), models));
+  CHECK(bloom.verdict == CellVerdict::Contradicts);
+  CHECK(bloom.reason == "bloom-560m do not use ALiBi");
+  CHECK(comparisonCellText(c, ComparisonRow::UsedBy, Scheme::Learned) == "2 of 4: bert-base-uncased, gpt2");
+  CHECK(comparisonCellText(c, ComparisonRow::UsedBy, Scheme::Sinusoidal) == "none of the 4 presets");
+  CHECK(comparisonCellText(computeComparison(shape(512, 1024)), ComparisonRow::UsedBy, Scheme::Rope) == "no models given");
+}
+
+TEST_CASE("comparison claims: content-position coupling verdicts") {
+  const ComparisonClaims& all = comparisonClaims();
+  const Comparison c = computeComparison(shape(512, 1024));
+  auto verdict = [&](Scheme s) { return judgeClaim(findClaim(all, ComparisonRow::Coupling, s, "001 line 467"), c).verdict; };
+  CHECK(verdict(Scheme::Sinusoidal) == CellVerdict::Agrees);  // "Additive (coupled)"
+  CHECK(verdict(Scheme::Learned) == CellVerdict::Agrees);
+  CHECK(verdict(Scheme::Rope) == CellVerdict::Qualifies);     // "decoupled", yet content and position meet in q^T R k
+  CHECK(verdict(Scheme::Alibi) == CellVerdict::Agrees);       // "Score-level only": no content dependence
+  ComparisonClaim wrong = findClaim(all, ComparisonRow::Coupling, Scheme::Alibi, "001 line 467");
+  wrong.expect = "coupled";
+  CHECK(judgeClaim(wrong, c).verdict == CellVerdict::Contradicts);
+  wrong = findClaim(all, ComparisonRow::Coupling, Scheme::Learned, "001 line 467");
+  wrong.expect = "scoreOnly";
+  CHECK(judgeClaim(wrong, c).verdict == CellVerdict::Contradicts);
+  CHECK(comparisonCellText(c, ComparisonRow::Coupling, Scheme::Rope).rfind("multiplicative: nothing added (cross terms 0)", 0) == 0);
+}
+
 TEST_CASE("comparison claims: cells are the computed numbers as text") {
   const Comparison c = computeComparison(shape(512, 1024));
   CHECK(comparisonCellText(c, ComparisonRow::Parameters, Scheme::Learned) == "32768 = L0 x d_model (128 KiB)");
@@ -107,7 +152,7 @@ TEST_CASE("comparison claims: malformed data names the claim and key") {
   const std::string ok = R"({"row": "parameters", "scheme": "rope", "text": "0", "source": "001", "expect": "zero"})";
   CHECK(parseComparisonClaims(file(ok)).claims.size() == 1);
   CHECK_THROWS_WITH_AS(parseComparisonClaims(file(R"({"row": "size", "scheme": "rope", "text": "0", "source": "001", "expect": "zero"})")),
-                       "comparison.json: claim 1: unknown row \"size\" (parameters, applied, at-target, relative, cost)",
+                       "comparison.json: claim 1: unknown row \"size\" (parameters, applied, at-target, relative, cost, used-by, coupling)",
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(parseComparisonClaims(file(ok + R"(, {"row": "parameters", "scheme": "xpos", "text": "0", "source": "001", "expect": "zero"})")),
                        "comparison.json: claim 2: unknown scheme \"xpos\" (sinusoidal, learned, rope, alibi, nope)",

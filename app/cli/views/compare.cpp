@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/preset_schemes.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 #include "core/lessons/comparison_claims.hpp"
@@ -20,7 +21,8 @@ constexpr long long kMaxTrained = 1LL << 20;
 const std::vector<std::string> kMetrics = {
     "parameters",        "applied_at",          "defined_at_L",          "pe_norm_at_L",   "unseen_pairs",
     "num_pairs",         "unseen_share",        "alibi_bias_head1_at_L", "relative_max_error",
-    "encoding_only_error", "position_spread",   "multiply_adds_per_token", "memory_floats"};
+    "encoding_only_error", "position_spread",   "multiply_adds_per_token", "memory_floats",
+    "cross_share",       "content_dependence"};
 
 void compareDefaults(Request& r) {
   r.dModel = 512;
@@ -54,7 +56,9 @@ std::vector<double> metricsOf(const SchemeColumn& c) {
           c.relative.encodingOnlyError,
           c.relative.positionSpread,
           c.cost.multiplyAddsPerToken,
-          c.cost.memoryFloats};
+          c.cost.memoryFloats,
+          c.coupling.crossShare,
+          c.coupling.contentDependence};
 }
 
 json tableJson(const Comparison& c) {
@@ -66,6 +70,7 @@ json tableJson(const Comparison& c) {
     json numbers = json::object();
     for (std::size_t i = 0; i < kMetrics.size(); ++i) numbers[kMetrics[i]] = m[i];
     if (!col.atTarget.error.empty()) numbers["error_at_L"] = col.atTarget.error;
+    numbers["used_by"] = col.usedBy;
     if (!col.atTarget.bias.empty()) numbers["alibi_bias_at_L"] = col.atTarget.bias;
     schemes.push_back({{"scheme", schemeName(col.scheme)}, {"applied_at", appliedAtName(col.appliedAt)}, {"cells", cells}, {"numbers", numbers}});
   }
@@ -86,7 +91,7 @@ Dataset computeCompare(const Request& r, const app::ExportProgress& progress) {
   p.targetLength = r.positions;
   p.seed = r.seed;
   if (r.rope.base != RopeParams{}.base) p.base = r.rope.base;
-  const Comparison c = computeComparison(p);
+  const Comparison c = computeComparison(p, app::presetSchemes());
   Dataset d;
   d.document = tableJson(c);
   d.document["params"] = {{"d_model", p.dModel}, {"heads", p.numHeads}, {"head_dim", c.headDim}, {"original_max_positions", p.trainedLength},
@@ -123,7 +128,7 @@ std::vector<ViewDef> compareViews() {
   v.aliases = {"comparison"};
   v.tab = "compare";
   v.summary = "the documents' comparison table for sinusoidal, learned, RoPE, ALiBi, NoPE, computed for d_model, heads, L0, L";
-  v.layout = ".json: params, schemes (cells as text, numbers), claims of 001/004 with verdicts; .csv/.npy: (5 schemes, 13 metrics), "
+  v.layout = ".json: params, schemes (cells as text, numbers), claims of 001/004 with verdicts; .csv/.npy: (5 schemes, 15 metrics), "
              "rows and cols named in the .csv comments";
   v.exactDouble = true;
   v.buildsDocument = true;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "app/cli/preset_schemes.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 
 namespace posviz::app {
@@ -30,7 +31,8 @@ void updateComparePanel(ComparePanelState& s) {
   p.targetLength = s.targetLength;
   p.seed = static_cast<std::uint64_t>(s.seed);
   try {
-    Comparison c = computeComparison(p);
+    if (s.models.empty()) s.models = presetSchemes();
+    Comparison c = computeComparison(p, s.models);
     std::vector<ClaimVerdict> verdicts;
     for (const ComparisonClaim& claim : comparisonClaims().claims) verdicts.push_back(judgeClaim(claim, c));
     s.table = std::move(c);
@@ -102,6 +104,10 @@ void drawParameters(ComparePanelState& s, float scale) {
   ImGui::Separator();
   ImGui::TextWrapped("Relative check: seeded q, k; s(m, n) with content added for sinusoidal and learned, "
                      "<R_m q, R_n k> for RoPE, q.k - m_1 |m - n| for ALiBi; 0 = depends only on m - n.");
+  ImGui::TextWrapped("Coupling: how far position's effect on the score, s(m, n) - s(0, 0), moves between %d seeded content "
+                     "pairs (0: position ignores content), and for additive schemes the share of the cross terms "
+                     "q.P(n) + P(m).k. Used by: the shipped presets whose configs use the scheme.",
+                     kCouplingDraws);
 }
 
 //-----------------------------------------------------------------------------
@@ -188,7 +194,7 @@ int drawQuestion(const DecisionNode& n, int chosen, float scale) {
 }
 
 // The leaf card: the recommendation, what the table computed for its scheme, and the tab button.
-std::string drawLeaf(const DecisionLeaf& leaf, const ComparePanelState& s) {
+std::string drawLeaf(const DecisionLeaf& leaf, ComparePanelState& s) {
   std::string open;
   ImGui::TextColored(kAgreeColor, "-> %s", leaf.title.c_str());
   for (const std::string& n : leaf.notes) ImGui::BulletText("%s", n.c_str());
@@ -198,7 +204,7 @@ std::string drawLeaf(const DecisionLeaf& leaf, const ComparePanelState& s) {
     ImGui::TextWrapped("relative: %s", comparisonCellText(*s.table, ComparisonRow::Relative, leaf.scheme).c_str());
   }
   const std::string label = "Open the " + leaf.tab + " tab";
-  if (ImGui::Button(label.c_str(), ImVec2(-1.0f, 0))) open = leaf.tab;
+  if (ImGui::Button(label.c_str(), ImVec2(-1.0f, 0)) || s.pressLeafButton) open = leaf.tab;
   return open;
 }
 
@@ -233,6 +239,7 @@ std::string drawDecisionChart(ComparePanelState& s, float scale) {
     node = a.next;
   }
   for (int i = 0; i < indents; ++i) ImGui::Unindent(18.0f * scale);
+  s.pressLeafButton = false;
   return open;
 }
 

@@ -29,9 +29,13 @@ struct ComparePanelState {
 
   // Decision chart: the answer chosen at each node along the path from the root (-1 = none yet).
   std::vector<int> path;
+  // Press the shown leaf's "Open the ... tab" button on the next draw, as a click does (scripts and
+  // tests); cleared by that draw, also when the path ends at no leaf.
+  bool pressLeafButton = false;
 
   // Derived
   std::string error;                 // bad parameters: shown, last good table stays
+  std::vector<ModelSchemes> models;  // the shipped presets' schemes, read once ("Used by" row)
   std::optional<Comparison> table;
   std::vector<ClaimVerdict> verdicts;  // one per comparisonClaims().claims entry
 };

@@ -3,6 +3,7 @@
 // [SECTION] Update: sentences -> permutation -> toy attention per encoding
 // [SECTION] Drawing: inputs and the difference table
 // [SECTION] Drawing: weight and output heatmaps
+// [SECTION] Drawing: causal, no positions (NoPE)
 #include "app/gui/panels/panel_order.hpp"
 
 #include <imgui.h>
@@ -50,6 +51,29 @@ const std::vector<PositionEncoding> kOrderEncodings = {PositionEncoding::None, P
 
 const std::vector<PositionEncoding>& orderEncodings() { return kOrderEncodings; }
 
+namespace {
+
+// The NoPE section's numbers; a sentence holding "<bos>" leaves it empty with the error shown.
+void updateNope(OrderPanelState& s, const ToyModel& m, const std::vector<std::string>& tokens, const std::vector<int>& perm) {
+  s.nopeValid = false;
+  try {
+    s.nope = compareNopeOrder(m, tokens, perm);
+    s.counting = nopeCounting(m, tokens);
+  } catch (const std::exception& e) {
+    s.error = std::string("sentence: ") + e.what();
+    return;
+  }
+  s.nopeValid = true;
+  for (HeatmapState* hs : {&s.mapNopeCount, &s.mapNopeToy}) {
+    hs->resetView();
+    hs->wanted = HeatmapWindow{};
+  }
+  refreshImage(s.counting.weights, s.mapNopeCount, s.imgNopeCount, s.version, true);
+  refreshImage(s.counting.toyWeights, s.mapNopeToy, s.imgNopeToy, s.version, true);
+}
+
+}  // namespace
+
 void updateOrderPanel(OrderPanelState& s) {
   if (!s.dirty) return;
   s.dirty = false;
@@ -75,6 +99,7 @@ void updateOrderPanel(OrderPanelState& s) {
     std::vector<OrderComparison> results;
     for (PositionEncoding enc : orderEncodings()) results.push_back(compareOrder(m, tokens, perm, enc));
     s.results = std::move(results);
+    updateNope(s, m, tokens, perm);
   } catch (const std::exception& e) {
     s.error = std::string("shuffled: ") + e.what();
     return;
@@ -156,6 +181,11 @@ void drawInputs(OrderPanelState& s, float scale) {
   HelpMarker("Embedding of a word = randomNormalVector(d_model, seed ^ fnv1a(word)): the same vector\n"
              "wherever the word stands.");
   ImGui::PopItemWidth();
+  ImGui::Checkbox("causal, no positions (NoPE)", &s.nopeView);
+  HelpMarker("A decoder with no position encoding at all (NoPE) still has its causal mask: query t\n"
+             "averages over t+1 tokens. The two orders then give different outputs, and a head with\n"
+             "uniform scores puts 1/(t+1) on a <bos> token put first, so t = 1/weight - 1.\n"
+             "Haviv et al. 2022 (arXiv:2203.16634); Kazemnejad et al. 2023 (arXiv:2305.19466).");
 }
 
 void drawDifferenceTable(OrderPanelState& s) {
@@ -288,6 +318,96 @@ void drawMaps(OrderPanelState& s) {
   }
 }
 
+
+//-----------------------------------------------------------------------------
+// [SECTION] Drawing: causal, no positions (NoPE)
+//-----------------------------------------------------------------------------
+
+void drawNopeSummary(const OrderPanelState& s) {
+  const OrderComparison& bi = s.nope.bidirectional;
+  const OrderComparison& ca = s.nope.causal;
+  ImGui::TextUnformatted("Causal, no positions (NoPE): no encoding anywhere, only the causal mask");
+  ImGui::TextColored(kSameColor, "no mask: max |Attn(PX) - P Attn(X)| = %s  -> the same numbers, permuted",
+                     formatShort(bi.maxOutputDifference, 4).c_str());
+  ImGui::TextColored(kSeenColor, "causal:  max |Attn(PX) - P Attn(X)| = %s  -> %s", formatShort(ca.maxOutputDifference, 4).c_str(),
+                     ca.equivariant ? "the same numbers, permuted" : "differ beyond the permutation: order is seen");
+  ImGui::TextWrapped("Query t averages over the t+1 tokens it can see. Counting head: scores q.k = 0 (W_q = 0), value "
+                     "1 on <bos> and 0 elsewhere, so its output at t is the weight on <bos> = 1/(t+1) and t = 1/weight - 1. "
+                     "Without the mask every token reads T-1.");
+}
+
+void drawNopeTable(const NopeCounting& c, float height) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("nope-count", 7, flags, ImVec2(0, height))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const char* h : {"t", "token", "w(<bos>) causal", "recovered t", "w(<bos>) no mask", "recovered, no mask",
+                        "toy head: recovered"})
+    ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (std::size_t t = 0; t < c.tokens.size(); ++t) {
+    ImGui::TableNextRow();
+    const std::string cells[7] = {std::to_string(t), c.tokens[t], formatShort(c.bosWeight[t], 5),
+                                  formatShort(c.recoveredPosition[t], 6), formatShort(c.bidirectionalBosWeight[t], 5),
+                                  formatShort(c.bidirectionalRecovered[t], 6), formatShort(c.toyRecovered[t], 4)};
+    for (const std::string& cell : cells) {
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(cell.c_str());
+    }
+  }
+  ImGui::EndTable();
+}
+
+void drawNope(OrderPanelState& s) {
+  if (!s.nopeValid) {
+    ImGui::TextDisabled("NoPE: fix the sentence to see the causal case.");
+    return;
+  }
+  drawNopeSummary(s);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float sp = ImGui::GetStyle().ItemSpacing.x;
+  const float w2 = (avail.x - sp) / 2.0f;
+  const float hTop = std::max(150.0f, avail.y * 0.55f - ImGui::GetTextLineHeightWithSpacing());
+  struct Map {
+    const char* id;
+    const char* caption;
+    HeatmapState* map;
+    HeatmapImage* img;
+    const Grid* grid;
+    const std::vector<std::string>* tok;
+  };
+  const Map maps[2] = {
+      {"nope-count", "counting head on <bos> + X: 1/(t+1) on each visible token", &s.mapNopeCount, &s.imgNopeCount,
+       &s.counting.weights, &s.counting.tokens},
+      {"nope-toy", "toy head on <bos> + X, causal, no encoding: content scores", &s.mapNopeToy, &s.imgNopeToy,
+       &s.counting.toyWeights, &s.counting.tokens},
+  };
+  for (int i = 0; i < 2; ++i) {
+    if (i) ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted(maps[i].caption);
+    if (drawHeatmap(maps[i].id, *maps[i].map, attentionWeightSpec(*maps[i].grid, *maps[i].tok, *maps[i].tok, maps[i].caption),
+                    *maps[i].img, w2, hTop))
+      refreshImage(*maps[i].grid, *maps[i].map, *maps[i].img, s.version, false);
+    ImGui::EndGroup();
+  }
+  ImGui::Text("recovered position per token (max error %s; toy head with content scores: %s)",
+              formatShort(s.counting.maxPositionError, 3).c_str(), formatShort(s.counting.maxToyPositionError, 3).c_str());
+  drawNopeTable(s.counting, std::max(100.0f, ImGui::GetContentRegionAvail().y));
+}
+void exportNopeWeights(const OrderPanelState& s, AppContext& ctx) {
+  const Grid g = s.counting.weights;
+  ctx.status.gridSize = formatGridSize(g.rows, g.cols);
+  ExportableView& ex = ctx.exportable;
+  ex.name = "order-nope-counting-weights";
+  ex.caption = "NoPE counting head (uniform scores, causal) on \"" + joinTokens(s.counting.tokens) + "\"";
+  ex.rowTitle = "query token";
+  ex.colTitle = "key token";
+  ex.valueName = "weight";
+  ex.colormap = Colormap::Magma;
+  ex.computeFull = [g] { return g; };
+}
+
 }  // namespace
 
 void drawOrderPanel(OrderPanelState& s, AppContext& ctx) {
@@ -300,7 +420,8 @@ void drawOrderPanel(OrderPanelState& s, AppContext& ctx) {
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("order-views", ImVec2(0, avail.y), false);
-  drawMaps(s);
+  if (s.nopeView) drawNope(s);
+  else drawMaps(s);
   ImGui::EndChild();
 
   ctx.status.backend = "CPU";
@@ -311,6 +432,10 @@ void drawOrderPanel(OrderPanelState& s, AppContext& ctx) {
   ex = ExportableView{};
   if (s.results.empty()) {
     ctx.status.gridSize.clear();
+    return;
+  }
+  if (s.nopeView && s.nopeValid) {
+    exportNopeWeights(s, ctx);
     return;
   }
   const OrderComparison& c = s.results[static_cast<std::size_t>(std::clamp(s.encoding, 0, static_cast<int>(s.results.size()) - 1))];

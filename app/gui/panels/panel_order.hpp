@@ -7,6 +7,11 @@
 // are not. Heatmaps of W(X), W(PX) and P W(X) P^T for the selected encoding, the outputs
 // Attn(PX) and P Attn(X), and a table of both differences for every encoding. Numbers come
 // from core/order.hpp (compareOrder).
+//
+// The "causal, no positions (NoPE)" section (core/nope.hpp) shows what the causal mask alone
+// lets a decoder without any position encoding tell apart: the outputs of the two orders differ
+// beyond the permutation, and a uniform head over <bos> + the sentence counts positions
+// (weight on <bos> = 1/(t+1), so t = 1/weight - 1).
 #pragma once
 
 #include <string>
@@ -14,6 +19,7 @@
 
 #include "app/gui/shell/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
+#include "core/nope.hpp"
 #include "core/order.hpp"
 
 namespace posviz::app {
@@ -31,10 +37,16 @@ struct OrderPanelState {
   bool causal = false;                    // causal mask in the toy attention
   int toyDModel = 8;                      // even, 2..64
   int toySeed = 0;
+  bool nopeView = false;                  // show the NoPE section instead of the encoding's maps
 
   // Derived
   std::string error;                      // inline input error ("type at least one word", ...)
   std::vector<OrderComparison> results;   // one per orderEncodings() entry
+  bool nopeValid = false;                 // nope and counting hold the current sentence
+  NopeOrder nope;                         // no encoding, without and with the causal mask
+  NopeCounting counting;                  // uniform counting head over <bos> + sentence
+  HeatmapState mapNopeCount, mapNopeToy;
+  HeatmapImage imgNopeCount, imgNopeToy;
   HeatmapState mapOriginal, mapShuffled, mapExpected, mapOutShuffled, mapOutExpected;
   HeatmapImage imgOriginal, imgShuffled, imgExpected, imgOutShuffled, imgOutExpected;
   long long version = 0;
