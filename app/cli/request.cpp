@@ -91,6 +91,11 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"--fire-c", true, "X", "fire-bias: c in psi(x) = log(c*x + 1), (0, 1e6] (default 1)"},
       {"--fire-threshold", true, "X", "fire-bias: L in psi(max(L, i)), [1, 1e9] (default 8)"},
       {"--fire-hidden", true, "N", "fire-bias: hidden units of the MLP f_theta, 1..4096 (default 32)"},
+      // shaw-scores, txl-terms (app/cli/views/relative_scores.cpp)
+      {"--clip", true, "N", "shaw-scores: Shaw's clipping distance k (table of 2k + 1 rows), 1..65536 (default 4)"},
+      {"--variant", true, "NAME", "shaw-scores: shaw|relative_key|relative_key_query (HF BERT position_embedding_type) (default shaw)"},
+      {"--indices", false, "", "shaw-scores: write the table row each (i, j) reads (int32) instead of the scores"},
+      {"--sum", false, "", "txl-terms: write the sum a + b + c + d (positions, positions) instead of the four terms"},
       {"--size", true, "WxH", "grid views: write the W x H picture of the whole grid, each pixel the exact mean of its cells"},
       {"--layer-type", true, "KIND", "RoPE views with --config/--preset: the layers to show, full|sliding|chunked (default full)"},
       {"--progress", false, "", "show a progress bar on stderr (shown anyway when stderr is a terminal)"},

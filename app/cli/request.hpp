@@ -75,6 +75,11 @@ struct Request {
   double kerpleR1 = 1.0, kerpleR2 = 1.0;
   double fireC = 1.0, fireThreshold = 8.0;    // FIRE psi(x) = log(c x + 1), L in max(L, i)
   int fireHidden = 32;           // FIRE MLP hidden width
+  // shaw-scores, txl-terms (app/cli/views/relative_scores.cpp)
+  int shawClip = 4;                    // Shaw's k
+  std::string shawVariant = "shaw";    // shaw | relative_key | relative_key_query
+  bool shawIndices = false;            // table rows instead of scores
+  bool txlSum = false;                 // a + b + c + d instead of the four terms
   bool causal = false;
   std::uint64_t seed = 0;
   int maxLen = 1024;

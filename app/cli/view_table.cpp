@@ -15,6 +15,7 @@ const std::vector<ViewDef>& viewTable() {
       all.insert(all.end(), v.begin(), v.end());
     }
     for (ViewDef& v : relativeViews()) all.push_back(std::move(v));
+    for (ViewDef& v : relativeScoreViews()) all.push_back(std::move(v));
     attachAveragedViews(all);
     return all;
   }();

@@ -82,5 +82,6 @@ std::vector<ViewDef> axialViews();
 std::vector<ViewDef> compareViews();
 std::vector<ViewDef> extrapolationViews();
 std::vector<ViewDef> relativeViews();   // t5-buckets, xpos-scale, kerple-bias, fire-bias
+std::vector<ViewDef> relativeScoreViews();   // shaw-scores, txl-terms
 
 }  // namespace posviz::cli

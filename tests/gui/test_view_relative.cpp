@@ -10,6 +10,7 @@
 #include "core/alibi.hpp"
 #include "core/kerple.hpp"
 #include "core/relative_bias.hpp"
+#include "core/txl_relative.hpp"
 #include "core/xpos.hpp"
 
 using namespace posviz;
@@ -82,6 +83,34 @@ TEST_CASE("relative view: a change recomputes, impossible combinations are clamp
   CHECK(t.scaleBase == 100.0f);
   CHECK_FALSE(t.sharedScale);
   CHECK(t.dirty);
+}
+
+TEST_CASE("relative view: Transformer-XL's four terms of one query row are core's, the sum is theirs") {
+  RelativePanelState s;
+  s.numPositions = 12;
+  s.txlQuery = 30;   // past the grid: clamped to the last row
+  s.txlDModel = 8;
+  s.txlDHead = 4;
+  s.txlSeed = 5;
+  updateRelativePanel(s);
+  REQUIRE(s.error.empty());
+  CHECK(s.txlQuery == 11);
+  REQUIRE(s.txlKeys.size() == 12u);
+  const TxlWeights w = txlSeededWeights(8, 4, 5);
+  const std::vector<double> emb = txlSeededEmbeddings(12, 8, 6);
+  for (int j = 0; j < 12; ++j) {
+    const auto jj = static_cast<std::size_t>(j);
+    const TxlTerms t = txlTerms(w, emb, 11, j);
+    for (std::size_t k = 0; k < 4; ++k) CHECK(s.txlTerm[k][jj] == doctest::Approx(t[k]));
+    CHECK(s.txlTotal[jj] == doctest::Approx(t[0] + t[1] + t[2] + t[3]));
+  }
+  nlohmann::json j;
+  saveRelativePanel(s, j);
+  RelativePanelState back;
+  loadRelativePanel(back, j);
+  CHECK(back.txlQuery == 11);
+  CHECK(back.txlDModel == 8);
+  CHECK(back.txlSeed == 5);
 }
 
 }  // TEST_SUITE

@@ -248,6 +248,14 @@ declare -A context=(
   [--fire-threshold@fire-bias]="png|4|--positions 4"
   [--fire-hidden@fire-bias]="png|4|--positions 4"
   [--seed@fire-bias]="png|7|--positions 4"
+  [--positions@shaw-scores]="npy|4|"
+  [--head-dim@shaw-scores]="npy|8|--positions 4"
+  [--clip@shaw-scores]="npy|2|--positions 4"
+  [--seed@shaw-scores]="npy|7|--positions 4"
+  [--positions@txl-terms]="npy|4|"
+  [--d-model@txl-terms]="npy|8|--positions 4"
+  [--head-dim@txl-terms]="npy|4|--positions 4"
+  [--seed@txl-terms]="npy|7|--positions 4"
 )
 # Values that an option's documented range allows (0 is a position, a seed, a head index;
 # 1e20 is a finite real with no documented upper bound; where the result would still not fit

@@ -21,6 +21,7 @@
 #include "core/kerple.hpp"
 #include "core/relative_bias.hpp"
 #include "core/rope.hpp"
+#include "core/txl_relative.hpp"
 #include "core/xpos.hpp"
 
 namespace posviz::app {
@@ -46,6 +47,8 @@ void clampParameters(RelativePanelState& s) {
   s.maxDistance = std::max(s.maxDistance, exact + 1);
   s.t5Head = std::clamp(s.t5Head, 0, s.t5Heads - 1);
   if (s.kerplePower) s.kerpleR2 = std::min(s.kerpleR2, 2.0f);
+  s.txlQuery = std::clamp(s.txlQuery, 0, s.numPositions - 1);
+  s.txlDModel -= s.txlDModel % 2;
 }
 
 void computeT5(RelativePanelState& s) {
@@ -85,6 +88,25 @@ void computeXpos(RelativePanelState& s) {
   for (std::size_t d = 0; d < s.offsets.size(); ++d) s.offsets[d] = static_cast<double>(d);
 }
 
+// Transformer-XL's (a) .. (d) for the query row txlQuery against every key j, from core.
+void computeTxl(RelativePanelState& s) {
+  const int t = s.numPositions;
+  const TxlWeights w = txlSeededWeights(s.txlDModel, s.txlDHead, static_cast<std::uint64_t>(s.txlSeed));
+  const std::vector<double> emb = txlSeededEmbeddings(t, s.txlDModel, static_cast<std::uint64_t>(s.txlSeed) + 1);
+  s.txlKeys.assign(static_cast<std::size_t>(t), 0.0);
+  for (auto& v : s.txlTerm) v.assign(static_cast<std::size_t>(t), 0.0);
+  s.txlTotal.assign(static_cast<std::size_t>(t), 0.0);
+  for (int j = 0; j < t; ++j) {
+    const auto jj = static_cast<std::size_t>(j);
+    const TxlTerms terms = txlTerms(w, emb, s.txlQuery, j);
+    s.txlKeys[jj] = j;
+    for (std::size_t k = 0; k < 4; ++k) {
+      s.txlTerm[k][jj] = terms[k];
+      s.txlTotal[jj] += terms[k];
+    }
+  }
+}
+
 void resetViews(RelativePanelState& s) {
   for (HeatmapState* hs : {&s.bucketMap, &s.tableMap, &s.t5BiasMap, &s.kerpleMap, &s.fireMap, &s.alibiMap}) {
     hs->resetView();
@@ -108,6 +130,7 @@ void updateRelativePanel(RelativePanelState& s) {
     computeT5(s);
     computeBiases(s);
     computeXpos(s);
+    computeTxl(s);
   } catch (const std::exception& e) {
     s.error = e.what();
     return;
@@ -204,6 +227,20 @@ void drawXposParameters(RelativePanelState& s) {
              "q.k carries zeta_i^((n - m) / scale_base). Sun et al. 2022; torchscale's default is 512.");
   if (SliderIntLog("max distance", &s.maxOffset, 16, 16384)) s.dirty = true;
   HelpMarker("Distances n - m = 0 .. this on the plot's x axis.");
+}
+
+void drawTxlParameters(RelativePanelState& s) {
+  ImGui::TextUnformatted("Transformer-XL terms");
+  if (ImGui::SliderInt("query i", &s.txlQuery, 0, s.numPositions - 1, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
+  HelpMarker("The query row whose four score terms are plotted against every key j.");
+  if (SliderIntEven("d_model", &s.txlDModel, 2, 256)) s.dirty = true;
+  HelpMarker("Width of the token embeddings E_x and of the relative sinusoid R_{i-j}\n"
+             "(cat(sin(p inv_freq), cos(p inv_freq)), inv_freq = 1/10000^(2k/d), as mem_transformer.py).");
+  if (ImGui::SliderInt("d_head", &s.txlDHead, 1, 128, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
+  HelpMarker("Rows of Wq, Wk,E, Wk,R and the length of u and v.");
+  if (ImGui::SliderInt("TXL seed", &s.txlSeed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
+  HelpMarker("Weights and embeddings are seeded (core/random): (a) content, (b) content-position,\n"
+             "(c) global content bias u, (d) global position bias v (Dai et al. 2019, section 3.3).");
 }
 
 }  // namespace
@@ -321,7 +358,33 @@ void drawBiasRow(RelativePanelState& s, float width, float height) {
           s.alibi, s.alibiImage, s.version, w, h);
 }
 
-void drawXposPlot(const RelativePanelState& s, float height) {
+// The four terms of one query row and their sum, by key j.
+void drawTxlPlot(const RelativePanelState& s, float width, float height) {
+  static const char* const kLabels[4] = {"(a) content", "(b) content-position", "(c) global content u", "(d) global position v"};
+  PlotSpec ps;
+  ps.title = "Transformer-XL score of query " + std::to_string(s.txlQuery) + " split into its four terms";
+  ps.xTitle = "key j";
+  ps.yTitle = "term";
+  for (int k = 0; k < 4; ++k) {
+    PlotSeries term;
+    term.label = kLabels[k];
+    term.color = plotColor(k + 2);
+    term.thickness = 1.5f;
+    term.x = s.txlKeys;
+    term.y = s.txlTerm[k];
+    ps.series.push_back(std::move(term));
+  }
+  PlotSeries total;
+  total.label = "sum (a + b + c + d)";
+  total.color = 0xFFE6E6E6u;   // near white: the sum stands apart from the four terms
+  total.thickness = 2.5f;
+  total.x = s.txlKeys;
+  total.y = s.txlTotal;
+  ps.series.push_back(std::move(total));
+  drawPlot("txl-terms", ps, width, height);
+}
+
+void drawXposPlot(const RelativePanelState& s, float width, float height) {
   PlotSpec ps;
   ps.title = "q.k with q = k = 1 by distance n - m: RoPE alone and with xPos (scale_base " + formatShort(s.scaleBase, 4) + ")";
   ps.xTitle = "distance n - m (tokens)";
@@ -336,7 +399,7 @@ void drawXposPlot(const RelativePanelState& s, float height) {
   rope.y = s.ropeScore;
   xpos.y = s.xposScore;
   ps.series = {std::move(rope), std::move(xpos)};
-  drawPlot("xpos-decay", ps, 0.0f, height);
+  drawPlot("xpos-decay", ps, width, height);
 }
 
 void setExport(const RelativePanelState& s, AppContext& ctx) {
@@ -372,6 +435,8 @@ void drawRelativePanel(RelativePanelState& s, AppContext& ctx) {
   drawBiasParameters(s);
   ImGui::Separator();
   drawXposParameters(s);
+  ImGui::Separator();
+  drawTxlParameters(s);
   ImGui::PopItemWidth();
   updateRelativePanel(s);
   if (!s.error.empty()) ErrorText(s.error);
@@ -390,7 +455,11 @@ void drawRelativePanel(RelativePanelState& s, AppContext& ctx) {
       ImGui::TextUnformatted("KERPLE, FIRE and ALiBi, each on its own colour scale; grey = masked (causal)");
     }
     drawBiasRow(s, va.x, rowH - ImGui::GetTextLineHeightWithSpacing());
-    drawXposPlot(s, std::max(120.0f * scale, ImGui::GetContentRegionAvail().y));
+    const float plotH = std::max(120.0f * scale, ImGui::GetContentRegionAvail().y);
+    const float plotW = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+    drawXposPlot(s, plotW, plotH);
+    ImGui::SameLine();
+    drawTxlPlot(s, plotW, plotH);
   }
   ImGui::EndChild();
 
@@ -427,6 +496,10 @@ void saveRelativePanel(const RelativePanelState& s, nlohmann::json& j) {
   j["rope_base"] = s.ropeBase;
   j["scale_base"] = s.scaleBase;
   j["max_offset"] = s.maxOffset;
+  j["txl_query"] = s.txlQuery;
+  j["txl_d_model"] = s.txlDModel;
+  j["txl_d_head"] = s.txlDHead;
+  j["txl_seed"] = s.txlSeed;
 }
 
 void loadRelativePanel(RelativePanelState& s, const nlohmann::json& j) {
@@ -453,6 +526,10 @@ void loadRelativePanel(RelativePanelState& s, const nlohmann::json& j) {
   readSetting(j, "rope_base", s.ropeBase, 100.0f, 1.0e6f);
   readSetting(j, "scale_base", s.scaleBase, 16.0f, 8192.0f);
   readSetting(j, "max_offset", s.maxOffset, 16, 16384);
+  readSetting(j, "txl_query", s.txlQuery, 0, kRelativeMaxPositions - 1);
+  readSetting(j, "txl_d_model", s.txlDModel, 2, 256);
+  readSetting(j, "txl_d_head", s.txlDHead, 1, 128);
+  readSetting(j, "txl_seed", s.txlSeed, 0, 999);
   s.dirty = true;
 }
 

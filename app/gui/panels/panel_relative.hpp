@@ -3,7 +3,8 @@
 // T5's relative buckets (the bucket grid of j - i, a seeded per-head bias table and the bias it
 // gives one head), KERPLE, FIRE and ALiBi bias grids side by side on one colour scale, and the
 // decay xPos adds to RoPE's score curve. Every number comes from core (relative_bias, kerple,
-// fire, alibi, rope, xpos); the panel recomputes when a widget changes, never every frame.
+// fire, alibi, rope, xpos, txl_relative), and Transformer-XL's four score terms along one query
+// row beside the xPos curves. The panel recomputes when a widget changes, never every frame.
 #pragma once
 
 #include <string>
@@ -48,11 +49,19 @@ struct RelativePanelState {
   float scaleBase = 512.0f;
   int maxOffset = 2048;              // distances 0 .. maxOffset
 
+  // Transformer-XL: the four terms of one query row (seeded weights and embeddings)
+  int txlQuery = 24;                 // query i, 0 .. numPositions - 1
+  int txlDModel = 32;                // even
+  int txlDHead = 16;
+  int txlSeed = 0;
+
   // Derived
   Grid buckets, biasTable, t5Bias;
   Grid kerple, fire, alibi;
   ValueRange biasRange;              // one colour scale over KERPLE, FIRE and ALiBi
   std::vector<double> offsets, ropeScore, xposScore, xposEnvelope;
+  std::vector<double> txlKeys;                   // j = 0 .. numPositions - 1
+  std::vector<double> txlTerm[4], txlTotal;      // (a), (b), (c), (d) and their sum at (txlQuery, j)
   HeatmapState bucketMap, tableMap, t5BiasMap, kerpleMap, fireMap, alibiMap;
   HeatmapImage bucketImage, tableImage, t5BiasImage, kerpleImage, fireImage, alibiImage;
   long long version = 0;
