@@ -42,11 +42,7 @@ const char* documentClaim(ExtrapolationEncoding e) {
 
 void requestLab(ExtrapolationPanelState& s) {
   ExtrapolationSetup setup;
-  setup.sentence = splitTokens(s.sentence);
-  if (setup.sentence.empty()) {
-    s.inputError = "sentence: type at least one word";
-    return;
-  }
+  if (!sentenceTokens(s.sentence, 0, setup.sentence, &s.inputError)) return;
   s.inputError.clear();
   setup.model = ToyModel{s.headDim, static_cast<std::uint64_t>(s.seed), false};
   setup.trainedLength = s.trainedLength;

@@ -79,16 +79,9 @@ void updateOrderPanel(OrderPanelState& s) {
   s.dirty = false;
   // On bad input the error is shown and the last good comparison stays on screen.
   s.error.clear();
-  const std::vector<std::string> tokens = splitTokens(s.sentence);
+  std::vector<std::string> tokens;
+  if (!sentenceTokens(s.sentence, kOrderMaxTokens, tokens, &s.error)) return;
   const std::vector<std::string> shuffled = splitTokens(s.shuffled);
-  if (tokens.empty()) {
-    s.error = "sentence: type at least one word";
-    return;
-  }
-  if (static_cast<int>(tokens.size()) > kOrderMaxTokens) {
-    s.error = "sentence: at most " + std::to_string(kOrderMaxTokens) + " words, got " + std::to_string(tokens.size());
-    return;
-  }
   if (shuffled.empty()) {
     s.error = "shuffled: type the same words in another order";
     return;

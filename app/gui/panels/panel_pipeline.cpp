@@ -37,15 +37,8 @@ void updatePipelinePanel(PipelinePanelState& s) {
   if (!s.dirty) return;
   s.dirty = false;
   s.error.clear();
-  const std::vector<std::string> tokens = splitTokens(s.sentence);
-  if (tokens.empty()) {
-    s.error = "sentence: type at least one word";
-    return;
-  }
-  if (static_cast<int>(tokens.size()) > kPipelineMaxTokens) {
-    s.error = "sentence: at most " + std::to_string(kPipelineMaxTokens) + " words, got " + std::to_string(tokens.size());
-    return;
-  }
+  std::vector<std::string> tokens;
+  if (!sentenceTokens(s.sentence, kPipelineMaxTokens, tokens, &s.error)) return;
   s.tokens = tokens;
   s.token = std::clamp(s.token, 0, static_cast<int>(tokens.size()) - 1);
   const PositionEncoding enc = chosenEncoding(s);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/attention.hpp"
 #include "core/grid.hpp"
 
 namespace posviz::app {
@@ -185,6 +186,20 @@ HeatmapSpec attentionWeightSpec(const Grid& w, const std::vector<std::string>& r
   };
   spec.maskedReason = "masked (causal): a token does not attend to later tokens";
   return spec;
+}
+
+bool sentenceTokens(const std::string& text, int maxTokens, std::vector<std::string>& out, std::string* error) {
+  std::vector<std::string> tokens = splitTokens(text);
+  if (tokens.empty()) {
+    *error = "sentence: type at least one word";
+    return false;
+  }
+  if (maxTokens > 0 && static_cast<int>(tokens.size()) > maxTokens) {
+    *error = "sentence: at most " + std::to_string(maxTokens) + " words, got " + std::to_string(tokens.size());
+    return false;
+  }
+  out = std::move(tokens);
+  return true;
 }
 
 }  // namespace posviz::app

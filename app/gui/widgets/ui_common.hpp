@@ -35,6 +35,10 @@ bool SliderIntEven(const char* label, int* v, int lo, int hi);
 // ("value 3 is not a number: 'x'") on bad or non-finite input; out is left untouched then.
 bool parseNumberList(const std::string& text, std::vector<double>& out, std::string* error);
 std::string formatNumberList(const std::vector<double>& v, int significant = 4);
+// A typed sentence as the toy model's tokens (core splitTokens): false with *error set
+// ("sentence: type at least one word", "sentence: at most N words, got M") when it is empty or
+// longer than maxTokens (0 = no limit); out is left untouched then.
+bool sentenceTokens(const std::string& text, int maxTokens, std::vector<std::string>& out, std::string* error);
 // InputText on a std::string (grows as the user types). True when edited.
 bool inputTextString(const char* label, std::string& str, int flags = 0);
 
