@@ -23,13 +23,12 @@ AxialRopeParams axialParams(const ImagePanelState& s) { return {s.headDim, s.bas
 
 std::vector<float> ones(int n) { return std::vector<float>(static_cast<std::size_t>(n), 1.0f); }
 
-// Score of the query patch against every key patch: q = k = all ones, so only positions speak.
+// Score of the query patch against every key patch: the score depends on the offsets only, so
+// key patch (r, c) reads the offset grid at (queryRow - r, queryCol - c).
 Grid queryScoreGrid(const ImagePanelState& s) {
-  const AxialRopeParams p = axialParams(s);
-  const std::vector<float> v = ones(s.headDim);
   Grid g(s.rows, s.cols);
   for (int r = 0; r < s.rows; ++r)
-    for (int c = 0; c < s.cols; ++c) g.at(r, c) = static_cast<float>(axialRopeScore(p, v, v, s.queryRow - r, s.queryCol - c));
+    for (int c = 0; c < s.cols; ++c) g.at(r, c) = s.offsetScores.at(s.queryRow - r + s.rows - 1, s.queryCol - c + s.cols - 1);
   return g;
 }
 
@@ -72,8 +71,8 @@ void recompute(ImagePanelState& s) {
   try {
     const AxialRopeParams p = axialParams(s);
     const std::vector<float> v = ones(s.headDim);
-    s.queryScores = queryScoreGrid(s);
     s.offsetScores = axialRopeOffsetScores(p, v, v, s.rows, s.cols);
+    s.queryScores = queryScoreGrid(s);
     s.angles = axialRopeAngleGrid(p, s.rows, s.cols);
   } catch (const std::invalid_argument& e) {
     s.error = e.what();
