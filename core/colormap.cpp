@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
 
 #include "core/check.hpp"
 
@@ -214,33 +216,76 @@ std::vector<Colormap> allColormaps() {
 // [SECTION] scale and lookup
 // ---------------------------------------------------------------------------------------------
 
-float colormapT(const ColorScale& s, float v) {
-  requireColormap("colormapT", s.map);
-  if (!std::isfinite(v)) return std::numeric_limits<float>::quiet_NaN();
+namespace {
+
+// A scale checked once and reduced to what t needs; tOf is colormapT's arithmetic, shared by the
+// one-value and the many-value forms so that they give the same bits.
+struct PreparedScale {
+  ColormapKind kind = ColormapKind::Sequential;
+  double lo = 0.0, hi = 1.0;   // sequential
+  double a = 0.0;              // diverging: max(|min|, |max|)
+  double period = 1.0;         // cyclic
+};
+
+PreparedScale prepareScale(const char* fn, const ColorScale& s) {
+  PreparedScale p;
+  p.kind = colormapKind(s.map);
+  if (p.kind == ColormapKind::Cyclic) {
+    requirePositive(fn, "scale.period", s.period);
+    p.period = static_cast<double>(s.period);
+    return p;
+  }
+  requireFinite(fn, "scale.min", s.min);
+  requireFinite(fn, "scale.max", s.max);
+  p.lo = s.min;
+  p.hi = s.max;
+  p.a = std::max(std::fabs(static_cast<double>(s.min)), std::fabs(static_cast<double>(s.max)));
+  return p;
+}
+
+float tOf(const PreparedScale& p, float v) {
   double t = 0.5;
-  switch (colormapKind(s.map)) {
-    case ColormapKind::Sequential: {
-      requireFinite("colormapT", "scale.min", s.min);
-      requireFinite("colormapT", "scale.max", s.max);
-      const double lo = s.min, hi = s.max;
-      if (hi > lo) t = (static_cast<double>(v) - lo) / (hi - lo);  // an empty range maps to the middle
+  switch (p.kind) {
+    case ColormapKind::Sequential:
+      if (p.hi > p.lo) t = (static_cast<double>(v) - p.lo) / (p.hi - p.lo);  // an empty range maps to the middle
       break;
-    }
-    case ColormapKind::Diverging: {
-      requireFinite("colormapT", "scale.min", s.min);
-      requireFinite("colormapT", "scale.max", s.max);
-      const double a = std::max(std::fabs(static_cast<double>(s.min)), std::fabs(static_cast<double>(s.max)));
-      if (a > 0) t = 0.5 + 0.5 * static_cast<double>(v) / a;
+    case ColormapKind::Diverging:
+      if (p.a > 0) t = 0.5 + 0.5 * static_cast<double>(v) / p.a;
       break;
-    }
     case ColormapKind::Cyclic: {
-      requirePositive("colormapT", "scale.period", s.period);
-      const double turns = static_cast<double>(v) / static_cast<double>(s.period);
+      const double turns = static_cast<double>(v) / p.period;
       t = turns - std::floor(turns);
       break;
     }
   }
   return static_cast<float>(std::clamp(t, 0.0, 1.0));
+}
+
+}  // namespace
+
+float colormapT(const ColorScale& s, float v) {
+  requireColormap("colormapT", s.map);
+  if (!std::isfinite(v)) return std::numeric_limits<float>::quiet_NaN();
+  return tOf(prepareScale("colormapT", s), v);
+}
+
+void colormapLutColors(const ColorScale& s, std::span<const float> values, std::span<Rgba8> out) {
+  const char* fn = "colormapLutColors";
+  requireColormap(fn, s.map);
+  if (out.size() != values.size())
+    failArgument(fn, "out must hold one colour per value (" + std::to_string(values.size()) + "), got " +
+                         std::to_string(out.size()));
+  const std::array<Rgba8, 256> lut = colormapLut(s.map);
+  std::optional<PreparedScale> p;   // checked at the first finite value, as colormapT does
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const float v = values[i];
+    if (!std::isfinite(v)) {
+      out[i] = kMaskColor;
+      continue;
+    }
+    if (!p) p = prepareScale(fn, s);
+    out[i] = lut[static_cast<std::size_t>(std::clamp(static_cast<int>(tOf(*p, v) * 255.0f + 0.5f), 0, 255))];
+  }
 }
 
 Rgba8 colormapColor(Colormap c, float t) {

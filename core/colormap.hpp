@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,10 @@ Rgba8 colormapColor(Colormap c, float t);        // t clamped to [0, 1]
 Rgba8 mapValue(const ColorScale& s, float v);    // kMaskColor for non-finite v
 // 256-entry RGBA lookup table (for a GL 1-D texture or a fast CPU loop).
 std::array<Rgba8, 256> colormapLut(Colormap c);
+// Many values at once (a texture's worth), the scale checked once: out[i] is
+// colormapLut(s.map)[round(255 colormapT(s, values[i]))], kMaskColor where values[i] is not
+// finite. Throws unless out.size() == values.size().
+void colormapLutColors(const ColorScale& s, std::span<const float> values, std::span<Rgba8> out);
 // Pick the kind that fits the data: cyclic for angles, diverging when min < 0 < max, else sequential.
 Colormap defaultColormapFor(float min, float max, bool isAngle);
 

@@ -12,21 +12,30 @@ namespace {
 std::atomic<std::uint64_t> gBudget{kDefaultMemoryBudgetBytes};
 }
 
-ValueRange finiteRange(const Grid& g) {
-  ValueRange r;
+namespace {
+
+template <class T>
+ValueRange finiteRangeOf(std::span<const T> values) {
+  T lo = 0, hi = 0;
   bool any = false;
-  for (float v : g.values) {
+  for (T v : values) {
     if (!std::isfinite(v)) continue;
     if (!any) {
-      r.min = r.max = v;
+      lo = hi = v;
       any = true;
     } else {
-      r.min = v < r.min ? v : r.min;
-      r.max = v > r.max ? v : r.max;
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
     }
   }
-  return r;
+  return {static_cast<float>(lo), static_cast<float>(hi)};
 }
+
+}  // namespace
+
+ValueRange finiteRange(const Grid& g) { return finiteRangeOf<float>(g.values); }
+
+ValueRange finiteRange(std::span<const double> values) { return finiteRangeOf<double>(values); }
 
 std::uint64_t memoryBudgetBytes() { return gBudget.load(); }
 

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,7 @@ struct ValueRange {
   float max = 0.0f;
 };
 ValueRange finiteRange(const Grid& g);
+ValueRange finiteRange(std::span<const double> values);   // the same over doubles, rounded to float
 
 // Memory budget for one result, in bytes (default 8 GiB; this machine class has 24 GiB).
 constexpr std::uint64_t kDefaultMemoryBudgetBytes = 8ull << 30;

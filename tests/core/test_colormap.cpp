@@ -5,6 +5,7 @@
 #include <limits>
 #include <numbers>
 #include <stdexcept>
+#include <vector>
 
 #include "core/colormap.hpp"
 
@@ -147,4 +148,44 @@ TEST_CASE("colormap: bad arguments") {
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(mapValue(ColorScale{bad}, kNan), "mapValue: colormap must be one of viridis, magma, gray, rdbu, coolwarm, twilight, got 42",
                        std::invalid_argument);
+}
+
+TEST_CASE("colormap: many values at once give each value's lookup-table colour") {
+  // Values across and beyond each scale, with masked cells among them.
+  std::vector<float> values;
+  for (int i = -300; i <= 300; ++i) values.push_back(static_cast<float>(i) * 0.01f);
+  values.insert(values.end(), {kNan, kInf, -kInf, 1e30f, -1e30f, 0.5f});
+  const ColorScale scales[] = {{Colormap::Viridis, -1.0f, 2.0f}, {Colormap::Gray, 1.0f, 1.0f},
+                               {Colormap::RdBu, -0.5f, 2.0f},     {Colormap::Twilight, 0.0f, 1.0f, 0.7f}};
+  for (const ColorScale& s : scales) {
+    CAPTURE(colormapName(s.map));
+    std::vector<Rgba8> out(values.size());
+    colormapLutColors(s, values, out);
+    const auto lut = colormapLut(s.map);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      CAPTURE(values[i]);
+      Rgba8 want = kMaskColor;
+      if (std::isfinite(values[i])) want = lut[static_cast<std::size_t>(static_cast<int>(colormapT(s, values[i]) * 255.0f + 0.5f))];
+      CHECK(out[i].r == want.r);
+      CHECK(out[i].g == want.g);
+      CHECK(out[i].b == want.b);
+    }
+  }
+  // Sequential -1 .. 2: -1 is the first entry, 2 the last, 0.5 the middle one (127.5 rounds up).
+  std::vector<Rgba8> three(3);
+  const std::vector<float> ends{-1.0f, 2.0f, 0.5f};
+  colormapLutColors({Colormap::Gray, -1.0f, 2.0f}, ends, three);
+  CHECK(three[0].r == 0);
+  CHECK(three[1].r == 255);
+  CHECK(three[2].r == colormapLut(Colormap::Gray)[128].r);
+  // A scale with no finite bounds is fine while every value is masked, as for colormapT.
+  std::vector<Rgba8> masked(2);
+  const std::vector<float> nans{kNan, kInf};
+  colormapLutColors({Colormap::Viridis, kNan, kNan}, nans, masked);
+  CHECK(masked[0].r == kMaskColor.r);
+  CHECK(masked[1].g == kMaskColor.g);
+  CHECK_THROWS_WITH_AS(colormapLutColors({Colormap::Viridis, kNan, 1.0f}, ends, three),
+                       "colormapLutColors: scale.min must be a finite number, got nan", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(colormapLutColors({Colormap::Viridis, 0.0f, 1.0f}, ends, masked),
+                       "colormapLutColors: out must hold one colour per value (3), got 2", std::invalid_argument);
 }

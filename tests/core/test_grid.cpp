@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <vector>
 #include <stdexcept>
 
 #include "core/grid.hpp"
@@ -35,6 +36,16 @@ TEST_CASE("grid: finiteRange skips -inf, +inf and NaN; empty is {0, 0}") {
   allMasked.values = {-std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()};
   CHECK(finiteRange(allMasked).min == 0.0f);
   CHECK(finiteRange(allMasked).max == 0.0f);
+}
+
+TEST_CASE("grid: finiteRange over doubles skips the same and rounds the ends to float") {
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> v{inf, 0.1, std::numeric_limits<double>::quiet_NaN(), -3.0000001, -inf, 7.5};
+  const ValueRange r = finiteRange(v);
+  CHECK(r.min == static_cast<float>(-3.0000001));
+  CHECK(r.max == 7.5f);
+  CHECK(finiteRange(std::vector<double>{}).min == 0.0f);
+  CHECK(finiteRange(std::vector<double>{-inf, inf}).max == 0.0f);
 }
 
 TEST_CASE("grid: formatBytes picks the unit") {

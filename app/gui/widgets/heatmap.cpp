@@ -113,7 +113,10 @@ unsigned long long keyFor(const HeatmapImage& image, const Scale& s) {
   return k | 1ull;
 }
 
-void upload(HeatmapState& state, const HeatmapImage& image, const Scale& s) {
+// drawnW x drawnH: the pixels the image covers now. Mipmaps cost a pass over the texture (a
+// millisecond or two on a software GL, every new picture); they are built only when the image
+// has more cells than pixels, which a display-resolution picture never has.
+void upload(HeatmapState& state, const HeatmapImage& image, const Scale& s, float drawnW, float drawnH) {
   const Grid* g = &image.cells;
   Grid reduced;
   GLint maxSize = 0;
@@ -124,18 +127,8 @@ void upload(HeatmapState& state, const HeatmapImage& image, const Scale& s) {
     areaAverageWindow(*g, w, reduced);
     g = &reduced;
   }
-  std::vector<unsigned char> rgba(static_cast<std::size_t>(g->rows) * static_cast<std::size_t>(g->cols) * 4u);
-  const auto lut = colormapLut(s.color.map);
-  for (std::size_t i = 0; i < g->values.size(); ++i) {
-    const float v = g->values[i];
-    Rgba8 c = kMaskColor;
-    if (std::isfinite(v)) {
-      float t = colormapT(s.color, v);
-      if (!std::isfinite(t)) t = 0.0f;
-      c = lut[static_cast<std::size_t>(std::clamp(static_cast<int>(t * 255.0f + 0.5f), 0, 255))];
-    }
-    std::memcpy(&rgba[i * 4], &c, 4);
-  }
+  std::vector<Rgba8> rgba(g->values.size());
+  colormapLutColors(s.color, g->values, rgba);
   if (state.texture == 0) {
     GLuint t = 0;
     glGenTextures(1, &t);
@@ -146,8 +139,9 @@ void upload(HeatmapState& state, const HeatmapImage& image, const Scale& s) {
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, g->cols, g->rows, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
   // Display cells are already area-averaged at screen resolution; mipmaps only matter for a
   // whole grid drawn smaller than its cell count (then they average instead of aliasing).
-  glGenerateMipmap(GL_TEXTURE_2D);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+  const bool minified = static_cast<float>(g->cols) > drawnW + 0.5f || static_cast<float>(g->rows) > drawnH + 0.5f;
+  if (minified) glGenerateMipmap(GL_TEXTURE_2D);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, minified ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
@@ -367,17 +361,17 @@ void drawImage(HeatmapState& state, const HeatmapImage& image, const Scale& sc, 
   f.dl->AddRectFilled(f.p0, f.p1, IM_COL32(kMaskColor.r, kMaskColor.g, kMaskColor.b, 255));
   if (image.cells.values.empty() || image.cells.rows <= 0 || image.cells.cols <= 0) return;
   const unsigned long long key = keyFor(image, sc);
-  if (state.texture == 0 || state.uploadedKey != key) {
-    upload(state, image, sc);
-    state.uploadedKey = key;
-    state.uploadedVersion = image.version;
-  }
   const HeatmapWindow& iw = image.window;
   const double r0 = static_cast<double>(iw.row0), r1 = static_cast<double>(iw.row0 + iw.rows);
   const double c0 = static_cast<double>(iw.col0), c1 = static_cast<double>(iw.col0 + iw.cols);
+  const ImVec2 a(f.toX(state, c0), f.toY(state, r0)), b(f.toX(state, c1), f.toY(state, r1));
+  if (state.texture == 0 || state.uploadedKey != key) {
+    upload(state, image, sc, std::fabs(b.x - a.x), std::fabs(b.y - a.y));
+    state.uploadedKey = key;
+    state.uploadedVersion = image.version;
+  }
   f.dl->PushClipRect(f.p0, f.p1, true);
-  f.dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(state.texture)),
-                 ImVec2(f.toX(state, c0), f.toY(state, r0)), ImVec2(f.toX(state, c1), f.toY(state, r1)));
+  f.dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(state.texture)), a, b);
   f.dl->PopClipRect();
 }
 
