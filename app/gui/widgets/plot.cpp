@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace posviz::app {
@@ -340,26 +341,84 @@ void drawGridAndTicks(const PlotSpec& spec, const PlotFrame& f) {
   }
 }
 
+// Douglas-Peucker in screen pixels: drops the points that lie within tol of the segment joining
+// the points kept around them. A smooth curve over a thousand pixel columns becomes a few dozen
+// segments, which a software rasterizer draws in a fraction of the time; nothing on screen moves
+// by more than tol pixels.
+void simplifyPolyline(std::vector<ImVec2>& pts, float tol) {
+  if (pts.size() < 3) return;
+  std::vector<char> keep(pts.size(), 0);
+  keep.front() = keep.back() = 1;
+  std::vector<std::pair<std::size_t, std::size_t>> stack{{0, pts.size() - 1}};
+  while (!stack.empty()) {
+    const auto [a, b] = stack.back();
+    stack.pop_back();
+    const ImVec2 pa = pts[a], pb = pts[b];
+    const float dx = pb.x - pa.x, dy = pb.y - pa.y;
+    const float len2 = dx * dx + dy * dy;
+    float worst = -1.0f;
+    std::size_t at = a;
+    for (std::size_t i = a + 1; i < b; ++i) {
+      const float ex = pts[i].x - pa.x, ey = pts[i].y - pa.y;
+      // Distance to the segment (not the infinite line): a spike that doubles back is kept.
+      const float t = len2 > 0.0f ? std::clamp((ex * dx + ey * dy) / len2, 0.0f, 1.0f) : 0.0f;
+      const float fx = ex - t * dx, fy = ey - t * dy;
+      if (fx * fx + fy * fy > worst) {
+        worst = fx * fx + fy * fy;
+        at = i;
+      }
+    }
+    if (worst > tol * tol) {
+      keep[at] = 1;
+      stack.push_back({a, at});
+      stack.push_back({at, b});
+    }
+  }
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < pts.size(); ++i)
+    if (keep[i]) pts[out++] = pts[i];
+  pts.resize(out);
+}
+
+void strokeLine(std::vector<ImVec2>& pts, ImU32 col, float thickness, ImDrawList* dl) {
+  simplifyPolyline(pts, 0.25f);
+  if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), col, 0, thickness);
+}
+
 // One line series. More points than pixels are reduced to min/max per pixel column (no
-// aliasing); unusable points (NaN, <= 0 on a log axis) break the line.
+// aliasing); unusable points (NaN, <= 0 on a log axis) break the line. A reduced column that
+// spans more than a few pixels (a curve oscillating faster than the pixels) is one solid bar from
+// its min to its max, joined to the line on both sides: a zigzag of anti-aliased strokes up and
+// down every column would draw the same band several times over, which a software rasterizer
+// pays for in every frame.
 void drawLine(const PlotSeries& s, ImU32 col, const PlotFrame& f) {
   const std::size_t n = std::min(s.x.size(), s.y.size());
   std::vector<ImVec2> pts;
   pts.reserve(std::min<std::size_t>(n, static_cast<std::size_t>(f.pw) * 2 + 2));
   const bool reduce = n > static_cast<std::size_t>(f.pw) * 2;
+  const float half = std::max(0.5f, s.thickness * 0.5f);
   int lastPx = std::numeric_limits<int>::min();
-  float mn = 0, mx = 0, lastY = 0;
+  float mn = 0, mx = 0, firstY = 0, lastY = 0;
   auto flush = [&](int px) {
     if (px == std::numeric_limits<int>::min()) return;
-    pts.push_back(ImVec2(static_cast<float>(px), mn));
-    if (mx != mn) pts.push_back(ImVec2(static_cast<float>(px), mx));
-    if (lastY != mx) pts.push_back(ImVec2(static_cast<float>(px), lastY));
+    const float x = static_cast<float>(px);
+    if (mx - mn > 3.0f + s.thickness) {
+      pts.push_back(ImVec2(x, firstY));
+      strokeLine(pts, col, s.thickness, f.dl);
+      pts.clear();
+      f.dl->AddRectFilled(ImVec2(x - half, mn - half), ImVec2(x + half, mx + half), col);
+      pts.push_back(ImVec2(x, lastY));
+      return;
+    }
+    pts.push_back(ImVec2(x, mn));
+    if (mx != mn) pts.push_back(ImVec2(x, mx));
+    if (lastY != mx) pts.push_back(ImVec2(x, lastY));
   };
   for (std::size_t i = 0; i < n; ++i) {
     if (!f.ax.usable(s.x[i]) || !f.ay.usable(s.y[i])) {
       if (reduce) flush(lastPx);
       lastPx = std::numeric_limits<int>::min();
-      if (pts.size() > 1) f.dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), col, 0, s.thickness);
+      strokeLine(pts, col, s.thickness, f.dl);
       pts.clear();
       continue;
     }
@@ -372,7 +431,7 @@ void drawLine(const PlotSeries& s, ImU32 col, const PlotFrame& f) {
     if (px != lastPx) {
       flush(lastPx);
       lastPx = px;
-      mn = mx = Y;
+      mn = mx = firstY = Y;
     } else {
       mn = std::min(mn, Y);
       mx = std::max(mx, Y);
@@ -380,8 +439,8 @@ void drawLine(const PlotSeries& s, ImU32 col, const PlotFrame& f) {
     lastY = Y;
   }
   if (reduce) flush(lastPx);
-  if (pts.size() > 1) f.dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), col, 0, s.thickness);
-  else if (pts.size() == 1) f.dl->AddCircleFilled(pts[0], s.thickness * 1.5f, col);
+  if (pts.size() == 1 && !reduce) f.dl->AddCircleFilled(pts[0], s.thickness * 1.5f, col);
+  else strokeLine(pts, col, s.thickness, f.dl);
 }
 
 // Series and markers, clipped to the data area, then the frame.
@@ -395,17 +454,27 @@ void drawData(const PlotSpec& spec, const PlotFrame& f) {
       drawLine(s, col, f);
       continue;
     }
-    // A dot on the pixel of the previous dot draws nothing new: thousands of dims at d_model 4096
-    // collapse to the few pixels they cover.
+    // A dot whose centre falls in a 2 x 2 pixel cell that already holds one of this series' dots
+    // draws nothing new (the two overlap by more than half): thousands of dims at d_model 4096
+    // collapse to the cells they cover. Dense series (more points than pixel columns) draw
+    // squares: 4 vertices where an anti-aliased disc costs 16, and at 4 px they read the same.
     const std::size_t n = std::min(s.x.size(), s.y.size());
-    float lastX = -1e30f, lastY = -1e30f;
+    const float radius = std::max(2.0f, s.thickness * 1.2f);
+    const bool dense = static_cast<float>(n) > f.pw;
+    const int gw = static_cast<int>(f.pw) / 2 + 3, gh = static_cast<int>(f.ph) / 2 + 3;
+    std::vector<char> taken(static_cast<std::size_t>(gw) * static_cast<std::size_t>(gh), 0);
     for (std::size_t i = 0; i < n; ++i) {
       if (!f.ax.usable(s.x[i]) || !f.ay.usable(s.y[i])) continue;
       const float X = std::round(f.sx(s.x[i])), Y = std::round(f.sy(s.y[i]));
-      if (X == lastX && Y == lastY) continue;
-      lastX = X;
-      lastY = Y;
-      dl->AddCircleFilled(ImVec2(X, Y), std::max(2.0f, s.thickness * 1.2f), col, 8);
+      const int gx = static_cast<int>(std::floor((X - f.p0.x) * 0.5f)) + 1;
+      const int gy = static_cast<int>(std::floor((Y - f.p0.y) * 0.5f)) + 1;
+      if (gx >= 0 && gy >= 0 && gx < gw && gy < gh) {
+        char& cell = taken[static_cast<std::size_t>(gy) * static_cast<std::size_t>(gw) + static_cast<std::size_t>(gx)];
+        if (cell) continue;
+        cell = 1;
+      }
+      if (dense) dl->AddRectFilled(ImVec2(X - radius, Y - radius), ImVec2(X + radius, Y + radius), col);
+      else dl->AddCircleFilled(ImVec2(X, Y), radius, col, 8);
     }
   }
   for (const PlotMarker& m : spec.markers) {
