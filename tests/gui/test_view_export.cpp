@@ -60,7 +60,7 @@ TEST_CASE("export: File > Export writes the active view's heatmap and plot data"
   v.colormap = Colormap::Viridis;
   v.computeFull = [] { return ramp(4, 4); };
   v.plotColumnNames = {"distance", "slope"};
-  v.plotColumns = {{0, 1, 2}, {0.5, 0.25, 0.125}};
+  v.plotColumns = [] { return std::vector<std::vector<double>>{{0, 1, 2}, {0.5, 0.25, 0.125}}; };
   using posviz::app::ViewExportKind;
   CHECK(posviz::app::defaultExportFileName(v, ViewExportKind::HeatmapPng) == "alibi-bias-head0.png");
   CHECK(posviz::app::defaultExportFileName(v, ViewExportKind::PlotCsv) == "alibi-bias-head0-plot.csv");

@@ -453,10 +453,12 @@ void drawAlibiPanel(AlibiPanelState& s, AppContext& ctx) {
   ex.cliArgs = {"alibi-bias", "--heads", std::to_string(s.numHeads), "--head", std::to_string(head + 1), "--positions",
                 std::to_string(t)};
   if (causal) ex.cliArgs.push_back("--causal");
-  std::vector<double> heads;
-  for (std::size_t h = 0; h < s.slopes.size(); ++h) heads.push_back(static_cast<double>(h + 1));
   ex.plotColumnNames = {"head", "slope"};
-  ex.plotColumns = {std::move(heads), s.slopes};
+  ex.plotColumns = [slopes = s.slopes] {
+    std::vector<double> heads;
+    for (std::size_t h = 0; h < slopes.size(); ++h) heads.push_back(static_cast<double>(h + 1));
+    return std::vector<std::vector<double>>{std::move(heads), slopes};
+  };
 }
 
 //-----------------------------------------------------------------------------

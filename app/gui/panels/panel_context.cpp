@@ -566,7 +566,7 @@ void publishExport(const ContextExtensionPanelState& s, AppContext& ctx, int num
                formatShort(s.scaling[static_cast<std::size_t>(s.selected)].factor) + " L0=" + std::to_string(l0);
   if (numPairs > 0) {
     ex.plotColumnNames = std::move(colNames);
-    ex.plotColumns = std::move(cols);
+    ex.plotColumns = [cols = std::move(cols)] { return cols; };
     RopeParams p;
     p.headDim = s.headDim;
     p.base = s.base;

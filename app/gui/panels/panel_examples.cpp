@@ -445,7 +445,7 @@ void drawExamplesPanel(ExamplesPanelState& s, AppContext& ctx) {
   if (!st->view.series.empty()) {
     const MiniSeries& ms = st->view.series.front();
     ex.plotColumnNames = {st->view.xTitle, ms.label};
-    ex.plotColumns = {ms.x, ms.y};
+    ex.plotColumns = [cols = std::vector<std::vector<double>>{ms.x, ms.y}] { return cols; };
   }
 }
 

@@ -296,14 +296,15 @@ void publishExport(const ExtrapolationPanelState& s, const std::vector<Extrapola
                 "--seed", std::to_string(s.seed), "--slope", formatNumber(s.alibiSlope), "--text", s.sentence};
   if (!s.autoFactor) ex.cliArgs.insert(ex.cliArgs.end(), {"--factor", formatNumber(s.factor)});
   ex.plotColumnNames = {"distance"};
-  ex.plotColumns = {std::vector<double>(static_cast<std::size_t>(l))};
-  for (int r = 0; r < l; ++r) ex.plotColumns[0][static_cast<std::size_t>(r)] = r;
+  std::vector<std::vector<double>> cols{std::vector<double>(static_cast<std::size_t>(l))};
+  for (int r = 0; r < l; ++r) cols[0][static_cast<std::size_t>(r)] = r;
   for (std::size_t e = 0; e < runs.size(); ++e) {
     if (!s.show[e]) continue;
     ex.plotColumnNames.push_back(std::string("weight_") + extrapolationEncodingName(runs[e].encoding));
-    ex.plotColumns.push_back(runs[e].error.empty() ? runs[e].weights
-                                                   : std::vector<double>(static_cast<std::size_t>(l), std::numeric_limits<double>::quiet_NaN()));
+    cols.push_back(runs[e].error.empty() ? runs[e].weights
+                                         : std::vector<double>(static_cast<std::size_t>(l), std::numeric_limits<double>::quiet_NaN()));
   }
+  ex.plotColumns = [cols = std::move(cols)] { return cols; };
 }
 
 void drawResults(ExtrapolationPanelState& s, AppContext& ctx) {

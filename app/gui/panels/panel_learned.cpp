@@ -411,10 +411,12 @@ void publishExport(const LearnedPanelState& s, AppContext& ctx, const std::share
   ex.colormap = s.colormap;
   ex.symmetricRange = true;
   ex.computeFull = [table] { return *table; };
-  std::vector<double> pos(t->rowNorm.size());
-  for (std::size_t i = 0; i < pos.size(); ++i) pos[i] = static_cast<double>(i);
   ex.plotColumnNames = {"position", "row_norm"};
-  ex.plotColumns = {std::move(pos), t->rowNorm};
+  ex.plotColumns = [norms = t->rowNorm] {
+    std::vector<double> pos(norms.size());
+    for (std::size_t i = 0; i < pos.size(); ++i) pos[i] = static_cast<double>(i);
+    return std::vector<std::vector<double>>{std::move(pos), norms};
+  };
 }
 
 }  // namespace

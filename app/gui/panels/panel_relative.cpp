@@ -419,7 +419,7 @@ void setExport(const RelativePanelState& s, AppContext& ctx) {
                 std::to_string(s.maxDistance)};
   if (s.t5Causal) ex.cliArgs.push_back("--causal");
   ex.plotColumnNames = {"distance", "rope_score", "xpos_score"};
-  ex.plotColumns = {s.offsets, s.ropeScore, s.xposScore};
+  ex.plotColumns = [cols = std::vector<std::vector<double>>{s.offsets, s.ropeScore, s.xposScore}] { return cols; };
 }
 
 }  // namespace

@@ -766,14 +766,16 @@ void publishExport(const SinusoidalPanelState& s, AppContext& ctx) {
                     p.layout == SinusoidalLayout::Interleaved ? "interleaved" : "t2t", "--positions", std::to_string(n)};
     }
   }
-  std::vector<double> pairIdx, wave, freq;
-  for (int i = 0; i < p.dModel / 2; ++i) {
-    pairIdx.push_back(i);
-    wave.push_back(sinusoidalWavelength(p, i));
-    freq.push_back(sinusoidalFrequency(p, i));
-  }
   ex.plotColumnNames = {"pair", "wavelength", "frequency"};
-  ex.plotColumns = {std::move(pairIdx), std::move(wave), std::move(freq)};
+  ex.plotColumns = [p] {
+    std::vector<double> pairIdx, wave, freq;
+    for (int i = 0; i < p.dModel / 2; ++i) {
+      pairIdx.push_back(i);
+      wave.push_back(sinusoidalWavelength(p, i));
+      freq.push_back(sinusoidalFrequency(p, i));
+    }
+    return std::vector<std::vector<double>>{std::move(pairIdx), std::move(wave), std::move(freq)};
+  };
 }
 
 }  // namespace

@@ -37,9 +37,11 @@ struct ExportableView {
   // has no view in the view table (app/cli/view_table.hpp); computeFull is used then.
   std::vector<std::string> cliArgs;
   std::function<Grid()> computeFull;      // the full-resolution numbers of the main heatmap (core)
-  std::vector<std::string> plotColumnNames;      // the main plot's data as CSV columns
-  std::vector<std::vector<double>> plotColumns;  // equal lengths
-  bool empty() const { return !computeFull && cliArgs.empty() && plotColumns.empty(); }
+  // The main plot's data as CSV columns of equal lengths, computed when exported: the view is
+  // republished every frame, and a 2^20-position curve is no thing to copy 60 times a second.
+  std::vector<std::string> plotColumnNames;
+  std::function<std::vector<std::vector<double>>()> plotColumns;
+  bool empty() const { return !computeFull && cliArgs.empty() && !plotColumns; }
 };
 
 struct AppContext {

@@ -622,7 +622,7 @@ void AppShell::drawMenuBar() {
     const bool hasGrid = static_cast<bool>(ex.computeFull) || !ex.cliArgs.empty();
     const cli::ViewDef* cliView = ex.cliArgs.empty() ? nullptr : cli::findView(ex.cliArgs[0]);
     const bool hasPng = hasGrid && (cliView == nullptr || cliView->png);
-    const bool hasPlot = !ex.plotColumns.empty();
+    const bool hasPlot = static_cast<bool>(ex.plotColumns);
     if (ImGui::BeginMenu("Export view", !ex.empty())) {
       auto item = [&](const char* label, ViewExportKind kind, bool enabled) {
         if (!ImGui::MenuItem(label, nullptr, false, enabled)) return;

@@ -34,11 +34,12 @@ void exportView(const ExportableView& view, ViewExportKind kind, const std::stri
   }
   if (kind == ViewExportKind::HeatmapJson) throw std::invalid_argument("export: the view " + view.name + " has no JSON export");
   if (kind == ViewExportKind::PlotCsv) {
-    if (view.plotColumns.empty()) throw std::invalid_argument("export: the view " + view.name + " has no plot data");
+    const std::vector<std::vector<double>> columns = view.plotColumns ? view.plotColumns() : std::vector<std::vector<double>>{};
+    if (columns.empty()) throw std::invalid_argument("export: the view " + view.name + " has no plot data");
     std::vector<std::string> names = view.plotColumnNames;
-    for (std::size_t i = names.size(); i < view.plotColumns.size(); ++i) names.push_back("column" + std::to_string(i));
-    names.resize(view.plotColumns.size());
-    writeCsvColumns(path, names, view.plotColumns);
+    for (std::size_t i = names.size(); i < columns.size(); ++i) names.push_back("column" + std::to_string(i));
+    names.resize(columns.size());
+    writeCsvColumns(path, names, columns);
     return;
   }
   if (!view.computeFull) throw std::invalid_argument("export: the view " + view.name + " has no heatmap");
