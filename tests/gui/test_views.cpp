@@ -347,3 +347,44 @@ TEST_CASE("views: 2^31 positions: each pixel is its rows' closed-form mean, hove
     }
   }
 }
+
+TEST_CASE("views: a 2^20-position RoPE drag shows each new picture at once; the O(T) curves follow when it rests") {
+  auto app = makeShell();
+  if (!app) return;
+  app->selectPanel(findPanel("rope"));
+  RopePanelState& s = app->state().rope;
+  s.gridKind = RopeGridKind::Score;
+  s.numPositions = 1 << 20;
+  s.dirty = true;
+  REQUIRE(app->renderUntilIdle(4, 120.0));
+  REQUIRE(s.score.result() != nullptr);
+  REQUIRE(s.score.result()->curvesVersion == s.inputVersion);
+  // A drag: the base moves every frame. Pictures for the moving value arrive while the curves
+  // stay those of the value before the drag.
+  const long long restedVersion = s.inputVersion;
+  int pictures = 0;
+  long long last = s.score.result()->inputVersion;
+  for (int i = 0; i < 40; ++i) {
+    s.params.base = 10000.0 * (1.0 + 0.01 * (i + 1));
+    s.dirty = true;
+    app->frame();             // the change is seen and its picture requested at once
+    REQUIRE(s.score.waitIdle(30.0));
+    s.score.poll();           // as the next frame would, before it could ask for anything else
+    const RopeScoreResult* r = s.score.result();
+    CHECK(r->inputVersion == s.inputVersion);
+    if (r->inputVersion != last) ++pictures;
+    last = r->inputVersion;
+    CHECK(r->curvesVersion == restedVersion);
+  }
+  CHECK(pictures >= 30);
+  std::string error;   // one frame as the drag left it: new picture, curves of the value before
+  CHECK(app->frame(outDir() + "/rope-1048576-dragging.png", &error));
+  CAPTURE(error);
+  // At rest the curves catch up with the last value.
+  REQUIRE(app->renderUntilIdle(4, 120.0));
+  const RopeScoreResult* r = s.score.result();
+  CHECK(r->curvesVersion == s.inputVersion);
+  CHECK(r->inputVersion == s.inputVersion);
+  const Image picture = renderAndSave(*app, outDir() + "/rope-1048576.png");
+  CHECK(luminanceStdDev(picture) > 5.0);
+}

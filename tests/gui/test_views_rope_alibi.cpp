@@ -6,10 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
 #include <span>
+#include <thread>
 
 #include "app/gui/panels/panel_alibi.hpp"
 #include "app/gui/panels/panel_context.hpp"
@@ -20,6 +22,7 @@
 #include "core/area_average.hpp"
 #include "core/attention.hpp"
 #include "core/context_extension.hpp"
+#include "core/grid.hpp"
 #include "core/random.hpp"
 #include "core/rope.hpp"
 
@@ -549,8 +552,26 @@ TEST_CASE("rope view: a 2^20-position score picture is each block's exact mean (
   s.gridKind = RopeGridKind::Score;
   updateRopePanel(s, ctx);
   REQUIRE(s.score.waitIdle(60.0));
+  // Inputs that just changed at T > kRopeLiveCurvePositions: the picture comes first, the O(T)
+  // curves wait until the inputs rest, and the colours span the picture's own range meanwhile.
+  const RopeScoreResult* first = s.score.result();
+  REQUIRE(first != nullptr);
+  CHECK(first->inputVersion == s.inputVersion);
+  CHECK(first->curvesVersion != s.inputVersion);
+  CHECK(first->byOffset == nullptr);
+  CHECK(first->image.window.rows == (1 << 20));
+  CHECK(first->image.range.max == finiteRange(first->image.cells).max);
+  // Rested: the next update asks for the curves, and they belong to these inputs.
+  std::this_thread::sleep_for(std::chrono::duration<double>(kRopeCurveRestSeconds + 0.05));
+  updateRopePanel(s, ctx);
+  REQUIRE(s.score.waitIdle(60.0));
   const RopeScoreResult* r = s.score.result();
   REQUIRE(r != nullptr);
+  REQUIRE(r->curvesVersion == s.inputVersion);
+  REQUIRE(r->byOffset != nullptr);
+  CHECK(r->byOffset->size() == (std::size_t{1} << 21) - 1);
+  CHECK(r->decayBound->size() == std::size_t{1} << 20);
+  CHECK(r->image.range.max == finiteRange(*r->byOffset).max);
   const HeatmapWindow& w = r->image.window;
   REQUIRE(w.rows == (1 << 20));
   REQUIRE(r->image.cells.rows == w.outRows);

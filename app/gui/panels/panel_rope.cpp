@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -115,44 +116,69 @@ std::shared_ptr<const RopeScoreResult::Curve> drawnCurve(const std::vector<doubl
   return c;
 }
 
+double steadySeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// The curves of the current inputs are on screen (or, for a small T, always follow).
+bool curvesCurrent(const RopePanelState& s) {
+  const RopeScoreResult* r = s.score.result();
+  return r && r->curvesVersion == s.inputVersion;
+}
+
+// Whether this request computes the curves: always below kRopeLiveCurvePositions, else once the
+// inputs have rested.
+bool curvesDue(const RopePanelState& s) {
+  return s.numPositions <= kRopeLiveCurvePositions || steadySeconds() - s.inputChangedAt >= kRopeCurveRestSeconds;
+}
+
 void requestScore(RopePanelState& s) {
   const int T = s.numPositions;
   const HeatmapWindow w = windowFor(s.scoreHeatmap, T, T);
   const bool wantImage = s.gridKind == RopeGridKind::Score;
-  if (s.requestedVersion == s.inputVersion && (!wantImage || s.requestedWindow == w)) return;
+  const bool withCurves = curvesDue(s);
+  if (s.requestedVersion == s.inputVersion && (!wantImage || s.requestedWindow == w) &&
+      (s.requestedCurves || !withCurves))
+    return;
 
-  std::shared_ptr<const std::vector<double>> byOffset, bound;
-  std::shared_ptr<const RopeScoreResult::Curve> offsetCurve, boundCurve;
-  if (const RopeScoreResult* r = s.score.result(); r && r->inputVersion == s.inputVersion) {
-    byOffset = r->byOffset;
-    bound = r->decayBound;
-    offsetCurve = r->offsetCurve;
-    boundCurve = r->boundCurve;
+  // The last curves go along: reused when they are for these inputs, shown (marked as waiting)
+  // while a drag at large T has not rested yet.
+  RopeScoreResult carried;
+  if (const RopeScoreResult* r = s.score.result()) {
+    carried.curvesVersion = r->curvesVersion;
+    carried.byOffset = r->byOffset;
+    carried.decayBound = r->decayBound;
+    carried.offsetCurve = r->offsetCurve;
+    carried.boundCurve = r->boundCurve;
   }
   s.requestedVersion = s.inputVersion;
   s.requestedWindow = wantImage ? w : HeatmapWindow{};
+  s.requestedCurves = withCurves;
   const long long version = s.inputVersion;
   const long long imageVersion = ++s.imageVersion;
-  s.score.request([p = s.params, q = s.q, k = s.k, T, w, wantImage, version, imageVersion, byOffset, bound, offsetCurve,
-                   boundCurve](JobControl& jc) {
-    RopeScoreResult out;
+  const bool closedForm = T > kRopeLiveCurvePositions || w.rows >= kExactRowsPerPixel * w.outRows;
+  s.score.request([p = s.params, q = s.q, k = s.k, T, w, wantImage, withCurves, closedForm, version, imageVersion,
+                   carried](JobControl& jc) {
+    RopeScoreResult out = carried;
     out.inputVersion = version;
-    out.byOffset = byOffset ? byOffset : std::make_shared<const std::vector<double>>(ropeScoreByOffset(p, q, k, T));
-    throwIfCancelled(jc);
-    out.decayBound = bound ? bound : std::make_shared<const std::vector<double>>(ropeDecayBound(p, T - 1));
-    throwIfCancelled(jc);
-    out.offsetCurve = offsetCurve ? offsetCurve : drawnCurve(*out.byOffset, -(T - 1));
-    out.boundCurve = boundCurve ? boundCurve : drawnCurve(*out.decayBound, 0);
+    if (withCurves && carried.curvesVersion != version) {
+      out.byOffset = std::make_shared<const std::vector<double>>(ropeScoreByOffset(p, q, k, T));
+      throwIfCancelled(jc);
+      out.decayBound = std::make_shared<const std::vector<double>>(ropeDecayBound(p, T - 1));
+      throwIfCancelled(jc);
+      out.offsetCurve = drawnCurve(*out.byOffset, -(T - 1));
+      out.boundCurve = drawnCurve(*out.decayBound, 0);
+      out.curvesVersion = version;
+    }
     if (wantImage) {
-      const std::vector<double>& f = *out.byOffset;
-      // Many rows a pixel: the closed form (a product of two geometric-series means per pair)
-      // costs O(pairs) a pixel whatever T; otherwise the diagonal prefix sums are cheaper.
-      if (w.rows >= kExactRowsPerPixel * w.outRows) out.image.cells = ropeScoreExactAverage(p, q, k, w);
-      else if (!averageByOffset(f, T, w, out.image.cells, jc)) throw JobCancelled{};
+      // Many rows a pixel (or a T whose curves wait): the closed form (a product of two
+      // geometric-series means per pair) costs O(pairs) a pixel whatever T; otherwise the
+      // diagonal prefix sums over s by offset are cheaper.
+      if (closedForm) out.image.cells = ropeScoreExactAverage(p, q, k, w);
+      else if (!averageByOffset(*out.byOffset, T, w, out.image.cells, jc)) throw JobCancelled{};
       out.image.window = w;
-      Grid all(1, static_cast<int>(f.size()));
-      for (std::size_t i = 0; i < f.size(); ++i) all.values[i] = static_cast<float>(f[i]);
-      out.image.range = finiteRange(all);
+      // The colours span the whole grid's range when s by offset is at hand, else the picture's.
+      out.image.range = out.curvesVersion == version ? finiteRange(*out.byOffset) : finiteRange(out.image.cells);
       out.image.version = imageVersion;
     }
     return out;
@@ -208,6 +234,7 @@ void updateRopePanel(RopePanelState& s, AppContext& ctx) {
   if (s.dirty) {
     s.dirty = false;
     ++s.inputVersion;
+    s.inputChangedAt = steadySeconds();
     if (s.numPositions != s.viewPositions) {  // a view zoomed into the old size would be stale
       s.viewPositions = s.numPositions;
       s.scoreHeatmap.resetView();
@@ -737,8 +764,10 @@ void drawPlots(const RopePanelState& s, const RopeScoreResult* res) {
     if (s.score.busy()) ImGui::TextDisabled("computing s by offset...");
     return;
   }
+  // At large T a drag shows the curves of the value before it until the input rests (O(T) each).
+  const char* stale = res->curvesVersion != s.inputVersion ? "  [previous value]" : "";
   PlotSpec ps;
-  ps.title = "s against m - n";
+  ps.title = std::string("s against m - n") + stale;
   ps.xTitle = "how far the query is after the key";
   ps.xTip = "m - n, in positions (negative: the key comes after the query).";
   ps.yTitle = "attention score";
@@ -753,7 +782,7 @@ void drawPlots(const RopePanelState& s, const RopeScoreResult* res) {
   drawPlot("rope-offset", ps, 0.0f, plotH);
 
   PlotSpec pb;
-  pb.title = "RoFormer long-term decay bound";
+  pb.title = std::string("RoFormer long-term decay bound") + stale;
   pb.xTitle = "distance between query and key";
   pb.xTip = "r = |m - n|, in positions.";
   pb.yTitle = "ceiling on the score (relative)";
@@ -768,7 +797,9 @@ void drawPlots(const RopePanelState& s, const RopeScoreResult* res) {
   drawPlot("rope-decay", pb, ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 2.0f, plotH);
   HelpMarker("RoFormer 3.4.3: |s(r)| <= (max_i |h_{i+1} - h_i|) * sum_j |S_j|, h_i = q_i conj(k_i),\n"
              "S_j = sum_{k<j} e^{i r theta_k}. The plot shows the distance term divided by d/2; it\n"
-             "decays as r grows, so distant tokens can score less.");
+             "decays as r grows, so distant tokens can score less.\n"
+             "Both curves cost O(T): above T = 65,536 they are recomputed once a dragged value rests\n"
+             "(\"[previous value]\" until then), while the score picture follows every change.");
 }
 
 // Right column: the heatmap and the plots side by side, the pair circles below.
@@ -816,7 +847,8 @@ void publishStatus(const RopePanelState& s, AppContext& ctx) {
     st.gridSize = formatGridSize(s.pairGrid.rows, s.pairGrid.cols);
     st.computeMs = s.pairGridMs;
   }
-  st.busy = s.score.busy();
+  // Curves waiting for the inputs to rest keep frames coming, so that their request is made.
+  st.busy = s.score.busy() || (s.gridKind == RopeGridKind::Score && s.error.empty() && !curvesCurrent(s));
   st.progress = s.score.busy() ? s.score.progress() : -1.0f;
 }
 
@@ -876,12 +908,14 @@ void publishExport(const RopePanelState& s, AppContext& ctx) {
       };
       if (kind == RopeGridKind::Angle) ex.cliArgs = ropeExportArguments("rope-angles", p, T, {});
     }
-    if (res && res->byOffset && res->inputVersion == s.inputVersion) {
-      const int count = static_cast<int>(res->byOffset->size());
-      std::vector<double> x(static_cast<std::size_t>(count));
-      for (int i = 0; i < count; ++i) x[static_cast<std::size_t>(i)] = static_cast<double>(i - (count - 1) / 2);
+    if (res && res->byOffset && res->curvesVersion == s.inputVersion) {
       ex.plotColumnNames = {"m_minus_n", "score"};
-      ex.plotColumns = {std::move(x), *res->byOffset};
+      ex.plotColumns = [byOffset = res->byOffset] {
+        const auto count = static_cast<long long>(byOffset->size());
+        std::vector<double> x(static_cast<std::size_t>(count));
+        for (long long i = 0; i < count; ++i) x[static_cast<std::size_t>(i)] = static_cast<double>(i - (count - 1) / 2);
+        return std::vector<std::vector<double>>{std::move(x), *byOffset};
+      };
     }
   }
 }

@@ -25,6 +25,11 @@ namespace posviz::app {
 
 constexpr int kRopeMaxPositions = 1 << 20;   // score pictures are closed-form block means at any T
 constexpr int kRopePairGridMaxPositions = 16384;   // angle / cos / sin grids are computed whole
+// Above this T the two curves (s by offset, the decay bound: O(T) each) are computed once the
+// inputs have rested for kRopeCurveRestSeconds, so that a drag keeps the O(pixels) picture live
+// and the worker idle between pictures; below it they follow every change.
+constexpr int kRopeLiveCurvePositions = 65536;
+constexpr double kRopeCurveRestSeconds = 0.15;
 
 enum class RopeGridKind { Score, Angle, Cos, Sin };
 
@@ -32,6 +37,7 @@ enum class RopeGridKind { Score, Angle, Cos, Sin };
 // the area-averaged window of s(m, n) that the heatmap asked for.
 struct RopeScoreResult {
   long long inputVersion = 0;                            // RopePanelState::inputVersion it used
+  long long curvesVersion = -1;                          // inputVersion the curves below belong to
   std::shared_ptr<const std::vector<double>> byOffset;   // s(r), r = -(T-1) .. T-1
   std::shared_ptr<const std::vector<double>> decayBound; // r = 0 .. T-1
   // The two curves as drawn: every run's extremes (core lineExtremes), so a frame costs the same
@@ -67,12 +73,14 @@ struct RopePanelState {
                                      // the diagrams and grids describe while `error` is set
   std::string error;                 // core's message when the parameters were rejected
   long long inputVersion = 0;        // bumps whenever params, q, k or T change
+  double inputChangedAt = 0.0;       // steady-clock seconds of the last bump
   int viewPositions = 0, viewPairs = 0;  // grid sizes the heatmap views were set up for
 
   // Score grid (worker)
   AsyncResult<RopeScoreResult> score;
   HeatmapWindow requestedWindow;     // window of the last score request
   long long requestedVersion = -1;   // inputVersion of the last score request
+  bool requestedCurves = false;      // ... and whether it asked for the curves too
   HeatmapState scoreHeatmap;
 
   // Positions x pairs grid (GPU or CPU via the backend chooser)
