@@ -205,6 +205,8 @@ void columnBlocks(const std::vector<double>& colMean, const std::vector<long lon
 struct SinusoidalColumns {
   std::vector<double> freq;   // per dim, the frequency of its pair
   std::vector<char> isSin;    // per dim
+  std::vector<int> pair;      // per dim
+  std::vector<double> pairFreq;
 };
 
 SinusoidalColumns sinusoidalColumns(const SinusoidalParams& p) {
@@ -213,11 +215,42 @@ SinusoidalColumns sinusoidalColumns(const SinusoidalParams& p) {
   s.isSin.resize(static_cast<std::size_t>(p.dModel));
   std::vector<double> w(static_cast<std::size_t>(p.dModel / 2));
   for (int i = 0; i < p.dModel / 2; ++i) w[static_cast<std::size_t>(i)] = sinusoidalFrequency(p, i);
+  s.pair.resize(static_cast<std::size_t>(p.dModel));
   for (int d = 0; d < p.dModel; ++d) {
-    s.freq[static_cast<std::size_t>(d)] = w[static_cast<std::size_t>(sinusoidalPairOfDim(p, d))];
+    s.pair[static_cast<std::size_t>(d)] = sinusoidalPairOfDim(p, d);
+    s.freq[static_cast<std::size_t>(d)] = w[static_cast<std::size_t>(s.pair[static_cast<std::size_t>(d)])];
     s.isSin[static_cast<std::size_t>(d)] = sinusoidalDimIsSin(p, d) ? 1 : 0;
   }
+  s.pairFreq = std::move(w);
   return s;
+}
+
+// A picture's row blocks are all floor(rows / outRows) or one more rows long (areaCellBegin), so
+// each pair's Dirichlet factor takes two values: computed once here, not once per block.
+struct BlockFactors {
+  long long shortLen = 0;
+  std::vector<double> shortD, longD;   // per pair, for shortLen and shortLen + 1 rows
+  double of(int pair, long long len) const {
+    return (len == shortLen ? shortD : longD)[static_cast<std::size_t>(pair)];
+  }
+};
+
+BlockFactors blockFactors(const std::vector<double>& freq, const GridWindow& w) {
+  BlockFactors f;
+  f.shortLen = w.rows / w.outRows;
+  f.shortD.resize(freq.size());
+  f.longD.resize(freq.size());
+  for (std::size_t i = 0; i < freq.size(); ++i) {
+    f.shortD[i] = dirichletKernel(freq[i], f.shortLen);
+    f.longD[i] = dirichletKernel(freq[i], f.shortLen + 1);
+  }
+  return f;
+}
+
+// sinCosRunMean with its Dirichlet factor d given: only the phase at the run's middle is left.
+SinCosMean runMeanWithFactor(double w, long long p0, long long n, double d) {
+  const double a = reducedAngle(w, static_cast<double>(p0) + static_cast<double>(n - 1) / 2.0);
+  return {d * std::cos(a), d * std::sin(a)};
 }
 
 // Mean of each column c in [c0, c1) over rows [r0, r1), one closed form per column.
@@ -281,12 +314,22 @@ ExactPicture sinusoidalExactPicture(const SinusoidalParams& p, const GridWindow&
   validateSinusoidal(fn, p);
   requireWindow(fn, w, kMaxExactPosition, p.dModel);
   const SinusoidalColumns s = sinusoidalColumns(p);
+  const BlockFactors factors = blockFactors(s.pairFreq, w);
   const std::vector<long long> rb = blockBounds(w.row0, w.rows, w.outRows);
   const std::vector<long long> cb = blockBounds(w.col0, w.cols, w.outCols);
   ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.outCols))};
   fillRows(out, rb, w.cols * 8, [&](int, long long r0, long long r1, double* dst) {
-    std::vector<double> means;
-    sinusoidalColumnMeans(s, r0, r1, w.col0, w.col0 + w.cols, means);
+    std::vector<double> means(static_cast<std::size_t>(w.cols));
+    int lastPair = -1;
+    SinCosMean m;
+    for (long long c = w.col0; c < w.col0 + w.cols; ++c) {   // a pair's sin and cos share one run mean
+      const auto d = static_cast<std::size_t>(c);
+      if (s.pair[d] != lastPair) {
+        lastPair = s.pair[d];
+        m = runMeanWithFactor(s.freq[d], r0, r1 - r0, factors.of(lastPair, r1 - r0));
+      }
+      means[static_cast<std::size_t>(c - w.col0)] = s.isSin[d] ? m.sin : m.cos;
+    }
     columnBlocks(means, cb, w.col0, dst);
   });
   return out;
