@@ -450,9 +450,17 @@ ExactPicture ropeScoreExactPicture(const RopeParams& p, std::span<const float> q
              for (int j = 0; j < w.outCols; ++j) {
                const double* c = &bc[static_cast<std::size_t>(j) * np];
                const double* sn = &bs[static_cast<std::size_t>(j) * np];
-               double total = 0.0;
-               for (std::size_t i = 0; i < np; ++i) total += c[i] * x[i] + sn[i] * y[i];
-               dst[j] = total + s.passThrough;
+               // Four running sums: one would make every pair wait for the previous add.
+               double t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0;
+               std::size_t i = 0;
+               for (; i + 4 <= np; i += 4) {
+                 t0 += c[i] * x[i] + sn[i] * y[i];
+                 t1 += c[i + 1] * x[i + 1] + sn[i + 1] * y[i + 1];
+                 t2 += c[i + 2] * x[i + 2] + sn[i + 2] * y[i + 2];
+                 t3 += c[i + 3] * x[i + 3] + sn[i + 3] * y[i + 3];
+               }
+               for (; i < np; ++i) t0 += c[i] * x[i] + sn[i] * y[i];
+               dst[j] = (t0 + t1) + (t2 + t3) + s.passThrough;
              }
            });
   return out;

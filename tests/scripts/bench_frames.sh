@@ -23,10 +23,10 @@ for bad in 0 9 -5 abc 12x 100001 99999999999999999999 ""; do
   else fail "--bench-frames '$bad' -> exit $rc: $(head -c 300 "$scratch/err")"; fi
 done
 
-POSVIZ_CONFIG_DIR="$scratch/cfg" timeout 600 "$bin" --bench-frames 40 >"$scratch/out" 2>"$scratch/err"
+POSVIZ_CONFIG_DIR="$scratch/cfg" timeout 600 "$bin" --bench-frames 30 >"$scratch/out" 2>"$scratch/err"
 rc=$?
 cat "$scratch/out"
-if [ $rc -ne 0 ]; then fail "--bench-frames 40 -> exit $rc: $(head -c 400 "$scratch/err")"; fi
+if [ $rc -ne 0 ]; then fail "--bench-frames 30 -> exit $rc: $(head -c 400 "$scratch/err")"; fi
 rows=$(grep -cE '^(sinusoidal|RoPE)' "$scratch/out")
 # 512 x 64, 512 x 4096, 131072 x 128, 32768 x 4096 and 2^31 x 4096 sinusoidal; three RoPE score
 # sizes up to 2^20.

@@ -139,15 +139,17 @@ void printRatios(const std::vector<std::pair<std::string, Measured>>& all) {
 int benchFrames(AppShell& app, int frames) {
   app.setContinuous(true);
   app.parkMouse();
-  // The workloads take turns, kRounds times, so that whatever else the machine does during the
-  // run (a 2-core VM has neighbours) lands on every workload alike; times are pooled.
-  constexpr int kRounds = 5;
-  const int perRound = std::max(2, (frames + kRounds - 1) / kRounds);
+  // The workloads take turns, up to 5 rounds of at least 20 frames, so that whatever else the
+  // machine does during the run (a 2-core VM has neighbours) lands on every workload alike;
+  // times are pooled. Each round sets every workload up again, which costs seconds at 2^20.
+  const int kRounds = std::clamp(frames / 20, 1, 5);
+  const int perRound = (frames + kRounds - 1) / kRounds;
   const std::vector<Workload> list = workloads();
   std::vector<std::pair<std::string, Measured>> all;
   for (const Workload& w : list) all.push_back({w.name, Measured{}});
-  std::printf("frame benchmark: %d frames per workload (%d rounds of %d), one parameter dragged every frame, "
-              "window %dx%d\n", kRounds * perRound, kRounds, perRound, app.framebufferWidth(), app.framebufferHeight());
+  std::printf("frame benchmark: %d frames per workload (%d round%s of %d), one parameter dragged every frame, "
+              "window %dx%d\n", kRounds * perRound, kRounds, kRounds == 1 ? "" : "s", perRound, app.framebufferWidth(),
+              app.framebufferHeight());
   int status = 0;
   for (int round = 0; round < kRounds; ++round)
     for (std::size_t k = 0; k < list.size(); ++k)
