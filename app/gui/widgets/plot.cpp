@@ -388,9 +388,9 @@ void strokeLine(std::vector<ImVec2>& pts, ImU32 col, float thickness, ImDrawList
 // One line series. More points than pixels are reduced to min/max per pixel column (no
 // aliasing); unusable points (NaN, <= 0 on a log axis) break the line. A reduced column that
 // spans more than a few pixels (a curve oscillating faster than the pixels) is one solid bar from
-// its min to its max, joined to the line on both sides: a zigzag of anti-aliased strokes up and
-// down every column would draw the same band several times over, which a software rasterizer
-// pays for in every frame.
+// its min to its max, stretched to the previous column's last point so that nothing needs to
+// join them: a zigzag of anti-aliased strokes up and down every column would draw the same band
+// several times over, which a software rasterizer pays for in every frame.
 void drawLine(const PlotSeries& s, ImU32 col, const PlotFrame& f) {
   const std::size_t n = std::min(s.x.size(), s.y.size());
   std::vector<ImVec2> pts;
@@ -398,15 +398,20 @@ void drawLine(const PlotSeries& s, ImU32 col, const PlotFrame& f) {
   const bool reduce = n > static_cast<std::size_t>(f.pw) * 2;
   const float half = std::max(0.5f, s.thickness * 0.5f);
   int lastPx = std::numeric_limits<int>::min();
-  float mn = 0, mx = 0, firstY = 0, lastY = 0;
+  float mn = 0, mx = 0, lastY = 0;
   auto flush = [&](int px) {
     if (px == std::numeric_limits<int>::min()) return;
     const float x = static_cast<float>(px);
     if (mx - mn > 3.0f + s.thickness) {
-      pts.push_back(ImVec2(x, firstY));
+      // The bar reaches the previous point too, so no stroke is needed to join them.
+      float lo = mn, hi = mx;
+      if (!pts.empty()) {
+        lo = std::min(lo, pts.back().y);
+        hi = std::max(hi, pts.back().y);
+      }
       strokeLine(pts, col, s.thickness, f.dl);
       pts.clear();
-      f.dl->AddRectFilled(ImVec2(x - half, mn - half), ImVec2(x + half, mx + half), col);
+      f.dl->AddRectFilled(ImVec2(x - half, lo - half), ImVec2(x + half, hi + half), col);
       pts.push_back(ImVec2(x, lastY));
       return;
     }
@@ -431,7 +436,7 @@ void drawLine(const PlotSeries& s, ImU32 col, const PlotFrame& f) {
     if (px != lastPx) {
       flush(lastPx);
       lastPx = px;
-      mn = mx = firstY = Y;
+      mn = mx = Y;
     } else {
       mn = std::min(mn, Y);
       mx = std::max(mx, Y);
