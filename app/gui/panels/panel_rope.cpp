@@ -140,6 +140,16 @@ void requestScore(RopePanelState& s) {
   if (s.requestedVersion == s.inputVersion && (!wantImage || s.requestedWindow == w) &&
       (s.requestedCurves || !withCurves))
     return;
+  // At large T a drag would keep the worker busy every frame with pictures for values already
+  // passed. One picture at a time: the next request, for the latest value, waits for this one;
+  // curves still being computed for a value left behind are dropped instead.
+  if (s.numPositions > kRopeLiveCurvePositions) {
+    s.score.poll();
+    if (s.score.busy()) {
+      if (!(s.requestedCurves && s.requestedVersion != s.inputVersion)) return;
+      s.score.cancelAll();
+    }
+  }
 
   // The last curves go along: reused when they are for these inputs, shown (marked as waiting)
   // while a drag at large T has not rested yet.

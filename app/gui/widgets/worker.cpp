@@ -1,6 +1,5 @@
 #include "app/gui/widgets/worker.hpp"
 
-#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -44,11 +43,8 @@ void Worker::cancelAll() {
 
 void Worker::run() {
   // Below the UI thread in the scheduler: on a machine with few cores a long computation takes
-  // the time the frame (and the GL driver's threads) do not need, instead of stretching frames.
-  // SCHED_IDLE runs only on an otherwise idle core; the threads a job starts inherit it. Where it
-  // is refused, a per-thread nice of 10 is the weaker fallback.
-  sched_param none{};
-  if (sched_setscheduler(0, SCHED_IDLE, &none) != 0) setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
+  // the time the frame does not need, instead of stretching frames (Linux: per-thread nice).
+  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
   std::unique_lock lock(mutex_);
   for (;;) {
     cv_.wait(lock, [this] { return stop_ || pending_.has_value(); });
