@@ -203,25 +203,21 @@ void columnBlocks(const std::vector<double>& colMean, const std::vector<long lon
 // [SECTION] sinusoidal and RoPE pair grids ----------------------------------------------------
 
 struct SinusoidalColumns {
-  std::vector<double> freq;   // per dim, the frequency of its pair
-  std::vector<char> isSin;    // per dim
-  std::vector<int> pair;      // per dim
-  std::vector<double> pairFreq;
+  std::vector<int> pair;          // per dim
+  std::vector<char> isSin;        // per dim
+  std::vector<double> pairFreq;   // per pair
 };
 
 SinusoidalColumns sinusoidalColumns(const SinusoidalParams& p) {
   SinusoidalColumns s;
-  s.freq.resize(static_cast<std::size_t>(p.dModel));
-  s.isSin.resize(static_cast<std::size_t>(p.dModel));
-  std::vector<double> w(static_cast<std::size_t>(p.dModel / 2));
-  for (int i = 0; i < p.dModel / 2; ++i) w[static_cast<std::size_t>(i)] = sinusoidalFrequency(p, i);
   s.pair.resize(static_cast<std::size_t>(p.dModel));
+  s.isSin.resize(static_cast<std::size_t>(p.dModel));
+  s.pairFreq.resize(static_cast<std::size_t>(p.dModel / 2));
+  for (int i = 0; i < p.dModel / 2; ++i) s.pairFreq[static_cast<std::size_t>(i)] = sinusoidalFrequency(p, i);
   for (int d = 0; d < p.dModel; ++d) {
     s.pair[static_cast<std::size_t>(d)] = sinusoidalPairOfDim(p, d);
-    s.freq[static_cast<std::size_t>(d)] = w[static_cast<std::size_t>(s.pair[static_cast<std::size_t>(d)])];
     s.isSin[static_cast<std::size_t>(d)] = sinusoidalDimIsSin(p, d) ? 1 : 0;
   }
-  s.pairFreq = std::move(w);
   return s;
 }
 
@@ -253,18 +249,20 @@ SinCosMean runMeanWithFactor(double w, long long p0, long long n, double d) {
   return {d * std::cos(a), d * std::sin(a)};
 }
 
-// Mean of each column c in [c0, c1) over rows [r0, r1), one closed form per column.
-void sinusoidalColumnMeans(const SinusoidalColumns& s, long long r0, long long r1, long long c0, long long c1,
-                           std::vector<double>& out) {
+// Mean of each column c in [c0, c1) over one run of rows, one closed form per column:
+// runMean(pair) is the run's SinCosMean for that pair's frequency.
+template <class RunMean>
+void sinusoidalColumnMeans(const SinusoidalColumns& s, long long c0, long long c1, std::vector<double>& out,
+                           RunMean&& runMean) {
   out.resize(static_cast<std::size_t>(c1 - c0));
   // A pair's sin and cos dims share one run mean (adjacent when interleaved).
-  double lastFreq = std::numeric_limits<double>::quiet_NaN();
+  int lastPair = -1;
   SinCosMean m;
   for (long long c = c0; c < c1; ++c) {
     const auto d = static_cast<std::size_t>(c);
-    if (s.freq[d] != lastFreq) {
-      m = sinCosRunMean(s.freq[d], r0, r1);
-      lastFreq = s.freq[d];
+    if (s.pair[d] != lastPair) {
+      lastPair = s.pair[d];
+      m = runMean(lastPair);
     }
     out[static_cast<std::size_t>(c - c0)] = s.isSin[d] ? m.sin : m.cos;
   }
@@ -304,8 +302,10 @@ double sinusoidalBlockMean(const SinusoidalParams& p, long long r0, long long r1
   validateSinusoidal(fn, p);
   requireRun(fn, "r0", "r1", r0, r1);
   requireCols(fn, c0, c1, p.dModel);
+  const SinusoidalColumns s = sinusoidalColumns(p);
   std::vector<double> means;
-  sinusoidalColumnMeans(sinusoidalColumns(p), r0, r1, c0, c1, means);
+  sinusoidalColumnMeans(s, c0, c1, means,
+                        [&](int pair) { return sinCosRunMean(s.pairFreq[static_cast<std::size_t>(pair)], r0, r1); });
   return meanOf(means);
 }
 
@@ -319,17 +319,10 @@ ExactPicture sinusoidalExactPicture(const SinusoidalParams& p, const GridWindow&
   const std::vector<long long> cb = blockBounds(w.col0, w.cols, w.outCols);
   ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.outCols))};
   fillRows(out, rb, w.cols * 8, [&](int, long long r0, long long r1, double* dst) {
-    std::vector<double> means(static_cast<std::size_t>(w.cols));
-    int lastPair = -1;
-    SinCosMean m;
-    for (long long c = w.col0; c < w.col0 + w.cols; ++c) {   // a pair's sin and cos share one run mean
-      const auto d = static_cast<std::size_t>(c);
-      if (s.pair[d] != lastPair) {
-        lastPair = s.pair[d];
-        m = runMeanWithFactor(s.freq[d], r0, r1 - r0, factors.of(lastPair, r1 - r0));
-      }
-      means[static_cast<std::size_t>(c - w.col0)] = s.isSin[d] ? m.sin : m.cos;
-    }
+    std::vector<double> means;
+    sinusoidalColumnMeans(s, w.col0, w.col0 + w.cols, means, [&](int pair) {
+      return runMeanWithFactor(s.pairFreq[static_cast<std::size_t>(pair)], r0, r1 - r0, factors.of(pair, r1 - r0));
+    });
     columnBlocks(means, cb, w.col0, dst);
   });
   return out;
