@@ -120,12 +120,6 @@ double steadySeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// The curves of the current inputs are on screen (or, for a small T, always follow).
-bool curvesCurrent(const RopePanelState& s) {
-  const RopeScoreResult* r = s.score.result();
-  return r && r->curvesVersion == s.inputVersion;
-}
-
 // Whether this request computes the curves: always below kRopeLiveCurvePositions, else once the
 // inputs have rested.
 bool curvesDue(const RopePanelState& s) {
@@ -143,7 +137,7 @@ void requestScore(RopePanelState& s) {
   // At large T a drag would keep the worker busy every frame with pictures for values already
   // passed. One picture at a time: the next request, for the latest value, waits for this one;
   // curves still being computed for a value left behind are dropped instead.
-  if (s.numPositions > kRopeLiveCurvePositions) {
+  if (T > kRopeLiveCurvePositions) {
     s.score.poll();
     if (s.score.busy()) {
       if (!(s.requestedCurves && s.requestedVersion != s.inputVersion)) return;
@@ -857,8 +851,9 @@ void publishStatus(const RopePanelState& s, AppContext& ctx) {
     st.gridSize = formatGridSize(s.pairGrid.rows, s.pairGrid.cols);
     st.computeMs = s.pairGridMs;
   }
-  // Curves waiting for the inputs to rest keep frames coming, so that their request is made.
-  st.busy = s.score.busy() || (s.gridKind == RopeGridKind::Score && s.error.empty() && !curvesCurrent(s));
+  // Curves left out of the last request (the inputs had not rested) keep frames coming, so that
+  // their request is made. Once asked for, the worker's own busy covers them, failure included.
+  st.busy = s.score.busy() || (s.error.empty() && !s.requestedCurves);
   st.progress = s.score.busy() ? s.score.progress() : -1.0f;
 }
 
