@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <thread>
 
 #include "app/gui/widgets/heatmap.hpp"
@@ -161,6 +162,52 @@ TEST_CASE("plot: a fitted axis hugs the data (ALiBi slopes below 1 never get an 
   CHECK(neg.hi == doctest::Approx(2.24));
   const AxisRange flat = fittedAxis(3.0, 3.0, false);
   CHECK(flat.hi > flat.lo);
+}
+
+// Every cell of every column once, nothing outside: counts per (column, row) over the rectangles.
+void checkBandCover(const std::vector<posviz::app::BandColumn>& cols) {
+  using posviz::app::BandRect;
+  const std::vector<BandRect> rects = posviz::app::bandRects(cols);
+  std::map<std::pair<int, int>, int> covered;
+  for (const BandRect& r : rects) {
+    REQUIRE(r.x0 < r.x1);
+    REQUIRE(r.y0 < r.y1);
+    for (int x = r.x0; x < r.x1; ++x)
+      for (int y = static_cast<int>(r.y0); y < static_cast<int>(r.y1); ++y) ++covered[{x, y}];
+  }
+  std::size_t cells = 0;
+  for (const auto& c : cols)
+    for (int y = static_cast<int>(c.top); y < static_cast<int>(c.bottom); ++y, ++cells) CHECK(covered[{c.px, y}] == 1);
+  CHECK(covered.size() == cells);   // no cell outside the columns was drawn
+}
+
+TEST_CASE("plot: a dense band is covered exactly once by few wide rectangles") {
+  using posviz::app::BandColumn;
+  // A steady band: one rectangle, whatever its width.
+  std::vector<BandColumn> steady;
+  for (int x = 10; x < 310; ++x) steady.push_back({x, 40.0f, 90.0f});
+  checkBandCover(steady);
+  CHECK(posviz::app::bandRects(steady).size() == 1);
+
+  // A noisy band (ragged top and bottom, as s(m - n) at 2^20 positions draws): exact cover, and
+  // far fewer rectangles than the two per column a per-column split would give.
+  std::vector<BandColumn> noisy;
+  std::uint32_t seed = 12345;
+  auto next = [&seed] { return (seed = seed * 1664525u + 1013904223u) >> 24; };   // 0 .. 255
+  for (int x = 0; x < 400; ++x) noisy.push_back({x, 20.0f + static_cast<float>(next() % 12), 100.0f + static_cast<float>(next() % 9)});
+  checkBandCover(noisy);
+  std::size_t area = 0, coreArea = 0;
+  for (const auto& r : posviz::app::bandRects(noisy)) {
+    const auto a = static_cast<std::size_t>((r.x1 - r.x0) * static_cast<int>(r.y1 - r.y0));
+    area += a;
+    coreArea = std::max(coreArea, a);
+  }
+  CHECK(coreArea * 10 >= area * 8);   // one wide rectangle carries most of the band
+
+  // Columns that share no row split the run; a gap in px starts a new one; a single column is one rectangle.
+  std::vector<BandColumn> split{{0, 0.0f, 10.0f}, {1, 5.0f, 20.0f}, {2, 30.0f, 40.0f}, {3, 35.0f, 50.0f}, {7, 1.0f, 2.0f}};
+  checkBandCover(split);
+  CHECK(posviz::app::bandRects({}).empty());
 }
 
 TEST_CASE("ui: numbers and sizes read well") {

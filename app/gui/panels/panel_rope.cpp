@@ -477,6 +477,9 @@ void drawPairCircles(const RopePanelState& s, float scale) {
   }
   const float cell = 132.0f * scale;
   const float radius = 40.0f * scale;
+  // Within 0.35 px of round (24 segments at r = 40): the circles are redrawn every frame, and a
+  // software rasterizer pays for every vertex.
+  const int segments = std::clamp(static_cast<int>(radius * 0.6f), 16, 64);
   const float avail = ImGui::GetContentRegionAvail().x;
   const int perRow = std::max(1, static_cast<int>(avail / cell));
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -488,7 +491,7 @@ void drawPairCircles(const RopePanelState& s, float scale) {
     if (!ImGui::IsItemVisible()) continue;
     const DimPair d = ropePairDims(s.shown, i);
     const ImVec2 c(o.x + cell * 0.5f, o.y + lineH + 4.0f + radius + 2.0f);
-    dl->AddCircle(c, radius, ImGui::GetColorU32(ImGuiCol_TextDisabled), 48, 1.0f);
+    dl->AddCircle(c, radius, ImGui::GetColorU32(ImGuiCol_TextDisabled), segments, 1.0f);
     dl->AddLine(ImVec2(c.x - radius, c.y), ImVec2(c.x + radius, c.y), IM_COL32(128, 128, 128, 60));
     dl->AddLine(ImVec2(c.x, c.y - radius), ImVec2(c.x, c.y + radius), IM_COL32(128, 128, 128, 60));
     const float k = radius / maxNorm;

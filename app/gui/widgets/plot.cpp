@@ -385,16 +385,73 @@ void strokeLine(std::vector<ImVec2>& pts, ImU32 col, float thickness, ImDrawList
   if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), col, 0, thickness);
 }
 
+// Rectangles for a histogram standing on `base` (heights h >= 0 over consecutive columns
+// cols[a..b), growing by `dir` pixels per unit), each area covered once, from a monotone stack: a
+// run of columns at least as tall as a level is one rectangle.
+void histogramRects(std::span<const BandColumn> cols, std::size_t a, const std::vector<float>& h, float base, float dir,
+                    std::vector<BandRect>& out) {
+  struct Level {
+    std::size_t start;
+    float h;
+  };
+  std::vector<Level> stack;
+  const std::size_t b = a + h.size();
+  for (std::size_t c = a; c <= b; ++c) {
+    const float hc = c < b ? h[c - a] : 0.0f;
+    std::size_t start = c;
+    while (!stack.empty() && stack.back().h > hc) {
+      const Level top = stack.back();
+      stack.pop_back();
+      const float lower = std::max(hc, stack.empty() ? 0.0f : stack.back().h);
+      const float y0 = base + dir * lower, y1 = base + dir * top.h;
+      out.push_back({cols[top.start].px, cols[c - 1].px + 1, std::min(y0, y1), std::max(y0, y1)});
+      start = top.start;
+    }
+    if (hc > (stack.empty() ? 0.0f : stack.back().h)) stack.push_back({start, hc});
+  }
+}
+
+}  // namespace
+
+std::vector<BandRect> bandRects(std::span<const BandColumn> cols) {
+  std::vector<BandRect> out;
+  std::vector<float> h;
+  std::size_t a = 0;
+  while (a < cols.size()) {
+    // The longest run of adjacent columns that still shares a row range [core0, core1).
+    float core0 = cols[a].top, core1 = cols[a].bottom;
+    std::size_t b = a + 1;
+    for (; b < cols.size() && cols[b].px == cols[b - 1].px + 1; ++b) {
+      const float t = std::max(core0, cols[b].top), u = std::min(core1, cols[b].bottom);
+      if (t >= u) break;
+      core0 = t;
+      core1 = u;
+    }
+    if (core0 < core1) out.push_back({cols[a].px, cols[b - 1].px + 1, core0, core1});
+    h.clear();
+    for (std::size_t c = a; c < b; ++c) h.push_back(std::max(0.0f, core0 - cols[c].top));
+    histogramRects(cols, a, h, core0, -1.0f, out);
+    h.clear();
+    for (std::size_t c = a; c < b; ++c) h.push_back(std::max(0.0f, cols[c].bottom - core1));
+    histogramRects(cols, a, h, core1, 1.0f, out);
+    a = b;
+  }
+  return out;
+}
+
+namespace {
+
 // One line series. More points than pixels are reduced to min/max per pixel column (no
 // aliasing); unusable points (NaN, <= 0 on a log axis) break the line. A reduced column that
-// spans more than a few pixels (a curve oscillating faster than the pixels) is one solid bar from
-// its min to its max, stretched to the previous column's last point so that nothing needs to
-// join them: a zigzag of anti-aliased strokes up and down every column would draw the same band
+// spans more than a few pixels (a curve oscillating faster than the pixels) is filled from its
+// min to its max, stretched to the previous column's last point so that nothing needs to join
+// them: a zigzag of anti-aliased strokes up and down every column would draw the same band
 // several times over, which a software rasterizer pays for in every frame.
 void drawLine(const PlotSeries& s, ImU32 col, const PlotFrame& f) {
   const std::size_t n = std::min(s.x.size(), s.y.size());
   std::vector<ImVec2> pts;
   pts.reserve(std::min<std::size_t>(n, static_cast<std::size_t>(f.pw) * 2 + 2));
+  std::vector<BandColumn> band;
   const bool reduce = n > static_cast<std::size_t>(f.pw) * 2;
   const float half = std::max(0.5f, s.thickness * 0.5f);
   int lastPx = std::numeric_limits<int>::min();
@@ -403,7 +460,7 @@ void drawLine(const PlotSeries& s, ImU32 col, const PlotFrame& f) {
     if (px == std::numeric_limits<int>::min()) return;
     const float x = static_cast<float>(px);
     if (mx - mn > 3.0f + s.thickness) {
-      // The bar reaches the previous point too, so no stroke is needed to join them.
+      // The column reaches the previous point too, so no stroke is needed to join them.
       float lo = mn, hi = mx;
       if (!pts.empty()) {
         lo = std::min(lo, pts.back().y);
@@ -411,7 +468,7 @@ void drawLine(const PlotSeries& s, ImU32 col, const PlotFrame& f) {
       }
       strokeLine(pts, col, s.thickness, f.dl);
       pts.clear();
-      f.dl->AddRectFilled(ImVec2(x - half, lo - half), ImVec2(x + half, hi + half), col);
+      band.push_back({px, std::floor(lo - half), std::ceil(hi + half)});
       pts.push_back(ImVec2(x, lastY));
       return;
     }
@@ -444,6 +501,8 @@ void drawLine(const PlotSeries& s, ImU32 col, const PlotFrame& f) {
     lastY = Y;
   }
   if (reduce) flush(lastPx);
+  for (const BandRect& r : bandRects(band))
+    f.dl->AddRectFilled(ImVec2(static_cast<float>(r.x0), r.y0), ImVec2(static_cast<float>(r.x1), r.y1), col);
   if (pts.size() == 1 && !reduce) f.dl->AddCircleFilled(pts[0], s.thickness * 1.5f, col);
   else strokeLine(pts, col, s.thickness, f.dl);
 }
@@ -459,27 +518,30 @@ void drawData(const PlotSpec& spec, const PlotFrame& f) {
       drawLine(s, col, f);
       continue;
     }
-    // A dot whose centre falls in a 2 x 2 pixel cell that already holds one of this series' dots
+    // A dot whose centre falls in a 2 x 2 px cell that already holds one of this series' dots
     // draws nothing new (the two overlap by more than half): thousands of dims at d_model 4096
     // collapse to the cells they cover. Dense series (more points than pixel columns) draw
-    // squares: 4 vertices where an anti-aliased disc costs 16, and at 4 px they read the same.
+    // squares, 4 vertices where an anti-aliased disc costs 12, one per 3 x 3 px cell: squares
+    // 4 px or wider still overlap their neighbours, so a curve of dots stays solid.
     const std::size_t n = std::min(s.x.size(), s.y.size());
     const float radius = std::max(2.0f, s.thickness * 1.2f);
     const bool dense = static_cast<float>(n) > f.pw;
-    const int gw = static_cast<int>(f.pw) / 2 + 3, gh = static_cast<int>(f.ph) / 2 + 3;
+    const int cellPx = dense ? 3 : 2;
+    const float perCell = 1.0f / static_cast<float>(cellPx);
+    const int gw = static_cast<int>(f.pw) / cellPx + 3, gh = static_cast<int>(f.ph) / cellPx + 3;
     std::vector<char> taken(static_cast<std::size_t>(gw) * static_cast<std::size_t>(gh), 0);
     for (std::size_t i = 0; i < n; ++i) {
       if (!f.ax.usable(s.x[i]) || !f.ay.usable(s.y[i])) continue;
       const float X = std::round(f.sx(s.x[i])), Y = std::round(f.sy(s.y[i]));
-      const int gx = static_cast<int>(std::floor((X - f.p0.x) * 0.5f)) + 1;
-      const int gy = static_cast<int>(std::floor((Y - f.p0.y) * 0.5f)) + 1;
+      const int gx = static_cast<int>(std::floor((X - f.p0.x) * perCell)) + 1;
+      const int gy = static_cast<int>(std::floor((Y - f.p0.y) * perCell)) + 1;
       if (gx >= 0 && gy >= 0 && gx < gw && gy < gh) {
         char& cell = taken[static_cast<std::size_t>(gy) * static_cast<std::size_t>(gw) + static_cast<std::size_t>(gx)];
         if (cell) continue;
         cell = 1;
       }
       if (dense) dl->AddRectFilled(ImVec2(X - radius, Y - radius), ImVec2(X + radius, Y + radius), col);
-      else dl->AddCircleFilled(ImVec2(X, Y), radius, col, 8);
+      else dl->AddCircleFilled(ImVec2(X, Y), radius, col, 6);   // at r = 2 px, anti-aliased, a hexagon is a disc
     }
   }
   for (const PlotMarker& m : spec.markers) {

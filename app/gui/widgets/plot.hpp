@@ -5,6 +5,7 @@
 // of the nearest point of each series. All drawing goes through ImDrawList here, nowhere else.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,21 @@ struct AxisRange {
   double lo = 0.0, hi = 1.0;
 };
 AxisRange fittedAxis(double lo, double hi, bool log);
+
+// A line denser than the pixels is drawn, where it oscillates, as a filled band: each pixel
+// column px covers rows [top, bottom). bandRects returns rectangles (columns [x0, x1), rows
+// [y0, y1)) that cover those cells exactly once, as few and as wide as it can: a software
+// rasterizer shades whole 4 x 4 pixel blocks, so one thin bar per column would cost about four
+// times the band's area. Columns are in increasing px; a gap in px starts a new run.
+struct BandColumn {
+  int px;
+  float top, bottom;
+};
+struct BandRect {
+  int x0, x1;
+  float y0, y1;
+};
+std::vector<BandRect> bandRects(std::span<const BandColumn> columns);
 
 // Tick label: integers plainly, others with 3 significant digits, 1e+04 style when large.
 std::string formatTick(double v, double step);
