@@ -243,12 +243,6 @@ BlockFactors blockFactors(const std::vector<double>& freq, const GridWindow& w) 
   return f;
 }
 
-// sinCosRunMean with its Dirichlet factor d given: only the phase at the run's middle is left.
-SinCosMean runMeanWithFactor(double w, long long p0, long long n, double d) {
-  const double a = reducedAngle(w, static_cast<double>(p0) + static_cast<double>(n - 1) / 2.0);
-  return {d * std::cos(a), d * std::sin(a)};
-}
-
 // Mean of each column c in [c0, c1) over one run of rows, one closed form per column:
 // runMean(pair) is the run's SinCosMean for that pair's frequency.
 template <class RunMean>
@@ -267,6 +261,66 @@ void sinusoidalColumnMeans(const SinusoidalColumns& s, long long c0, long long c
     out[static_cast<std::size_t>(c - c0)] = s.isSin[d] ? m.sin : m.cos;
   }
 }
+
+// The pairs behind columns [c0, c1), each once.
+std::vector<int> pairsOfColumns(const SinusoidalColumns& s, long long c0, long long c1) {
+  std::vector<char> seen(s.pairFreq.size(), 0);
+  std::vector<int> used;
+  for (long long c = c0; c < c1; ++c) {
+    const int pair = s.pair[static_cast<std::size_t>(c)];
+    if (!seen[static_cast<std::size_t>(pair)]) used.push_back(pair);
+    seen[static_cast<std::size_t>(pair)] = 1;
+  }
+  return used;
+}
+
+// Phases e^{i w mid} at the middles of consecutive row blocks. Block r starts at b_r and is
+// n_r = q or q + 1 rows long, so mid_r = b_r + (n_r - 1) / 2 and mid_{r+1} - mid_r = (n_r + n_{r+1}) / 2
+// is q, q + 1/2 or q + 1: the phase advances by one of three rotations, computed once. A complex
+// product per pair and row replaces a reduction, a sine and a cosine; each chunk of
+// kPhaseSeedRows rows starts from an exact seed, so rounding builds up over at most that many
+// products (about 1e-14 rad).
+constexpr int kPhaseSeedRows = 32;
+
+class RowPhaseSteps {
+ public:
+  RowPhaseSteps(const std::vector<double>& freq, const std::vector<int>& used, long long q) : q_(q), n_(used.size()) {
+    cos_.resize(3 * n_);
+    sin_.resize(3 * n_);
+    for (std::size_t k = 0; k < 3; ++k)
+      for (std::size_t u = 0; u < n_; ++u) {
+        const double a = reducedAngle(freq[static_cast<std::size_t>(used[u])], static_cast<double>(q) + 0.5 * static_cast<double>(k));
+        cos_[k * n_ + u] = std::cos(a);
+        sin_[k * n_ + u] = std::sin(a);
+      }
+  }
+  // Exact phases of the block [b, b + n).
+  void seed(const std::vector<double>& freq, const std::vector<int>& used, long long b, long long n,
+            std::vector<double>& zc, std::vector<double>& zs) const {
+    const double mid = static_cast<double>(b) + static_cast<double>(n - 1) / 2.0;   // exact: below 2^32, halves
+    for (std::size_t u = 0; u < n_; ++u) {
+      const double a = reducedAngle(freq[static_cast<std::size_t>(used[u])], mid);
+      zc[u] = std::cos(a);
+      zs[u] = std::sin(a);
+    }
+  }
+  // From one block's phases to the next's; lengths = n_r + n_{r+1}.
+  void advance(long long lengths, std::vector<double>& zc, std::vector<double>& zs) const {
+    const auto k = static_cast<std::size_t>(lengths - 2 * q_);   // 0, 1 or 2
+    const double* c = &cos_[k * n_];
+    const double* sn = &sin_[k * n_];
+    for (std::size_t u = 0; u < n_; ++u) {
+      const double x = zc[u] * c[u] - zs[u] * sn[u];
+      zs[u] = zc[u] * sn[u] + zs[u] * c[u];
+      zc[u] = x;
+    }
+  }
+
+ private:
+  long long q_;
+  std::size_t n_;
+  std::vector<double> cos_, sin_;
+};
 
 double meanOf(const std::vector<double>& v) {
   double s = 0.0;
@@ -317,13 +371,27 @@ ExactPicture sinusoidalExactPicture(const SinusoidalParams& p, const GridWindow&
   const BlockFactors factors = blockFactors(s.pairFreq, w);
   const std::vector<long long> rb = blockBounds(w.row0, w.rows, w.outRows);
   const std::vector<long long> cb = blockBounds(w.col0, w.cols, w.outCols);
+  const std::vector<int> used = pairsOfColumns(s, w.col0, w.col0 + w.cols);
+  const RowPhaseSteps steps(s.pairFreq, used, factors.shortLen);
   ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.outCols))};
-  fillRows(out, rb, w.cols * 8, [&](int, long long r0, long long r1, double* dst) {
-    std::vector<double> means;
-    sinusoidalColumnMeans(s, w.col0, w.col0 + w.cols, means, [&](int pair) {
-      return runMeanWithFactor(s.pairFreq[static_cast<std::size_t>(pair)], r0, r1 - r0, factors.of(pair, r1 - r0));
-    });
-    columnBlocks(means, cb, w.col0, dst);
+  const long long chunks = (w.outRows + kPhaseSeedRows - 1) / kPhaseSeedRows;
+  const std::size_t work = static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.cols) * 8;
+  parallelFor(chunks, threadsForBytes(work, 0, std::size_t{4} << 20), 1, [&](long long c0, long long c1) {
+    std::vector<double> zc(used.size()), zs(used.size()), means;
+    std::vector<SinCosMean> pairMean(s.pairFreq.size());
+    for (long long r = c0 * kPhaseSeedRows; r < std::min<long long>(w.outRows, c1 * kPhaseSeedRows); ++r) {
+      const auto i = static_cast<std::size_t>(r);
+      const long long n = rb[i + 1] - rb[i];
+      if (r % kPhaseSeedRows == 0) steps.seed(s.pairFreq, used, rb[i], n, zc, zs);
+      else steps.advance(rb[i] - rb[i - 1] + n, zc, zs);
+      for (std::size_t u = 0; u < used.size(); ++u) {
+        const double d = factors.of(used[u], n);
+        pairMean[static_cast<std::size_t>(used[u])] = {d * zc[u], d * zs[u]};
+      }
+      sinusoidalColumnMeans(s, w.col0, w.col0 + w.cols, means,
+                            [&](int pair) { return pairMean[static_cast<std::size_t>(pair)]; });
+      columnBlocks(means, cb, w.col0, out.values.data() + i * static_cast<std::size_t>(w.outCols));
+    }
   });
   return out;
 }

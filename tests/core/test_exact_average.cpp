@@ -171,6 +171,32 @@ TEST_CASE("exact average: a 2^31 x 64 sinusoidal picture matches brute force on 
   CHECK(std::fabs(sinusoidalBlockMean(p, 0, kTop, 0, 2)) < 1e-8);
 }
 
+TEST_CASE("exact average: a sinusoidal picture's phase steps agree with each block's own closed form") {
+  // The picture advances each pair's phase from block to block (seeded every 32 rows); every cell
+  // must still equal sinusoidalBlockMean, which reduces each block's angle afresh. 300 display rows
+  // cross 10 seeds; 2^31 - 1 - 5 rows over 300 gives blocks of both lengths, so all three steps run.
+  for (SinusoidalLayout layout : {SinusoidalLayout::Interleaved, SinusoidalLayout::Tensor2Tensor}) {
+    CAPTURE(static_cast<int>(layout));
+    SinusoidalParams p;
+    p.dModel = 512;
+    p.layout = layout;
+    for (const GridWindow& w : {window(5, kTop - 5, 0, 512, 300, 64), window(1000003, 977777, 37, 101, 300, 17)}) {
+      CAPTURE(w.row0);
+      const ExactPicture pic = sinusoidalExactPicture(p, w);
+      double worst = 0.0;
+      for (int i = 0; i < w.outRows; ++i)
+        for (int j = 0; j < w.outCols; ++j) {
+          const long long r0 = w.row0 + areaCellBegin(w.rows, w.outRows, i), r1 = w.row0 + areaCellBegin(w.rows, w.outRows, i + 1);
+          const auto c0 = static_cast<int>(w.col0 + areaCellBegin(w.cols, w.outCols, j));
+          const auto c1 = static_cast<int>(w.col0 + areaCellBegin(w.cols, w.outCols, j + 1));
+          const double want = sinusoidalBlockMean(p, r0, r1, c0, c1);
+          worst = std::max(worst, std::fabs(pic.values[static_cast<std::size_t>(i * w.outCols + j)] - want));
+        }
+      CHECK(worst < 1e-12);
+    }
+  }
+}
+
 TEST_CASE("exact average: RoPE angle, cos and sin pictures equal area_average of core's grids") {
   RopeParams p;
   p.headDim = 32;

