@@ -243,22 +243,39 @@ PreparedScale prepareScale(const char* fn, const ColorScale& s) {
   return p;
 }
 
-float tOf(const PreparedScale& p, float v) {
+template <ColormapKind K>
+float tOfKind(const PreparedScale& p, float v) {
   double t = 0.5;
-  switch (p.kind) {
-    case ColormapKind::Sequential:
-      if (p.hi > p.lo) t = (static_cast<double>(v) - p.lo) / (p.hi - p.lo);  // an empty range maps to the middle
-      break;
-    case ColormapKind::Diverging:
-      if (p.a > 0) t = 0.5 + 0.5 * static_cast<double>(v) / p.a;
-      break;
-    case ColormapKind::Cyclic: {
-      const double turns = static_cast<double>(v) / p.period;
-      t = turns - std::floor(turns);
-      break;
-    }
+  if constexpr (K == ColormapKind::Sequential) {
+    if (p.hi > p.lo) t = (static_cast<double>(v) - p.lo) / (p.hi - p.lo);  // an empty range maps to the middle
+  } else if constexpr (K == ColormapKind::Diverging) {
+    if (p.a > 0) t = 0.5 + 0.5 * static_cast<double>(v) / p.a;
+  } else {
+    const double turns = static_cast<double>(v) / p.period;
+    t = turns - std::floor(turns);
   }
   return static_cast<float>(std::clamp(t, 0.0, 1.0));
+}
+
+float tOf(const PreparedScale& p, float v) {
+  switch (p.kind) {
+    case ColormapKind::Sequential: return tOfKind<ColormapKind::Sequential>(p, v);
+    case ColormapKind::Diverging: return tOfKind<ColormapKind::Diverging>(p, v);
+    case ColormapKind::Cyclic: break;
+  }
+  return tOfKind<ColormapKind::Cyclic>(p, v);
+}
+
+// The lookup loop for one kind of scale, so that t's arithmetic is inlined into it (a picture
+// has a few hundred thousand cells, coloured on the UI thread whenever a new one arrives).
+template <ColormapKind K>
+void lutColorsOfKind(const PreparedScale& p, const std::array<Rgba8, 256>& lut, std::span<const float> values,
+                     std::span<Rgba8> out) {
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const float v = values[i];
+    out[i] = std::isfinite(v) ? lut[static_cast<std::size_t>(std::clamp(static_cast<int>(tOfKind<K>(p, v) * 255.0f + 0.5f), 0, 255))]
+                              : kMaskColor;
+  }
 }
 
 }  // namespace
@@ -275,16 +292,17 @@ void colormapLutColors(const ColorScale& s, std::span<const float> values, std::
   if (out.size() != values.size())
     failArgument(fn, "out must hold one colour per value (" + std::to_string(values.size()) + "), got " +
                          std::to_string(out.size()));
+  // The scale is checked only when some value is finite, as colormapT does.
+  if (std::none_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); })) {
+    std::fill(out.begin(), out.end(), kMaskColor);
+    return;
+  }
+  const PreparedScale p = prepareScale(fn, s);
   const std::array<Rgba8, 256> lut = colormapLut(s.map);
-  std::optional<PreparedScale> p;   // checked at the first finite value, as colormapT does
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const float v = values[i];
-    if (!std::isfinite(v)) {
-      out[i] = kMaskColor;
-      continue;
-    }
-    if (!p) p = prepareScale(fn, s);
-    out[i] = lut[static_cast<std::size_t>(std::clamp(static_cast<int>(tOf(*p, v) * 255.0f + 0.5f), 0, 255))];
+  switch (p.kind) {
+    case ColormapKind::Sequential: return lutColorsOfKind<ColormapKind::Sequential>(p, lut, values, out);
+    case ColormapKind::Diverging: return lutColorsOfKind<ColormapKind::Diverging>(p, lut, values, out);
+    case ColormapKind::Cyclic: return lutColorsOfKind<ColormapKind::Cyclic>(p, lut, values, out);
   }
 }
 
