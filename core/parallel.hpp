@@ -28,10 +28,19 @@ namespace posviz {
 // is well past thread start-up and past what one core's share of the caches holds.
 constexpr std::size_t kDefaultParallelMinBytes = std::size_t{32} << 20;
 
-// std::thread::hardware_concurrency(), at least 1.
+// The most threads hardwareThreads() answers on the calling thread; 0 = no cap. Per thread: a
+// GUI's worker caps itself so that its pictures leave a core to the frame loop.
+inline int& threadCapOfThisThread() {
+  thread_local int cap = 0;
+  return cap;
+}
+
+// std::thread::hardware_concurrency(), at least 1, at most the calling thread's cap.
 inline int hardwareThreads() {
   const unsigned n = std::thread::hardware_concurrency();
-  return n == 0 ? 1 : static_cast<int>(n);
+  const int threads = n == 0 ? 1 : static_cast<int>(n);
+  const int cap = threadCapOfThisThread();
+  return cap > 0 ? std::min(threads, cap) : threads;
 }
 
 // How many threads a job of outputBytes gets: 1 below minBytes, else maxThreads

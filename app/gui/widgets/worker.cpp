@@ -3,6 +3,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
+
+#include "core/parallel.hpp"
+
 namespace posviz::app {
 
 Worker::~Worker() {
@@ -45,6 +49,10 @@ void Worker::run() {
   // Below the UI thread in the scheduler: on a machine with few cores a long computation takes
   // the time the frame does not need, instead of stretching frames (Linux: per-thread nice).
   setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
+  // And one core fewer than the machine has for the jobs' own threads: the frame loop and the
+  // GL driver (a software rasterizer works on every core) keep one, so a picture that takes all
+  // cores cannot stretch the frames of a drag.
+  threadCapOfThisThread() = std::max(1, hardwareThreads() - 1);
   std::unique_lock lock(mutex_);
   for (;;) {
     cv_.wait(lock, [this] { return stop_ || pending_.has_value(); });
