@@ -20,6 +20,7 @@
 #include <numbers>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/alibi.hpp"
@@ -177,6 +178,28 @@ TEST_CASE("parallelFor: covers every row once in grain-aligned blocks, and rethr
                        "block failed", std::runtime_error);
   CHECK(threadsForBytes(std::size_t{1} << 20, 2) == 1);
   CHECK(threadsForBytes(std::size_t{64} << 20, 2) == 2);
+}
+
+TEST_CASE("parallelFor: a thread's cap limits the threads its jobs start, on that thread only") {
+  const int machine = hardwareThreads();
+  std::thread([machine] {
+    threadCapOfThisThread() = 1;
+    CHECK(hardwareThreads() == 1);
+    // A big job asks for every core (0) and gets the cap: one block, on this thread.
+    std::atomic<int> blocks{0};
+    std::atomic<bool> elsewhere{false};
+    const std::thread::id self = std::this_thread::get_id();
+    parallelFor(4096, threadsForBytes(std::size_t{1} << 30, 0), 1, [&](long long, long long) {
+      ++blocks;
+      if (std::this_thread::get_id() != self) elsewhere = true;
+    });
+    CHECK(blocks.load() == 1);
+    CHECK_FALSE(elsewhere.load());
+    threadCapOfThisThread() = machine + 5;   // a cap above the machine changes nothing
+    CHECK(hardwareThreads() == machine);
+  }).join();
+  CHECK(hardwareThreads() == machine);   // other threads never saw the cap
+  CHECK(threadCapOfThisThread() == 0);
 }
 
 TEST_CASE("kernels: sinusoidal interleaved within 1e-6 of float64 at every position up to 131072") {
