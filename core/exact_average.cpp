@@ -221,26 +221,92 @@ SinusoidalColumns sinusoidalColumns(const SinusoidalParams& p) {
   return s;
 }
 
-// A picture's row blocks are all floor(rows / outRows) or one more rows long (areaCellBegin), so
-// each pair's Dirichlet factor takes two values: computed once here, not once per block.
-struct BlockFactors {
-  long long shortLen = 0;
-  std::vector<double> shortD, longD;   // per pair, for shortLen and shortLen + 1 rows
-  double of(int pair, long long len) const {
-    return (len == shortLen ? shortD : longD)[static_cast<std::size_t>(pair)];
+// Run means of e^{i w p} over the consecutive blocks of one picture axis, for a few frequencies.
+// The blocks are areaCellBegin's, all q = floor(n / out) or q + 1 long, so each frequency's
+// Dirichlet factor takes two values, and the phase at the block middles, mid_r = b_r + (n_r - 1) / 2,
+// steps by (n_r + n_{r+1}) / 2 = q, q + 1/2 or q + 1: one of three rotations. All are computed
+// once; a block's means then cost a complex product per frequency instead of a reduction, a sine
+// and a cosine. The walk restarts from an exact phase every kPhaseSeedBlocks blocks, at indices
+// that do not depend on where a caller starts (nor, then, do the bits), so rounding builds up over
+// at most that many products (about 1e-14 rad).
+constexpr long long kPhaseSeedBlocks = 32;
+
+class BlockPhases {
+ public:
+  struct Walk {   // where one thread's walk stands
+    std::vector<double> zc, zs;
+    long long at = -1;
+  };
+
+  BlockPhases(std::vector<double> freq, std::vector<long long> bounds) : freq_(std::move(freq)), bounds_(std::move(bounds)) {
+    const std::size_t n = freq_.size();
+    q_ = (bounds_.back() - bounds_.front()) / static_cast<long long>(bounds_.size() - 1);
+    shortD_.resize(n);
+    longD_.resize(n);
+    stepCos_.resize(3 * n);
+    stepSin_.resize(3 * n);
+    for (std::size_t u = 0; u < n; ++u) {
+      shortD_[u] = dirichletKernel(freq_[u], q_);
+      longD_[u] = dirichletKernel(freq_[u], q_ + 1);
+      for (std::size_t k = 0; k < 3; ++k) {
+        const double a = reducedAngle(freq_[u], static_cast<double>(q_) + 0.5 * static_cast<double>(k));
+        stepCos_[k * n + u] = std::cos(a);
+        stepSin_[k * n + u] = std::sin(a);
+      }
+    }
   }
+
+  // Means over block r: c[u] of cos(freq[u] p), s[u] of sin. Cheapest with r rising by one.
+  void means(long long r, Walk& walk, double* c, double* s) const {
+    const std::size_t n = freq_.size();
+    if (walk.at < 0 || r < walk.at || r / kPhaseSeedBlocks != walk.at / kPhaseSeedBlocks) seed(r - r % kPhaseSeedBlocks, walk);
+    for (; walk.at < r; ++walk.at) {
+      const auto k = static_cast<std::size_t>(length(walk.at) + length(walk.at + 1) - 2 * q_);   // 0, 1 or 2
+      const double* sc = &stepCos_[k * n];
+      const double* ss = &stepSin_[k * n];
+      for (std::size_t u = 0; u < n; ++u) {
+        const double x = walk.zc[u] * sc[u] - walk.zs[u] * ss[u];
+        walk.zs[u] = walk.zc[u] * ss[u] + walk.zs[u] * sc[u];
+        walk.zc[u] = x;
+      }
+    }
+    const std::vector<double>& d = length(r) == q_ ? shortD_ : longD_;
+    for (std::size_t u = 0; u < n; ++u) {
+      c[u] = d[u] * walk.zc[u];
+      s[u] = d[u] * walk.zs[u];
+    }
+  }
+
+ private:
+  long long length(long long r) const { return bounds_[static_cast<std::size_t>(r) + 1] - bounds_[static_cast<std::size_t>(r)]; }
+
+  void seed(long long r, Walk& walk) const {
+    const double mid = static_cast<double>(bounds_[static_cast<std::size_t>(r)]) + static_cast<double>(length(r) - 1) / 2.0;   // exact: below 2^32, halves
+    walk.zc.resize(freq_.size());
+    walk.zs.resize(freq_.size());
+    for (std::size_t u = 0; u < freq_.size(); ++u) {
+      const double a = reducedAngle(freq_[u], mid);
+      walk.zc[u] = std::cos(a);
+      walk.zs[u] = std::sin(a);
+    }
+    walk.at = r;
+  }
+
+  std::vector<double> freq_;
+  std::vector<long long> bounds_;
+  long long q_ = 1;
+  std::vector<double> shortD_, longD_, stepCos_, stepSin_;   // step*_[k * n + u]: a step of q + k/2
 };
 
-BlockFactors blockFactors(const std::vector<double>& freq, const GridWindow& w) {
-  BlockFactors f;
-  f.shortLen = w.rows / w.outRows;
-  f.shortD.resize(freq.size());
-  f.longD.resize(freq.size());
-  for (std::size_t i = 0; i < freq.size(); ++i) {
-    f.shortD[i] = dirichletKernel(freq[i], f.shortLen);
-    f.longD[i] = dirichletKernel(freq[i], f.shortLen + 1);
-  }
-  return f;
+// Calls rowFn(i, walk) for every display row, split over the cores in blocks of whole phase
+// chunks when the picture is big enough to pay for threads (cost ~ costPerRow per display row).
+template <class RowFn>
+void fillRowsWalking(int outRows, long long costPerRow, RowFn&& rowFn) {
+  const auto work = static_cast<std::size_t>(outRows) * static_cast<std::size_t>(std::max<long long>(costPerRow, 1));
+  parallelFor(outRows, threadsForBytes(work * 8, 0, std::size_t{4} << 20), kPhaseSeedBlocks, [&](long long b, long long e) {
+    BlockPhases::Walk walk;
+    for (long long i = b; i < e; ++i) rowFn(static_cast<int>(i), walk);
+  });
 }
 
 // Mean of each column c in [c0, c1) over one run of rows, one closed form per column:
@@ -273,54 +339,6 @@ std::vector<int> pairsOfColumns(const SinusoidalColumns& s, long long c0, long l
   }
   return used;
 }
-
-// Phases e^{i w mid} at the middles of consecutive row blocks. Block r starts at b_r and is
-// n_r = q or q + 1 rows long, so mid_r = b_r + (n_r - 1) / 2 and mid_{r+1} - mid_r = (n_r + n_{r+1}) / 2
-// is q, q + 1/2 or q + 1: the phase advances by one of three rotations, computed once. A complex
-// product per pair and row replaces a reduction, a sine and a cosine; each chunk of
-// kPhaseSeedRows rows starts from an exact seed, so rounding builds up over at most that many
-// products (about 1e-14 rad).
-constexpr int kPhaseSeedRows = 32;
-
-class RowPhaseSteps {
- public:
-  RowPhaseSteps(const std::vector<double>& freq, const std::vector<int>& used, long long q) : q_(q), n_(used.size()) {
-    cos_.resize(3 * n_);
-    sin_.resize(3 * n_);
-    for (std::size_t k = 0; k < 3; ++k)
-      for (std::size_t u = 0; u < n_; ++u) {
-        const double a = reducedAngle(freq[static_cast<std::size_t>(used[u])], static_cast<double>(q) + 0.5 * static_cast<double>(k));
-        cos_[k * n_ + u] = std::cos(a);
-        sin_[k * n_ + u] = std::sin(a);
-      }
-  }
-  // Exact phases of the block [b, b + n).
-  void seed(const std::vector<double>& freq, const std::vector<int>& used, long long b, long long n,
-            std::vector<double>& zc, std::vector<double>& zs) const {
-    const double mid = static_cast<double>(b) + static_cast<double>(n - 1) / 2.0;   // exact: below 2^32, halves
-    for (std::size_t u = 0; u < n_; ++u) {
-      const double a = reducedAngle(freq[static_cast<std::size_t>(used[u])], mid);
-      zc[u] = std::cos(a);
-      zs[u] = std::sin(a);
-    }
-  }
-  // From one block's phases to the next's; lengths = n_r + n_{r+1}.
-  void advance(long long lengths, std::vector<double>& zc, std::vector<double>& zs) const {
-    const auto k = static_cast<std::size_t>(lengths - 2 * q_);   // 0, 1 or 2
-    const double* c = &cos_[k * n_];
-    const double* sn = &sin_[k * n_];
-    for (std::size_t u = 0; u < n_; ++u) {
-      const double x = zc[u] * c[u] - zs[u] * sn[u];
-      zs[u] = zc[u] * sn[u] + zs[u] * c[u];
-      zc[u] = x;
-    }
-  }
-
- private:
-  long long q_;
-  std::size_t n_;
-  std::vector<double> cos_, sin_;
-};
 
 double meanOf(const std::vector<double>& v) {
   double s = 0.0;
@@ -368,30 +386,19 @@ ExactPicture sinusoidalExactPicture(const SinusoidalParams& p, const GridWindow&
   validateSinusoidal(fn, p);
   requireWindow(fn, w, kMaxExactPosition, p.dModel);
   const SinusoidalColumns s = sinusoidalColumns(p);
-  const BlockFactors factors = blockFactors(s.pairFreq, w);
-  const std::vector<long long> rb = blockBounds(w.row0, w.rows, w.outRows);
   const std::vector<long long> cb = blockBounds(w.col0, w.cols, w.outCols);
   const std::vector<int> used = pairsOfColumns(s, w.col0, w.col0 + w.cols);
-  const RowPhaseSteps steps(s.pairFreq, used, factors.shortLen);
+  std::vector<double> usedFreq;
+  for (int pair : used) usedFreq.push_back(s.pairFreq[static_cast<std::size_t>(pair)]);
+  const BlockPhases rows(std::move(usedFreq), blockBounds(w.row0, w.rows, w.outRows));
   ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.outCols))};
-  const long long chunks = (w.outRows + kPhaseSeedRows - 1) / kPhaseSeedRows;
-  const std::size_t work = static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.cols) * 8;
-  parallelFor(chunks, threadsForBytes(work, 0, std::size_t{4} << 20), 1, [&](long long c0, long long c1) {
-    std::vector<double> zc(used.size()), zs(used.size()), means;
+  fillRowsWalking(w.outRows, w.cols, [&](int i, BlockPhases::Walk& walk) {
+    std::vector<double> c(used.size()), sn(used.size()), means;
     std::vector<SinCosMean> pairMean(s.pairFreq.size());
-    for (long long r = c0 * kPhaseSeedRows; r < std::min<long long>(w.outRows, c1 * kPhaseSeedRows); ++r) {
-      const auto i = static_cast<std::size_t>(r);
-      const long long n = rb[i + 1] - rb[i];
-      if (r % kPhaseSeedRows == 0) steps.seed(s.pairFreq, used, rb[i], n, zc, zs);
-      else steps.advance(rb[i] - rb[i - 1] + n, zc, zs);
-      for (std::size_t u = 0; u < used.size(); ++u) {
-        const double d = factors.of(used[u], n);
-        pairMean[static_cast<std::size_t>(used[u])] = {d * zc[u], d * zs[u]};
-      }
-      sinusoidalColumnMeans(s, w.col0, w.col0 + w.cols, means,
-                            [&](int pair) { return pairMean[static_cast<std::size_t>(pair)]; });
-      columnBlocks(means, cb, w.col0, out.values.data() + i * static_cast<std::size_t>(w.outCols));
-    }
+    rows.means(i, walk, c.data(), sn.data());
+    for (std::size_t u = 0; u < used.size(); ++u) pairMean[static_cast<std::size_t>(used[u])] = {c[u], sn[u]};
+    sinusoidalColumnMeans(s, w.col0, w.col0 + w.cols, means, [&](int pair) { return pairMean[static_cast<std::size_t>(pair)]; });
+    columnBlocks(means, cb, w.col0, out.values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(w.outCols));
   });
   return out;
 }
@@ -460,15 +467,6 @@ ScoreForm scoreForm(const char* fn, const RopeParams& p, std::span<const float> 
   return s;
 }
 
-// Run means of e^{i t p} for every pair over [p0, p1): cos parts then sin parts.
-void pairRunMeans(const ScoreForm& s, long long p0, long long p1, double* c, double* sn) {
-  for (std::size_t i = 0; i < s.invFreq.size(); ++i) {
-    const SinCosMean m = sinCosRunMean(s.invFreq[i], p0, p1);
-    c[i] = m.cos;
-    sn[i] = m.sin;
-  }
-}
-
 }  // namespace
 
 double ropeScoreBlockMean(const RopeParams& p, std::span<const float> q, std::span<const float> k, long long m0,
@@ -497,33 +495,36 @@ ExactPicture ropeScoreExactPicture(const RopeParams& p, std::span<const float> q
   const std::vector<long long> cb = blockBounds(w.col0, w.cols, w.outCols);
   // Column blocks once: B_c, B_s per (display col, pair).
   std::vector<double> bc(static_cast<std::size_t>(w.outCols) * np), bs(bc.size());
-  for (std::size_t j = 0; j + 1 < cb.size(); ++j) pairRunMeans(s, cb[j], cb[j + 1], &bc[j * np], &bs[j * np]);
+  const BlockPhases cols(s.invFreq, blockBounds(w.col0, w.cols, w.outCols));
+  BlockPhases::Walk colWalk;
+  for (int j = 0; j < w.outCols; ++j) cols.means(j, colWalk, &bc[static_cast<std::size_t>(j) * np], &bs[static_cast<std::size_t>(j) * np]);
+  const BlockPhases rows(s.invFreq, blockBounds(w.row0, w.rows, w.outRows));
   ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.outCols))};
-  fillRows(out, rb, static_cast<long long>(w.outCols) * static_cast<long long>(np),
-           [&](int, long long r0, long long r1, double* dst) {
-             std::vector<double> ac(np), as(np), x(np), y(np);
-             pairRunMeans(s, r0, r1, ac.data(), as.data());
-             // cosCoef Re(A conj B) + sinCoef Im(A conj B) = B_c x_i + B_s y_i
-             for (std::size_t i = 0; i < np; ++i) {
-               x[i] = s.cosCoef[i] * ac[i] + s.sinCoef[i] * as[i];
-               y[i] = s.cosCoef[i] * as[i] - s.sinCoef[i] * ac[i];
-             }
-             for (int j = 0; j < w.outCols; ++j) {
-               const double* c = &bc[static_cast<std::size_t>(j) * np];
-               const double* sn = &bs[static_cast<std::size_t>(j) * np];
-               // Four running sums: one would make every pair wait for the previous add.
-               double t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0;
-               std::size_t i = 0;
-               for (; i + 4 <= np; i += 4) {
-                 t0 += c[i] * x[i] + sn[i] * y[i];
-                 t1 += c[i + 1] * x[i + 1] + sn[i + 1] * y[i + 1];
-                 t2 += c[i + 2] * x[i + 2] + sn[i + 2] * y[i + 2];
-                 t3 += c[i + 3] * x[i + 3] + sn[i + 3] * y[i + 3];
-               }
-               for (; i < np; ++i) t0 += c[i] * x[i] + sn[i] * y[i];
-               dst[j] = (t0 + t1) + (t2 + t3) + s.passThrough;
-             }
-           });
+  fillRowsWalking(w.outRows, static_cast<long long>(w.outCols) * static_cast<long long>(np), [&](int r, BlockPhases::Walk& walk) {
+    double* dst = out.values.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(w.outCols);
+    std::vector<double> ac(np), as(np), x(np), y(np);
+    rows.means(r, walk, ac.data(), as.data());
+    // cosCoef Re(A conj B) + sinCoef Im(A conj B) = B_c x_i + B_s y_i
+    for (std::size_t i = 0; i < np; ++i) {
+      x[i] = s.cosCoef[i] * ac[i] + s.sinCoef[i] * as[i];
+      y[i] = s.cosCoef[i] * as[i] - s.sinCoef[i] * ac[i];
+    }
+    for (int j = 0; j < w.outCols; ++j) {
+      const double* c = &bc[static_cast<std::size_t>(j) * np];
+      const double* sn = &bs[static_cast<std::size_t>(j) * np];
+      // Four running sums: one would make every pair wait for the previous add.
+      double t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0;
+      std::size_t i = 0;
+      for (; i + 4 <= np; i += 4) {
+        t0 += c[i] * x[i] + sn[i] * y[i];
+        t1 += c[i + 1] * x[i + 1] + sn[i + 1] * y[i + 1];
+        t2 += c[i + 2] * x[i + 2] + sn[i + 2] * y[i + 2];
+        t3 += c[i + 3] * x[i + 3] + sn[i + 3] * y[i + 3];
+      }
+      for (; i < np; ++i) t0 += c[i] * x[i] + sn[i] * y[i];
+      dst[j] = (t0 + t1) + (t2 + t3) + s.passThrough;
+    }
+  });
   return out;
 }
 

@@ -259,6 +259,27 @@ TEST_CASE("exact average: RoPE score block means match brute force, incl. 1e8-ce
   CHECK(std::fabs(ropeScoreBlockMean(p, q, k, m0, m0 + side, n0, n0 + side) - brute) < 1e-6);
 }
 
+TEST_CASE("exact average: a RoPE score picture's phase steps agree with each block's own closed form") {
+  // Rows and columns advance their phases block to block (seeded every 32); every cell must equal
+  // ropeScoreBlockMean, which reduces each block's angles afresh. 300 x 70 blocks cross several
+  // seeds on both axes, with blocks of both lengths (2^31 - 6 rows over 300; 1,000,003 over 70).
+  RopeParams p;
+  p.headDim = 32;
+  p.base = 500000.0;
+  const std::vector<float> q = randomNormalVector(32, 7), k = randomNormalVector(32, 8);
+  const GridWindow w = window(5, kTop - 5, 123, 1000003, 300, 70);
+  const ExactPicture pic = ropeScoreExactPicture(p, q, k, w);
+  double worst = 0.0;
+  for (int i = 0; i < w.outRows; ++i)
+    for (int j = 0; j < w.outCols; ++j) {
+      const long long m0 = w.row0 + areaCellBegin(w.rows, w.outRows, i), m1 = w.row0 + areaCellBegin(w.rows, w.outRows, i + 1);
+      const long long n0 = w.col0 + areaCellBegin(w.cols, w.outCols, j), n1 = w.col0 + areaCellBegin(w.cols, w.outCols, j + 1);
+      worst = std::max(worst, std::fabs(pic.values[static_cast<std::size_t>(i * w.outCols + j)] -
+                                        ropeScoreBlockMean(p, q, k, m0, m1, n0, n1)));
+    }
+  CHECK(worst < 1e-11);   // scores ~ |q||k| ~ 32
+}
+
 TEST_CASE("exact average: ALiBi block means match brute force, symmetric and causal") {
   auto brute = [](double slope, bool causal, long long i0, long long i1, long long j0, long long j1) {
     long double s = 0;
