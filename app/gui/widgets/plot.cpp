@@ -507,6 +507,47 @@ void drawLine(const PlotSeries& s, ImU32 col, const PlotFrame& f) {
   else strokeLine(pts, col, s.thickness, f.dl);
 }
 
+// One scatter series. A dot whose centre falls in a 2 x 2 px cell that already holds one of the
+// series' dots draws nothing new (the two overlap by more than half). A dense series (more
+// points than pixel columns: thousands of dims at d_model 4096) snaps its dots to those cells
+// and draws each vertical run of occupied cells as one rectangle as wide as a dot: a curve of
+// dots reads the same, at a few hundred rectangles where a disc per dot would cost 12 vertices
+// each. The snap moves a dot by at most 1 px.
+void drawScatter(const PlotSeries& s, ImU32 col, const PlotFrame& f) {
+  const std::size_t n = std::min(s.x.size(), s.y.size());
+  const float radius = std::max(2.0f, s.thickness * 1.2f);
+  const bool dense = static_cast<float>(n) > f.pw;
+  constexpr int cellPx = 2;
+  const float perCell = 1.0f / static_cast<float>(cellPx);
+  const int gw = static_cast<int>(f.pw) / cellPx + 3, gh = static_cast<int>(f.ph) / cellPx + 3;
+  std::vector<char> taken(static_cast<std::size_t>(gw) * static_cast<std::size_t>(gh), 0);
+  auto cellAt = [&](int gx, int gy) -> char& {
+    return taken[static_cast<std::size_t>(gy) * static_cast<std::size_t>(gw) + static_cast<std::size_t>(gx)];
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!f.ax.usable(s.x[i]) || !f.ay.usable(s.y[i])) continue;
+    const float X = std::round(f.sx(s.x[i])), Y = std::round(f.sy(s.y[i]));
+    const int gx = static_cast<int>(std::floor((X - f.p0.x) * perCell)) + 1;
+    const int gy = static_cast<int>(std::floor((Y - f.p0.y) * perCell)) + 1;
+    const bool inGrid = gx >= 0 && gy >= 0 && gx < gw && gy < gh;
+    if (inGrid && cellAt(gx, gy)) continue;
+    if (inGrid) cellAt(gx, gy) = 1;
+    if (!dense) f.dl->AddCircleFilled(ImVec2(X, Y), radius, col, 6);   // at r = 2 px, anti-aliased, a hexagon is a disc
+  }
+  if (!dense) return;
+  const float step = static_cast<float>(cellPx), mid = step * 0.5f;
+  for (int gx = 0; gx < gw; ++gx) {
+    const float cx = f.p0.x + static_cast<float>(gx - 1) * step + mid;
+    for (int gy = 0; gy < gh; ++gy) {
+      if (!cellAt(gx, gy)) continue;
+      const int first = gy;
+      while (gy + 1 < gh && cellAt(gx, gy + 1)) ++gy;
+      const float y0 = f.p0.y + static_cast<float>(first - 1) * step + mid, y1 = f.p0.y + static_cast<float>(gy - 1) * step + mid;
+      f.dl->AddRectFilled(ImVec2(cx - radius, y0 - radius), ImVec2(cx + radius, y1 + radius), col);
+    }
+  }
+}
+
 // Series and markers, clipped to the data area, then the frame.
 void drawData(const PlotSpec& spec, const PlotFrame& f) {
   ImDrawList* dl = f.dl;
@@ -518,31 +559,7 @@ void drawData(const PlotSpec& spec, const PlotFrame& f) {
       drawLine(s, col, f);
       continue;
     }
-    // A dot whose centre falls in a 2 x 2 px cell that already holds one of this series' dots
-    // draws nothing new (the two overlap by more than half): thousands of dims at d_model 4096
-    // collapse to the cells they cover. Dense series (more points than pixel columns) draw
-    // squares, 4 vertices where an anti-aliased disc costs 12, one per 3 x 3 px cell: squares
-    // 4 px or wider still overlap their neighbours, so a curve of dots stays solid.
-    const std::size_t n = std::min(s.x.size(), s.y.size());
-    const float radius = std::max(2.0f, s.thickness * 1.2f);
-    const bool dense = static_cast<float>(n) > f.pw;
-    const int cellPx = dense ? 3 : 2;
-    const float perCell = 1.0f / static_cast<float>(cellPx);
-    const int gw = static_cast<int>(f.pw) / cellPx + 3, gh = static_cast<int>(f.ph) / cellPx + 3;
-    std::vector<char> taken(static_cast<std::size_t>(gw) * static_cast<std::size_t>(gh), 0);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!f.ax.usable(s.x[i]) || !f.ay.usable(s.y[i])) continue;
-      const float X = std::round(f.sx(s.x[i])), Y = std::round(f.sy(s.y[i]));
-      const int gx = static_cast<int>(std::floor((X - f.p0.x) * perCell)) + 1;
-      const int gy = static_cast<int>(std::floor((Y - f.p0.y) * perCell)) + 1;
-      if (gx >= 0 && gy >= 0 && gx < gw && gy < gh) {
-        char& cell = taken[static_cast<std::size_t>(gy) * static_cast<std::size_t>(gw) + static_cast<std::size_t>(gx)];
-        if (cell) continue;
-        cell = 1;
-      }
-      if (dense) dl->AddRectFilled(ImVec2(X - radius, Y - radius), ImVec2(X + radius, Y + radius), col);
-      else dl->AddCircleFilled(ImVec2(X, Y), radius, col, 6);   // at r = 2 px, anti-aliased, a hexagon is a disc
-    }
+    drawScatter(s, col, f);
   }
   for (const PlotMarker& m : spec.markers) {
     if (!f.ax.usable(m.x)) continue;
