@@ -139,10 +139,10 @@ void printRatios(const std::vector<std::pair<std::string, Measured>>& all) {
 int benchFrames(AppShell& app, int frames) {
   app.setContinuous(true);
   app.parkMouse();
-  // The workloads take turns, up to 5 rounds of at least 20 frames, so that whatever else the
+  // The workloads take turns, up to 15 rounds of at least 20 frames, so that whatever else the
   // machine does during the run (a 2-core VM has neighbours) lands on every workload alike;
   // times are pooled. Each round sets every workload up again, which costs seconds at 2^20.
-  const int kRounds = std::clamp(frames / 20, 1, 5);
+  const int kRounds = std::clamp(frames / 20, 1, 15);
   const int perRound = (frames + kRounds - 1) / kRounds;
   const std::vector<Workload> list = workloads();
   std::vector<std::pair<std::string, Measured>> all;
