@@ -78,7 +78,7 @@ int main() {
   {
     SinusoidalParams p;
     p.dModel = 64;
-    const GridWindow w = window(kTop - (1 << 21), 1 << 21, 0, 64, 8, 8);
+    const GridWindow w = window(kTop - (1 << 21), 1 << 21, 0, 64, 256, 8);   // 256 rows: the phase walk crosses seeds
     report("sinusoidal, d_model 64", w, compare(sinusoidalExactPicture(p, w), w, [&](long long r, long long d) {
              const int dim = static_cast<int>(d);
              const long double a = static_cast<long double>(sinusoidalFrequency(p, sinusoidalPairOfDim(p, dim))) * r;
@@ -105,7 +105,7 @@ int main() {
     p.headDim = 64;
     const std::vector<float> q = randomNormalVector(64, 1), k = randomNormalVector(64, 2);
     const long long side = 10000, m0 = kTop - side, n0 = m0 - 1000;
-    const GridWindow w = window(m0, side, n0, side, 20, 20);
+    const GridWindow w = window(m0, side, n0, side, 200, 200);
     const long long rMin = m0 - (n0 + side - 1), rMax = m0 + side - 1 - n0;
     std::vector<double> byOffset;
     for (long long r = rMin; r <= rMax; ++r)

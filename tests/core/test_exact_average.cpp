@@ -172,9 +172,9 @@ TEST_CASE("exact average: a 2^31 x 64 sinusoidal picture matches brute force on 
 }
 
 TEST_CASE("exact average: a sinusoidal picture's phase steps agree with each block's own closed form") {
-  // The picture advances each pair's phase from block to block (seeded every 32 rows); every cell
+  // The picture advances each pair's phase from block to block (seeded every 128 rows); every cell
   // must still equal sinusoidalBlockMean, which reduces each block's angle afresh. 300 display rows
-  // cross 10 seeds; 2^31 - 1 - 5 rows over 300 gives blocks of both lengths, so all three steps run.
+  // walk from 3 seeds; 2^31 - 1 - 5 rows over 300 gives blocks of both lengths, so all three steps run.
   for (SinusoidalLayout layout : {SinusoidalLayout::Interleaved, SinusoidalLayout::Tensor2Tensor}) {
     CAPTURE(static_cast<int>(layout));
     SinusoidalParams p;
@@ -260,14 +260,14 @@ TEST_CASE("exact average: RoPE score block means match brute force, incl. 1e8-ce
 }
 
 TEST_CASE("exact average: a RoPE score picture's phase steps agree with each block's own closed form") {
-  // Rows and columns advance their phases block to block (seeded every 32); every cell must equal
-  // ropeScoreBlockMean, which reduces each block's angles afresh. 300 x 70 blocks cross several
-  // seeds on both axes, with blocks of both lengths (2^31 - 6 rows over 300; 1,000,003 over 70).
+  // Rows and columns advance their phases block to block (seeded every 128); every cell must equal
+  // ropeScoreBlockMean, which reduces each block's angles afresh. 300 x 300 blocks walk from 3
+  // seeds on both axes, with blocks of both lengths (2^31 - 6 rows and 1,000,003 columns over 300).
   RopeParams p;
   p.headDim = 32;
   p.base = 500000.0;
   const std::vector<float> q = randomNormalVector(32, 7), k = randomNormalVector(32, 8);
-  const GridWindow w = window(5, kTop - 5, 123, 1000003, 300, 70);
+  const GridWindow w = window(5, kTop - 5, 123, 1000003, 300, 300);
   const ExactPicture pic = ropeScoreExactPicture(p, q, k, w);
   double worst = 0.0;
   for (int i = 0; i < w.outRows; ++i)
