@@ -336,6 +336,7 @@ TEST_CASE("views: 2^31 positions: each pixel is its rows' closed-form mean, hove
   const posviz::GridWindow& w = img->window;
   REQUIRE(w.rows == 2147483647);
   REQUIRE(img->cells.rows == w.outRows);
+  CHECK(img->colors.size() == img->cells.values.size());   // coloured on the worker: the UI thread only uploads
   for (int i : {0, w.outRows - 1}) {
     for (int j : {0, w.outCols / 2, w.outCols - 1}) {
       CAPTURE(i);

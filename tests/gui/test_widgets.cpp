@@ -120,6 +120,43 @@ TEST_CASE("heatmap: computing a window by rows gives the same average as the ful
   CHECK_FALSE(areaAverageComputed(w, cols, [&](long long, int, float*) {}, b, [&] { return ++n > 3; }));
 }
 
+TEST_CASE("heatmap: colours made on the worker are the widget's, with the scale they were made for") {
+  using namespace posviz::app;
+  HeatmapImage img;
+  img.cells.rows = 1;
+  img.cells.cols = 5;
+  img.cells.values = {-2.0f, -0.5f, 0.0f, 1.0f, std::numeric_limits<float>::quiet_NaN()};
+  img.range = {-0.5f, 2.0f};
+  HeatmapSpec spec;
+  spec.colormap = posviz::Colormap::RdBu;
+  spec.symmetricRange = true;   // diverging: centred on 0, as far as the larger end
+  colorHeatmapImage(img, spec);
+  CHECK(img.colorScale.map == posviz::Colormap::RdBu);
+  CHECK(img.colorScale.min == -2.0f);
+  CHECK(img.colorScale.max == 2.0f);
+  REQUIRE(img.colors.size() == 5);
+  std::vector<posviz::Rgba8> want(5);
+  posviz::colormapLutColors(img.colorScale, img.cells.values, want);
+  for (std::size_t i = 0; i < 5; ++i) {
+    CAPTURE(i);
+    CHECK(img.colors[i].r == want[i].r);
+    CHECK(img.colors[i].g == want[i].g);
+    CHECK(img.colors[i].b == want[i].b);
+  }
+  CHECK(img.colors[0].b > img.colors[0].r);   // -2: the blue end; NaN: the mask colour
+  CHECK(img.colors[4].r == posviz::kMaskColor.r);
+  // A fixed range wins over the image's; a sequential map spans it as given.
+  spec.colormap = posviz::Colormap::Viridis;
+  spec.symmetricRange = false;
+  spec.fixedRange = true;
+  spec.rangeMin = -1.0f;
+  spec.rangeMax = 3.0f;
+  colorHeatmapImage(img, spec);
+  CHECK(img.colorScale.map == posviz::Colormap::Viridis);
+  CHECK(img.colorScale.min == -1.0f);
+  CHECK(img.colorScale.max == 3.0f);
+}
+
 TEST_CASE("plot: nice ticks are 1-2-5 steps inside the range") {
   const auto t = niceTicks(-0.087, 0.087, 10);
   REQUIRE(t.size() == 9);

@@ -126,6 +126,12 @@ bool curvesDue(const RopePanelState& s) {
   return s.numPositions <= kRopeLiveCurvePositions || steadySeconds() - s.inputChangedAt >= kRopeCurveRestSeconds;
 }
 
+// The score heatmap's colours: drawScoreMap's spec and the worker that colours its pictures.
+void setScoreColors(HeatmapSpec& spec) {
+  spec.colormap = Colormap::RdBu;
+  spec.symmetricRange = true;
+}
+
 void requestScore(RopePanelState& s) {
   const int T = s.numPositions;
   const HeatmapWindow w = windowFor(s.scoreHeatmap, T, T);
@@ -184,6 +190,9 @@ void requestScore(RopePanelState& s) {
       // The colours span the whole grid's range when s by offset is at hand, else the picture's.
       out.image.range = out.curvesVersion == version ? finiteRange(*out.byOffset) : finiteRange(out.image.cells);
       out.image.version = imageVersion;
+      HeatmapSpec colors;
+      setScoreColors(colors);
+      colorHeatmapImage(out.image, colors);
     }
     return out;
   });
@@ -698,8 +707,7 @@ void drawScoreMap(RopePanelState& s, const RopeScoreResult* res) {
   spec.rowTip = "m: q is rotated by R_m (each pair i by m * theta_i).";
   spec.colTip = "n: k is rotated by R_n. Cell (m, n) = s(m, n) = <R_m q, R_n k>, which depends only on m - n.";
   spec.valueName = "s(m,n)";
-  spec.colormap = Colormap::RdBu;
-  spec.symmetricRange = true;
+  setScoreColors(spec);
   spec.exactValue = [p, q, k](long long r, long long c) {
     return ropeScore(p, q, k, static_cast<double>(r), static_cast<double>(c));
   };

@@ -58,6 +58,12 @@ std::string omegaFormula(const SinusoidalParams& p, int pair) {
 // the worker; otherwise core computes the picture's block means on the worker, in closed form.
 constexpr long long kGpuWindowCells = 4ll << 20;
 
+// The encoding heatmap's colours: drawEncoding's spec and the worker that colours its pictures.
+void setEncodingColors(HeatmapSpec& spec, Colormap colormap) {
+  spec.colormap = colormap;
+  spec.symmetricRange = true;
+}
+
 void requestEncoding(SinusoidalPanelState& s, AppContext& ctx) {
   const HeatmapWindow w = s.peMap.wanted;
   const SinusoidalParams p = s.params;
@@ -69,7 +75,7 @@ void requestEncoding(SinusoidalPanelState& s, AppContext& ctx) {
     s.lastOnGpu = c.onGpu;
     s.gpuNotice = c.notice;
     auto rows = std::make_shared<const Grid>(std::move(c.grid));
-    s.peImage.request([rows, w, version](JobControl&) {
+    s.peImage.request([rows, w, version, colormap = s.colormap](JobControl&) {
       HeatmapImage img;
       img.window = w;
       img.version = version;
@@ -77,12 +83,15 @@ void requestEncoding(SinusoidalPanelState& s, AppContext& ctx) {
       HeatmapWindow local = w;
       local.row0 = 0;   // the grid starts at the window's first row
       if (windowInside(local, rows->rows, rows->cols)) areaAverageWindow(*rows, local, img.cells);
+      HeatmapSpec colors;
+      setEncodingColors(colors, colormap);
+      colorHeatmapImage(img, colors);
       return img;
     });
     return;
   }
   s.lastOnGpu = false;
-  s.peImage.request([p, w, version](JobControl&) {
+  s.peImage.request([p, w, version, colormap = s.colormap](JobControl&) {
     HeatmapImage img;
     img.window = w;
     img.version = version;
@@ -91,6 +100,9 @@ void requestEncoding(SinusoidalPanelState& s, AppContext& ctx) {
     // row whatever the positions, and 10 to 20 times cheaper than computing the rows and
     // averaging them even at one row a pixel (512 x 4096: 7 against 110 ms on one core).
     img.cells = sinusoidalExactAverage(p, w);
+    HeatmapSpec colors;
+    setEncodingColors(colors, colormap);
+    colorHeatmapImage(img, colors);
     return img;
   });
 }
@@ -286,8 +298,7 @@ void drawEncoding(SinusoidalPanelState& s, AppContext& ctx) {
   spec.colTip = "dim = 0 .. d_model - 1. Interleaved: dim 2i = sin(pos w_i), dim 2i+1 = cos(pos w_i), "
                 "w_i = base^(-2i/d_model). tensor2tensor: all sines, then all cosines.";
   spec.valueName = "PE";
-  spec.colormap = s.colormap;
-  spec.symmetricRange = true;
+  setEncodingColors(spec, s.colormap);
   spec.exactValue = [p](long long r, long long c) { return sinusoidalValue(p, static_cast<double>(r), static_cast<int>(c)); };
   spec.formula = [p](long long r, long long c) {
     const int dim = static_cast<int>(c);

@@ -102,6 +102,10 @@ Scale scaleFor(const HeatmapSpec& spec, const HeatmapImage& image) {
   return s;
 }
 
+bool sameScale(const ColorScale& a, const ColorScale& b) {
+  return a.map == b.map && a.min == b.min && a.max == b.max && a.period == b.period;
+}
+
 unsigned long long keyFor(const HeatmapImage& image, const Scale& s) {
   unsigned long long k = static_cast<unsigned long long>(image.version) * 1000003ull;
   unsigned int bits = 0;
@@ -127,8 +131,15 @@ void upload(HeatmapState& state, const HeatmapImage& image, const Scale& s, floa
     areaAverageWindow(*g, w, reduced);
     g = &reduced;
   }
-  std::vector<Rgba8> rgba(g->values.size());
-  colormapLutColors(s.color, g->values, rgba);
+  // Coloured on the worker when the scale there was this one; else here.
+  const bool precoloured = g == &image.cells && image.colors.size() == g->values.size() &&
+                           sameScale(image.colorScale, s.color);
+  std::vector<Rgba8> rgba;
+  if (!precoloured) {
+    rgba.resize(g->values.size());
+    colormapLutColors(s.color, g->values, rgba);
+  }
+  const Rgba8* pixels = precoloured ? image.colors.data() : rgba.data();
   if (state.texture == 0) {
     GLuint t = 0;
     glGenTextures(1, &t);
@@ -136,7 +147,7 @@ void upload(HeatmapState& state, const HeatmapImage& image, const Scale& s, floa
   }
   glBindTexture(GL_TEXTURE_2D, state.texture);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, g->cols, g->rows, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, g->cols, g->rows, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
   // Display cells are already area-averaged at screen resolution; mipmaps only matter for a
   // whole grid drawn smaller than its cell count (then they average instead of aliasing).
   const bool minified = static_cast<float>(g->cols) > drawnW + 0.5f || static_cast<float>(g->rows) > drawnH + 0.5f;
@@ -224,6 +235,13 @@ void drawColorbar(ImDrawList* dl, ImVec2 p0, ImVec2 p1, const Scale& s, const He
 }
 
 }  // namespace
+
+void colorHeatmapImage(HeatmapImage& image, const HeatmapSpec& spec) {
+  const Scale s = scaleFor(spec, image);
+  image.colors.resize(image.cells.values.size());
+  colormapLutColors(s.color, image.cells.values, image.colors);
+  image.colorScale = s.color;
+}
 
 // -----------------------------------------------------------------------------------------------
 // [SECTION] drawHeatmap (layout, zoom, window, image, axes, hover)

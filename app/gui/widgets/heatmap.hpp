@@ -21,6 +21,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "core/area_average.hpp"
 #include "core/colormap.hpp"
@@ -43,6 +44,11 @@ struct HeatmapImage {
   Grid cells;                 // outRows x outCols, area-averaged
   ValueRange range;           // finite range of the FULL logical grid when known, else of cells
   long long version = 0;      // bumps when the content changes (re-upload)
+  // Optional: `cells` already coloured (colorHeatmapImage, on the worker that computed them), so
+  // that a new picture costs the UI thread only its upload. Used when made with the scale the
+  // widget would use now; otherwise the widget colours the cells itself.
+  std::vector<Rgba8> colors;
+  ColorScale colorScale;
 };
 
 struct HeatmapSpec {
@@ -87,6 +93,11 @@ struct HeatmapState {
 // Returns true when the wanted window changed (zoom, pan, resize) so the view can recompute.
 bool drawHeatmap(const char* id, HeatmapState& state, const HeatmapSpec& spec, const HeatmapImage& image,
                  float width = 0.0f, float height = 0.0f);
+
+// Fills image.colors for spec's colour fields (colormap, symmetricRange, isAngle, fixedRange,
+// rangeMin/Max; nothing else of spec is read), as drawHeatmap would colour the image. For the
+// worker that computed the image; the rest of a spec (callbacks) need not be set.
+void colorHeatmapImage(HeatmapImage& image, const HeatmapSpec& spec);
 
 // Convenience for small grids that are computed whole: the image is the grid itself.
 HeatmapImage wholeGridImage(const Grid& g, long long version);
