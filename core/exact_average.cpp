@@ -492,8 +492,6 @@ ExactPicture ropeScoreExactPicture(const RopeParams& p, std::span<const float> q
   const ScoreForm s = scoreForm(fn, p, q, k);
   requireWindow(fn, w, kMaxExactPosition, kMaxExactPosition);
   const std::size_t np = s.invFreq.size();
-  const std::vector<long long> rb = blockBounds(w.row0, w.rows, w.outRows);
-  const std::vector<long long> cb = blockBounds(w.col0, w.cols, w.outCols);
   // Column blocks once: B_c, B_s per (display col, pair).
   std::vector<double> bc(static_cast<std::size_t>(w.outCols) * np), bs(bc.size());
   const BlockPhases cols(s.invFreq, blockBounds(w.col0, w.cols, w.outCols));
