@@ -22,17 +22,6 @@ namespace {
 constexpr long long kTop = (1ll << 31) - 1;
 constexpr long double kTwoPi = 6.283185307179586476925286766559005768L;
 
-GridWindow window(long long row0, long long rows, long long col0, long long cols, int outRows, int outCols) {
-  GridWindow w;
-  w.row0 = row0;
-  w.rows = rows;
-  w.col0 = col0;
-  w.cols = cols;
-  w.outRows = outRows;
-  w.outCols = outCols;
-  return w;
-}
-
 struct Agreement {
   long long cells = 0;
   double maxDiff = 0.0;   // infinity when one side is NaN and the other is not
@@ -78,7 +67,7 @@ int main() {
   {
     SinusoidalParams p;
     p.dModel = 64;
-    const GridWindow w = window(kTop - (1 << 21), 1 << 21, 0, 64, 256, 8);   // 256 rows: the phase walk crosses seeds
+    const GridWindow w{kTop - (1 << 21), 1 << 21, 0, 64, 256, 8};   // 256 rows: the phase walk crosses seeds
     report("sinusoidal, d_model 64", w, compare(sinusoidalExactPicture(p, w), w, [&](long long r, long long d) {
              const int dim = static_cast<int>(d);
              const long double a = static_cast<long double>(sinusoidalFrequency(p, sinusoidalPairOfDim(p, dim))) * r;
@@ -89,7 +78,7 @@ int main() {
     RopeParams p;
     p.headDim = 32;
     const RopeFrequencies f = ropeFrequencies(p);
-    const GridWindow w = window(kTop - (1 << 20), 1 << 20, 0, 16, 8, 4);
+    const GridWindow w{kTop - (1 << 20), 1 << 20, 0, 16, 8, 4};
     const char* names[] = {"RoPE pair angle mod 2 pi", "RoPE pair cos", "RoPE pair sin"};
     for (RopePairValue v : {RopePairValue::Angle, RopePairValue::Cos, RopePairValue::Sin})
       report(names[static_cast<int>(v)], w, compare(ropePairExactPicture(p, v, w), w, [&](long long r, long long c) {
@@ -105,7 +94,7 @@ int main() {
     p.headDim = 64;
     const std::vector<float> q = randomNormalVector(64, 1), k = randomNormalVector(64, 2);
     const long long side = 10000, m0 = kTop - side, n0 = m0 - 1000;
-    const GridWindow w = window(m0, side, n0, side, 200, 200);
+    const GridWindow w{m0, side, n0, side, 200, 200};
     const long long rMin = m0 - (n0 + side - 1), rMax = m0 + side - 1 - n0;
     std::vector<double> byOffset;
     for (long long r = rMin; r <= rMax; ++r)
@@ -116,7 +105,7 @@ int main() {
   }
   for (bool causal : {false, true}) {
     const double slope = 0.0625;
-    const GridWindow w = window(kTop - 4096, 4096, kTop - 4096 - 1500, 4096, 16, 16);
+    const GridWindow w{kTop - 4096, 4096, kTop - 4096 - 1500, 4096, 16, 16};
     report(causal ? "ALiBi bias, causal, m = 1/16" : "ALiBi bias, symmetric, m = 1/16", w,
            compare(alibiExactPicture(slope, causal, w), w,
                    [&](long long i, long long j) { return static_cast<long double>(alibiBias(slope, i, j, causal)); }));
@@ -127,7 +116,7 @@ int main() {
     g.values = randomNormalVector(2048 * 2048, 3);
     g.values[12345] = std::numeric_limits<float>::quiet_NaN();   // a masked cell is left out of its block
     const SummedAreaTable table(g);
-    const GridWindow w = window(0, 2048, 0, 2048, 37, 29);
+    const GridWindow w{0, 2048, 0, 2048, 37, 29};
     report("learned / .npy (summed-area table)", w, compare(table.averagePicture(w), w, [&](long long r, long long c) {
              return static_cast<long double>(g.values[static_cast<std::size_t>(r * 2048 + c)]);
            }));
