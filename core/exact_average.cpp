@@ -176,12 +176,18 @@ std::vector<long long> blockBounds(long long origin, long long n, int out) {
   return b;
 }
 
+// Threads for a picture of outRows display rows costing ~costPerRow each: all cores once it is
+// big enough to pay for them, else the calling thread alone.
+int pictureThreads(int outRows, long long costPerRow) {
+  const auto work = static_cast<std::size_t>(outRows) * static_cast<std::size_t>(std::max<long long>(costPerRow, 1));
+  return threadsForBytes(work * 8, 0, std::size_t{4} << 20);
+}
+
 // Calls rowFn(i, rowBegin, rowEnd, dst) for every display row, split over the cores when the
 // picture is big enough to pay for threads (cost ~ cellsPerRow per display row).
 template <class RowFn>
 void fillRows(ExactPicture& out, const std::vector<long long>& rb, long long costPerRow, RowFn&& rowFn) {
-  const auto work = static_cast<std::size_t>(out.rows) * static_cast<std::size_t>(std::max<long long>(costPerRow, 1));
-  parallelFor(out.rows, threadsForBytes(work * 8, 0, std::size_t{4} << 20), 1, [&](long long b, long long e) {
+  parallelFor(out.rows, pictureThreads(out.rows, costPerRow), 1, [&](long long b, long long e) {
     for (long long i = b; i < e; ++i) {
       const auto r = static_cast<std::size_t>(i);
       rowFn(static_cast<int>(i), rb[r], rb[r + 1], out.values.data() + r * static_cast<std::size_t>(out.cols));
@@ -303,8 +309,7 @@ class BlockPhases {
 // chunks when the picture is big enough to pay for threads (cost ~ costPerRow per display row).
 template <class RowFn>
 void fillRowsWalking(int outRows, long long costPerRow, RowFn&& rowFn) {
-  const auto work = static_cast<std::size_t>(outRows) * static_cast<std::size_t>(std::max<long long>(costPerRow, 1));
-  parallelFor(outRows, threadsForBytes(work * 8, 0, std::size_t{4} << 20), kPhaseSeedBlocks, [&](long long b, long long e) {
+  parallelFor(outRows, pictureThreads(outRows, costPerRow), kPhaseSeedBlocks, [&](long long b, long long e) {
     BlockPhases::Walk walk;
     for (long long i = b; i < e; ++i) rowFn(static_cast<int>(i), walk);
   });
