@@ -142,16 +142,16 @@ int benchFrames(AppShell& app, int frames) {
   // The workloads take turns, up to 15 rounds of at least 20 frames, so that whatever else the
   // machine does during the run (a 2-core VM has neighbours) lands on every workload alike;
   // times are pooled. Each round sets every workload up again, which costs seconds at 2^20.
-  const int kRounds = std::clamp(frames / 20, 1, 15);
-  const int perRound = (frames + kRounds - 1) / kRounds;
+  const int rounds = std::clamp(frames / 20, 1, 15);
+  const int perRound = (frames + rounds - 1) / rounds;
   const std::vector<Workload> list = workloads();
   std::vector<std::pair<std::string, Measured>> all;
   for (const Workload& w : list) all.push_back({w.name, Measured{}});
   std::printf("frame benchmark: %d frames per workload (%d round%s of %d), one parameter dragged every frame, "
-              "window %dx%d\n", kRounds * perRound, kRounds, kRounds == 1 ? "" : "s", perRound, app.framebufferWidth(),
+              "window %dx%d\n", rounds * perRound, rounds, rounds == 1 ? "" : "s", perRound, app.framebufferWidth(),
               app.framebufferHeight());
   int status = 0;
-  for (int round = 0; round < kRounds; ++round)
+  for (int round = 0; round < rounds; ++round)
     for (std::size_t k = 0; k < list.size(); ++k)
       if (!runRound(app, list[k], round * perRound, perRound, all[k].second)) {
         std::printf("%-34s did not settle in 300 s\n", list[k].name.c_str());
