@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "core/check.hpp"
+#include "core/kernels.hpp"
 #include "core/parallel.hpp"
 
 namespace posviz {
@@ -269,13 +270,7 @@ class BlockPhases {
     if (walk.at < 0 || r < walk.at || r / kPhaseSeedBlocks != walk.at / kPhaseSeedBlocks) seed(r - r % kPhaseSeedBlocks, walk);
     for (; walk.at < r; ++walk.at) {
       const auto k = static_cast<std::size_t>(length(walk.at) + length(walk.at + 1) - 2 * q_);   // 0, 1 or 2
-      const double* sc = &stepCos_[k * n];
-      const double* ss = &stepSin_[k * n];
-      for (std::size_t u = 0; u < n; ++u) {
-        const double x = walk.zc[u] * sc[u] - walk.zs[u] * ss[u];
-        walk.zs[u] = walk.zc[u] * ss[u] + walk.zs[u] * sc[u];
-        walk.zc[u] = x;
-      }
+      kernels::rotatePhasesInPlace(walk.zc.data(), walk.zs.data(), &stepCos_[k * n], &stepSin_[k * n], n);
     }
     const std::vector<double>& d = length(r) == q_ ? shortD_ : longD_;
     for (std::size_t u = 0; u < n; ++u) {
@@ -396,15 +391,26 @@ ExactPicture sinusoidalExactPicture(const SinusoidalParams& p, const GridWindow&
   const std::vector<int> used = pairsOfColumns(s, w.col0, w.col0 + w.cols);
   std::vector<double> usedFreq;
   for (int pair : used) usedFreq.push_back(s.pairFreq[static_cast<std::size_t>(pair)]);
+  const std::size_t n = used.size();
   const BlockPhases rows(std::move(usedFreq), blockBounds(w.row0, w.rows, w.outRows));
+  // Where a row's means hold column c's: used pair u's cos at u, its sin at n + u.
+  std::vector<int> slot(s.pairFreq.size(), 0);
+  for (std::size_t u = 0; u < n; ++u) slot[static_cast<std::size_t>(used[u])] = static_cast<int>(u);
+  std::vector<std::size_t> from(static_cast<std::size_t>(w.cols));
+  for (long long c = w.col0; c < w.col0 + w.cols; ++c) {
+    const auto d = static_cast<std::size_t>(c);
+    from[static_cast<std::size_t>(c - w.col0)] = static_cast<std::size_t>(slot[static_cast<std::size_t>(s.pair[d])]) + (s.isSin[d] ? n : 0);
+  }
   ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.outCols))};
   fillRowsWalking(w.outRows, w.cols, [&](int i, BlockPhases::Walk& walk) {
-    std::vector<double> c(used.size()), sn(used.size()), means;
-    std::vector<SinCosMean> pairMean(s.pairFreq.size());
-    rows.means(i, walk, c.data(), sn.data());
-    for (std::size_t u = 0; u < used.size(); ++u) pairMean[static_cast<std::size_t>(used[u])] = {c[u], sn[u]};
-    sinusoidalColumnMeans(s, w.col0, w.col0 + w.cols, means, [&](int pair) { return pairMean[static_cast<std::size_t>(pair)]; });
-    columnBlocks(means, cb, w.col0, out.values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(w.outCols));
+    std::vector<double> means(2 * n);
+    rows.means(i, walk, means.data(), means.data() + n);
+    double* dst = out.values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(w.outCols);
+    for (std::size_t j = 0; j + 1 < cb.size(); ++j) {   // as columnBlocks, each column's mean looked up
+      double sum = 0.0;
+      for (long long c = cb[j]; c < cb[j + 1]; ++c) sum += means[from[static_cast<std::size_t>(c - w.col0)]];
+      dst[j] = sum / static_cast<double>(cb[j + 1] - cb[j]);
+    }
   });
   return out;
 }
@@ -497,36 +503,34 @@ ExactPicture ropeScoreExactPicture(const RopeParams& p, std::span<const float> q
   const ScoreForm s = scoreForm(fn, p, q, k);
   requireWindow(fn, w, kMaxExactPosition, kMaxExactPosition);
   const std::size_t np = s.invFreq.size();
-  // Column blocks once: B_c, B_s per (display col, pair).
-  std::vector<double> bc(static_cast<std::size_t>(w.outCols) * np), bs(bc.size());
-  const BlockPhases cols(s.invFreq, blockBounds(w.col0, w.cols, w.outCols));
-  BlockPhases::Walk colWalk;
-  for (int j = 0; j < w.outCols; ++j) cols.means(j, colWalk, &bc[static_cast<std::size_t>(j) * np], &bs[static_cast<std::size_t>(j) * np]);
+  // Column blocks once, pair-major: B_c, B_s of pair i for every display column in a row, so
+  // that a picture row is a sum of np scaled rows (long contiguous loops a compiler vectorizes).
+  const std::size_t nc = static_cast<std::size_t>(w.outCols);
+  std::vector<double> bc(nc * np), bs(bc.size());
+  {
+    const BlockPhases cols(s.invFreq, blockBounds(w.col0, w.cols, w.outCols));
+    BlockPhases::Walk colWalk;
+    std::vector<double> c(np), sn(np);
+    for (std::size_t j = 0; j < nc; ++j) {
+      cols.means(static_cast<int>(j), colWalk, c.data(), sn.data());
+      for (std::size_t i = 0; i < np; ++i) {
+        bc[i * nc + j] = c[i];
+        bs[i * nc + j] = sn[i];
+      }
+    }
+  }
   const BlockPhases rows(s.invFreq, blockBounds(w.row0, w.rows, w.outRows));
-  ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.outCols))};
+  ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * nc)};
   fillRowsWalking(w.outRows, static_cast<long long>(w.outCols) * static_cast<long long>(np), [&](int r, BlockPhases::Walk& walk) {
-    double* dst = out.values.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(w.outCols);
-    std::vector<double> ac(np), as(np), x(np), y(np);
+    double* dst = out.values.data() + static_cast<std::size_t>(r) * nc;
+    std::vector<double> ac(np), as(np);
     rows.means(r, walk, ac.data(), as.data());
+    std::fill(dst, dst + nc, s.passThrough);
     // cosCoef Re(A conj B) + sinCoef Im(A conj B) = B_c x_i + B_s y_i
     for (std::size_t i = 0; i < np; ++i) {
-      x[i] = s.cosCoef[i] * ac[i] + s.sinCoef[i] * as[i];
-      y[i] = s.cosCoef[i] * as[i] - s.sinCoef[i] * ac[i];
-    }
-    for (int j = 0; j < w.outCols; ++j) {
-      const double* c = &bc[static_cast<std::size_t>(j) * np];
-      const double* sn = &bs[static_cast<std::size_t>(j) * np];
-      // Four running sums: one would make every pair wait for the previous add.
-      double t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0;
-      std::size_t i = 0;
-      for (; i + 4 <= np; i += 4) {
-        t0 += c[i] * x[i] + sn[i] * y[i];
-        t1 += c[i + 1] * x[i + 1] + sn[i + 1] * y[i + 1];
-        t2 += c[i + 2] * x[i + 2] + sn[i + 2] * y[i + 2];
-        t3 += c[i + 3] * x[i + 3] + sn[i + 3] * y[i + 3];
-      }
-      for (; i < np; ++i) t0 += c[i] * x[i] + sn[i] * y[i];
-      dst[j] = (t0 + t1) + (t2 + t3) + s.passThrough;
+      const double x = s.cosCoef[i] * ac[i] + s.sinCoef[i] * as[i];
+      const double y = s.cosCoef[i] * as[i] - s.sinCoef[i] * ac[i];
+      kernels::addScaledPairInto(dst, &bc[i * nc], &bs[i * nc], x, y, nc);
     }
   });
   return out;

@@ -457,6 +457,15 @@ void learnedLookupInto(const float* table, int tableRows, int dModel, long long 
   });
 }
 
+void addScaledPairInto(double* dst, const double* c, const double* s, double x, double y, std::size_t n, KernelIsa isa) {
+  POSVIZ_DISPATCH(chooseIsa(isa), addScaledPair(dst, c, s, x, y, n));
+}
+
+void rotatePhasesInPlace(double* zc, double* zs, const double* stepCos, const double* stepSin, std::size_t n,
+                         KernelIsa isa) {
+  POSVIZ_DISPATCH(chooseIsa(isa), rotatePhases(zc, zs, stepCos, stepSin, n));
+}
+
 void copyFloats(float* dst, const float* src, std::size_t count, bool stream) {
   if (count == 0) return;
   requireOut("copyFloats", "dst", dst);

@@ -114,6 +114,15 @@ void ropeScoreOffsetsInto(const double* invFreq, const double* cosCoef, const do
 void learnedLookupInto(const float* table, int tableRows, int dModel, long long firstPos, int numPositions,
                        float* out, const KernelOptions& opt = {});
 
+// [SECTION] exact-average loops (core/exact_average.cpp): float64, one thread, any alignment
+// dst[j] += c[j] * x + s[j] * y for j < n; dst must not overlap c or s.
+void addScaledPairInto(double* dst, const double* c, const double* s, double x, double y, std::size_t n,
+                       KernelIsa isa = KernelIsa::Auto);
+// (zc[u] + i zs[u]) *= (stepCos[u] + i stepSin[u]) for u < n: each phase advanced by its own
+// rotation. The four arrays must not overlap.
+void rotatePhasesInPlace(double* zc, double* zs, const double* stepCos, const double* stepSin, std::size_t n,
+                         KernelIsa isa = KernelIsa::Auto);
+
 // [SECTION] building blocks, exposed for the benchmarks
 // Copies count floats (no overlap), with streaming stores when stream is true.
 void copyFloats(float* dst, const float* src, std::size_t count, bool stream);

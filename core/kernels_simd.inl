@@ -9,6 +9,7 @@
 // [SECTION] primitives   VD = float64 lanes, VF = float32 lanes (kLanesF = 2 * kLanesD)
 // [SECTION] row copy     copyRow: any alignment, streaming stores on request
 // [SECTION] rotor rows   sin/cos sweeps over positions for blocks of rows; score offsets
+// [SECTION] exact-average loops  float64 row updates of core/exact_average.cpp's pictures
 // [SECTION] apply        RoPE on rows of headDim, both layouts
 
 // [SECTION] primitives
@@ -27,6 +28,8 @@ inline VF splatF(float x) { return _mm512_set1_ps(x); }
 inline VD loadD(const double* p) { return _mm512_load_pd(p); }
 inline void storeD(double* p, VD v) { _mm512_store_pd(p, v); }
 inline VD splatD(double x) { return _mm512_set1_pd(x); }
+inline VD loadUnalignedD(const double* p) { return _mm512_loadu_pd(p); }
+inline void storeUnalignedD(double* p, VD v) { _mm512_storeu_pd(p, v); }
 inline VF narrow(VD lo, VD hi) {
   return _mm512_insertf32x8(_mm512_castps256_ps512(_mm512_cvtpd_ps(lo)), _mm512_cvtpd_ps(hi), 1);
 }
@@ -67,6 +70,8 @@ inline VF splatF(float x) { return _mm256_set1_ps(x); }
 inline VD loadD(const double* p) { return _mm256_load_pd(p); }
 inline void storeD(double* p, VD v) { _mm256_store_pd(p, v); }
 inline VD splatD(double x) { return _mm256_set1_pd(x); }
+inline VD loadUnalignedD(const double* p) { return _mm256_loadu_pd(p); }
+inline void storeUnalignedD(double* p, VD v) { _mm256_storeu_pd(p, v); }
 // kLanesF floats from two VD: [lo..., hi...].
 inline VF narrow(VD lo, VD hi) { return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo)); }
 // (a0 b0 a1 b1 ...) over two vectors.
@@ -107,6 +112,8 @@ inline VF splatF(float x) { return _mm_set1_ps(x); }
 inline VD loadD(const double* p) { return _mm_load_pd(p); }
 inline void storeD(double* p, VD v) { _mm_store_pd(p, v); }
 inline VD splatD(double x) { return _mm_set1_pd(x); }
+inline VD loadUnalignedD(const double* p) { return _mm_loadu_pd(p); }
+inline void storeUnalignedD(double* p, VD v) { _mm_storeu_pd(p, v); }
 inline VF narrow(VD lo, VD hi) { return _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi)); }
 inline void interleave(VF a, VF b, VF& first, VF& second) {
   first = _mm_unpacklo_ps(a, b);
@@ -371,6 +378,32 @@ inline void scoreOffsetRows(const double* invFreq, const double* cosCoef, const 
     for (int l = 0; l < kLanesD; ++l) sum += lanes[l];
     out[r] = sum;
   });
+}
+
+// [SECTION] exact-average loops (core/exact_average.cpp), float64, any alignment
+// dst[j] += c[j] * x + s[j] * y for j < n.
+inline void addScaledPair(double* dst, const double* c, const double* s, double x, double y, std::size_t n) {
+  const VD vx = splatD(x), vy = splatD(y);
+  std::size_t j = 0;
+  for (; j + kLanesD <= n; j += kLanesD)
+    storeUnalignedD(dst + j, loadUnalignedD(dst + j) + (loadUnalignedD(c + j) * vx + loadUnalignedD(s + j) * vy));
+  for (; j < n; ++j) dst[j] += c[j] * x + s[j] * y;
+}
+
+// (zc[u] + i zs[u]) *= (sc[u] + i ss[u]) for u < n.
+inline void rotatePhases(double* zc, double* zs, const double* sc, const double* ss, std::size_t n) {
+  std::size_t u = 0;
+  for (; u + kLanesD <= n; u += kLanesD) {
+    const VD c = loadUnalignedD(zc + u), s = loadUnalignedD(zs + u);
+    const VD a = loadUnalignedD(sc + u), b = loadUnalignedD(ss + u);
+    storeUnalignedD(zc + u, c * a - s * b);
+    storeUnalignedD(zs + u, c * b + s * a);
+  }
+  for (; u < n; ++u) {
+    const double c = zc[u], s = zs[u];
+    zc[u] = c * sc[u] - s * ss[u];
+    zs[u] = c * ss[u] + s * sc[u];
+  }
 }
 
 // [SECTION] apply
