@@ -25,6 +25,7 @@
 #include "app/cli/export.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/gui/widgets/plot.hpp"
+#include "app/gui/widgets/retained.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/gpu/backend.hpp"
 #include "core/area_average.hpp"
@@ -317,104 +318,124 @@ void updateRopePanel(RopePanelState& s, AppContext& ctx) {
 
 namespace {
 
-// Two rows of dim boxes (half-split above, interleaved below), arcs joining the dims of each
-// pair, and lines from halfSplit[perm[k]] to interleaved[k]: the permutation between them.
-void drawLayoutDiagram(const RopeParams& p, float width, float scale) {
-  int rot = 0;
-  try {
-    rot = ropeRotaryDims(p);
-  } catch (const std::exception&) {
-    return;
-  }
-  const int d = p.headDim;
-  const int numPairs = rot / 2;
-  std::vector<int> perm;
-  try {
-    perm = ropeLayoutPermutation(rot);
-  } catch (const std::exception&) {
-    return;
-  }
-  RopeParams half = p, inter = p;
-  half.layout = RopeLayout::HalfSplit;
-  inter.layout = RopeLayout::Interleaved;
+// The pairing diagram's geometry and the pair of every dim in both layouts.
+struct LayoutDiagram {
+  RopeParams half, inter;                  // the shown parameters in each layout
+  int d = 0, rot = 0, numPairs = 0;
+  std::vector<int> perm;                   // interleaved dim k holds half-split dim perm[k]
+  std::vector<int> pairHalf, pairInter;    // pair of each dim (-1: pass-through)
+  ImVec2 origin;
+  float width = 0, box = 0, arcH = 0, boxH = 0, height = 0;
+  float yHalf = 0, yInter = 0;             // tops of the half-split and interleaved rows
 
-  const float box = std::min(22.0f * scale, (width - 8.0f) / static_cast<float>(d));
-  const float arcH = 26.0f * scale;
-  const float rowGap = 44.0f * scale;
-  const float boxH = std::max(6.0f, std::min(box, 16.0f * scale));
-  const float textH = ImGui::GetTextLineHeight();
-  const ImVec2 o = ImGui::GetCursorScreenPos();
-  const float height = textH + arcH + boxH + rowGap + boxH + arcH + textH;
-  ImGui::Dummy(ImVec2(width, height));
-  ImDrawList* dl = ImGui::GetWindowDrawList();
+  float cx(int dim) const { return origin.x + 4.0f + (static_cast<float>(dim) + 0.5f) * box; }
+};
+
+bool layoutDiagram(const RopeParams& p, float width, float scale, LayoutDiagram& g) {
+  try {
+    g.rot = ropeRotaryDims(p);
+    g.perm = ropeLayoutPermutation(g.rot);
+  } catch (const std::exception&) {
+    return false;
+  }
+  g.d = p.headDim;
+  g.numPairs = g.rot / 2;
+  g.half = g.inter = p;
+  g.half.layout = RopeLayout::HalfSplit;
+  g.inter.layout = RopeLayout::Interleaved;
+  g.pairHalf.assign(static_cast<std::size_t>(g.d), -1);
+  g.pairInter.assign(static_cast<std::size_t>(g.d), -1);
+  for (int i = 0; i < g.numPairs; ++i) {
+    const DimPair a = ropePairDims(g.half, i), b = ropePairDims(g.inter, i);
+    g.pairHalf[static_cast<std::size_t>(a.a)] = g.pairHalf[static_cast<std::size_t>(a.b)] = i;
+    g.pairInter[static_cast<std::size_t>(b.a)] = g.pairInter[static_cast<std::size_t>(b.b)] = i;
+  }
+  g.width = width;
+  g.box = std::min(22.0f * scale, (width - 8.0f) / static_cast<float>(g.d));
+  g.arcH = 26.0f * scale;
+  g.boxH = std::max(6.0f, std::min(g.box, 16.0f * scale));
+  const float textH = ImGui::GetTextLineHeight(), rowGap = 44.0f * scale;
+  g.height = textH + g.arcH + g.boxH + rowGap + g.boxH + g.arcH + textH;
+  g.origin = ImGui::GetCursorScreenPos();
+  g.yHalf = g.origin.y + textH + g.arcH;
+  g.yInter = g.yHalf + g.boxH + rowGap;
+  return true;
+}
+
+// Arcs above the half-split row and below the interleaved row join the dims of each pair.
+void drawPairArcs(ImDrawList* dl, const LayoutDiagram& g) {
+  const float thick = std::max(1.0f, std::min(2.0f, g.box * 0.15f));
+  for (int i = 0; i < g.numPairs; ++i) {
+    const DimPair a = ropePairDims(g.half, i), b = ropePairDims(g.inter, i);
+    const ImU32 col = pairHue(i, g.numPairs);
+    const float ha = std::min(g.arcH, g.arcH * (0.35f + std::fabs(static_cast<float>(a.b - a.a)) / static_cast<float>(g.d)));
+    dl->AddBezierCubic(ImVec2(g.cx(a.a), g.yHalf), ImVec2(g.cx(a.a), g.yHalf - ha), ImVec2(g.cx(a.b), g.yHalf - ha),
+                       ImVec2(g.cx(a.b), g.yHalf), col, thick);
+    const float hb = g.arcH * 0.6f, y = g.yInter + g.boxH;
+    dl->AddBezierCubic(ImVec2(g.cx(b.a), y), ImVec2(g.cx(b.a), y + hb), ImVec2(g.cx(b.b), y + hb), ImVec2(g.cx(b.b), y),
+                       col, thick);
+  }
+}
+
+// The whole picture: titles, arcs, the permutation's lines, and the dim boxes.
+void drawLayoutPicture(ImDrawList* dl, const LayoutDiagram& g, const RopeParams& p) {
   const ImU32 grey = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-
-  const float yHalf = o.y + textH + arcH;              // top of the half-split row
-  const float yInter = yHalf + boxH + rowGap;          // top of the interleaved row
-  const auto cx = [&](int dim) { return o.x + 4.0f + (static_cast<float>(dim) + 0.5f) * box; };
   const bool halfSel = p.layout == RopeLayout::HalfSplit;
-  dl->AddText(ImVec2(o.x, o.y), halfSel ? text : grey,
-              halfSel ? "half-split (i, i + d/2)  [selected]" : "half-split (i, i + d/2)");
-  dl->AddText(ImVec2(o.x, yInter + boxH + arcH), !halfSel ? text : grey,
+  dl->AddText(g.origin, halfSel ? text : grey, halfSel ? "half-split (i, i + d/2)  [selected]" : "half-split (i, i + d/2)");
+  dl->AddText(ImVec2(g.origin.x, g.yInter + g.boxH + g.arcH), !halfSel ? text : grey,
               !halfSel ? "interleaved (2i, 2i + 1)  [selected]" : "interleaved (2i, 2i + 1)");
-
-  // Pair of each dim in each layout (for colours).
-  std::vector<int> pairHalf(static_cast<std::size_t>(d), -1), pairInter(static_cast<std::size_t>(d), -1);
-  for (int i = 0; i < numPairs; ++i) {
-    const DimPair a = ropePairDims(half, i), b = ropePairDims(inter, i);
-    pairHalf[static_cast<std::size_t>(a.a)] = pairHalf[static_cast<std::size_t>(a.b)] = i;
-    pairInter[static_cast<std::size_t>(b.a)] = pairInter[static_cast<std::size_t>(b.b)] = i;
-    const float thick = std::max(1.0f, std::min(2.0f, box * 0.15f));
-    // Arcs above the half-split row, below the interleaved row.
-    const float ha = std::min(arcH, arcH * (0.35f + std::fabs(static_cast<float>(a.b - a.a)) / static_cast<float>(d)));
-    dl->AddBezierCubic(ImVec2(cx(a.a), yHalf), ImVec2(cx(a.a), yHalf - ha), ImVec2(cx(a.b), yHalf - ha),
-                       ImVec2(cx(a.b), yHalf), pairHue(i, numPairs), thick);
-    const float hb = arcH * 0.6f;
-    dl->AddBezierCubic(ImVec2(cx(b.a), yInter + boxH), ImVec2(cx(b.a), yInter + boxH + hb),
-                       ImVec2(cx(b.b), yInter + boxH + hb), ImVec2(cx(b.b), yInter + boxH), pairHue(i, numPairs),
-                       thick);
+  drawPairArcs(dl, g);
+  for (int kk = 0; kk < g.rot; ++kk) {
+    const int pair = g.pairInter[static_cast<std::size_t>(kk)];
+    dl->AddLine(ImVec2(g.cx(g.perm[static_cast<std::size_t>(kk)]), g.yHalf + g.boxH), ImVec2(g.cx(kk), g.yInter),
+                (pair >= 0 ? pairHue(pair, g.numPairs) : grey) & IM_COL32(255, 255, 255, 150), 1.0f);
   }
-  // The permutation: interleaved dim k holds half-split dim perm[k].
-  for (int kk = 0; kk < rot; ++kk) {
-    const int from = perm[static_cast<std::size_t>(kk)];
-    dl->AddLine(ImVec2(cx(from), yHalf + boxH), ImVec2(cx(kk), yInter),
-                (pairInter[static_cast<std::size_t>(kk)] >= 0 ? pairHue(pairInter[static_cast<std::size_t>(kk)], numPairs)
-                                                              : grey) & IM_COL32(255, 255, 255, 150),
-                1.0f);
-  }
-  const bool labels = box >= ImGui::CalcTextSize("00").x + 2.0f;
-  for (int dim = 0; dim < d; ++dim) {
-    const float x0 = o.x + 4.0f + static_cast<float>(dim) * box;
+  const bool labels = g.box >= ImGui::CalcTextSize("00").x + 2.0f;
+  for (int dim = 0; dim < g.d; ++dim) {
+    const float x0 = g.origin.x + 4.0f + static_cast<float>(dim) * g.box;
     for (int row = 0; row < 2; ++row) {
-      const float y0 = row == 0 ? yHalf : yInter;
-      const int pr = row == 0 ? pairHalf[static_cast<std::size_t>(dim)] : pairInter[static_cast<std::size_t>(dim)];
-      const ImU32 fill = pr >= 0 ? pairHue(pr, numPairs) : IM_COL32(90, 90, 90, 255);
-      dl->AddRectFilled(ImVec2(x0 + 0.5f, y0), ImVec2(x0 + box - 0.5f, y0 + boxH), fill);
-      if (labels) {
-        const std::string t = std::to_string(dim);
-        const ImVec2 ts = ImGui::CalcTextSize(t.c_str());
-        dl->AddText(ImVec2(x0 + (box - ts.x) * 0.5f, y0 + (boxH - ts.y) * 0.5f), IM_COL32(20, 20, 20, 255), t.c_str());
-      }
+      const float y0 = row == 0 ? g.yHalf : g.yInter;
+      const int pr = (row == 0 ? g.pairHalf : g.pairInter)[static_cast<std::size_t>(dim)];
+      dl->AddRectFilled(ImVec2(x0 + 0.5f, y0), ImVec2(x0 + g.box - 0.5f, y0 + g.boxH),
+                        pr >= 0 ? pairHue(pr, g.numPairs) : IM_COL32(90, 90, 90, 255));
+      if (!labels) continue;
+      const std::string t = std::to_string(dim);
+      const ImVec2 ts = ImGui::CalcTextSize(t.c_str());
+      dl->AddText(ImVec2(x0 + (g.box - ts.x) * 0.5f, y0 + (g.boxH - ts.y) * 0.5f), IM_COL32(20, 20, 20, 255), t.c_str());
     }
   }
-  if (ImGui::IsItemHovered()) {
-    const float mx = ImGui::GetIO().MousePos.x;
-    const int dim = static_cast<int>(std::floor((mx - o.x - 4.0f) / box));
-    if (dim >= 0 && dim < d) {
-      ImGui::BeginTooltip();
-      if (dim >= rot) {
-        ImGui::Text("dim %d: pass-through (partial rotary: only dims 0..%d rotate)", dim, rot - 1);
-      } else {
-        const int ph = pairHalf[static_cast<std::size_t>(dim)], pi = pairInter[static_cast<std::size_t>(dim)];
-        const DimPair a = ropePairDims(half, ph), b = ropePairDims(inter, pi);
-        ImGui::Text("dim %d\nhalf-split: pair %d = dims (%d, %d)\ninterleaved: pair %d = dims (%d, %d)", dim, ph, a.a,
-                    a.b, pi, b.a, b.b);
-        ImGui::Text("interleaved dim %d holds half-split dim %d", dim, perm[static_cast<std::size_t>(dim)]);
-      }
-      ImGui::EndTooltip();
-    }
+}
+
+void layoutDiagramTooltip(const LayoutDiagram& g) {
+  const int dim = static_cast<int>(std::floor((ImGui::GetIO().MousePos.x - g.origin.x - 4.0f) / g.box));
+  if (dim < 0 || dim >= g.d) return;
+  ImGui::BeginTooltip();
+  if (dim >= g.rot) {
+    ImGui::Text("dim %d: pass-through (partial rotary: only dims 0..%d rotate)", dim, g.rot - 1);
+  } else {
+    const int ph = g.pairHalf[static_cast<std::size_t>(dim)], pi = g.pairInter[static_cast<std::size_t>(dim)];
+    const DimPair a = ropePairDims(g.half, ph), b = ropePairDims(g.inter, pi);
+    ImGui::Text("dim %d\nhalf-split: pair %d = dims (%d, %d)\ninterleaved: pair %d = dims (%d, %d)", dim, ph, a.a, a.b,
+                pi, b.a, b.b);
+    ImGui::Text("interleaved dim %d holds half-split dim %d", dim, g.perm[static_cast<std::size_t>(dim)]);
   }
+  ImGui::EndTooltip();
+}
+
+// Two rows of dim boxes (half-split above, interleaved below), arcs joining the dims of each
+// pair, and lines from halfSplit[perm[k]] to interleaved[k]: the permutation between them. The
+// picture changes only with head_dim, the rotary fraction, the layout and the width, so a drag
+// of anything else shows it from a texture.
+void drawLayoutDiagram(const RopeParams& p, float width, float scale) {
+  LayoutDiagram g;
+  if (!layoutDiagram(p, width, scale, g)) return;
+  ImGui::Dummy(ImVec2(width, g.height));
+  RetainedKey key;
+  key.add(p.headDim).add(g.rot).add(p.layout).add(width).add(scale);
+  drawRetained("layout-diagram", g.origin, ImVec2(width, g.height), key.value(),
+               [&](ImDrawList* dl) { drawLayoutPicture(dl, g, p); });
+  if (ImGui::IsItemHovered()) layoutDiagramTooltip(g);
 }
 
 // perm written out (first entries) so the numbers behind the lines can be read.

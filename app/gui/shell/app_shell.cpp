@@ -27,6 +27,7 @@
 #include "app/gui/panels/panels.hpp"
 #include "core/npy.hpp"
 #include "app/gui/shell/screenshot.hpp"
+#include "app/gui/widgets/retained.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/lessons/lessons.hpp"
 #include "core/embedded.hpp"
@@ -222,6 +223,7 @@ AppShell::~AppShell() {
   }
   gpu_.reset();
   if (imguiReady_) {
+    releaseRetained();
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();

@@ -8,11 +8,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "app/gui/widgets/retained.hpp"
 
 namespace posviz::app {
 
@@ -276,13 +279,28 @@ PlotFrame layoutPlot(const PlotSpec& spec, ImVec2 origin, float w, float h) {
   return f;
 }
 
+// text, or as much of it as fits in width followed by "...".
+std::string fittedText(const std::string& text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  std::string t = text;
+  while (!t.empty() && ImGui::CalcTextSize((t + "...").c_str()).x > width) {
+    // One whole UTF-8 character: its continuation bytes, then its first byte.
+    while (!t.empty() && (static_cast<unsigned char>(t.back()) & 0xC0) == 0x80) t.pop_back();
+    if (!t.empty()) t.pop_back();
+  }
+  return t + "...";
+}
+
 // Background, title and the shaded x-bands.
 void drawBackground(const PlotSpec& spec, const PlotFrame& f) {
   ImDrawList* dl = f.dl;
   dl->AddRectFilled(f.p0, f.p1, IM_COL32(20, 22, 26, 255));
   if (!spec.title.empty()) {
-    const ImVec2 ts = ImGui::CalcTextSize(spec.title.c_str());
-    dl->AddText(ImVec2(f.p0.x + (f.pw - ts.x) * 0.5f, f.origin.y), f.textCol, spec.title.c_str());
+    // Centred over the data; a title wider than the whole widget is cut to fit, with "...".
+    const std::string title = fittedText(spec.title, f.w);
+    const float tw = ImGui::CalcTextSize(title.c_str()).x;
+    const float x = std::clamp(f.p0.x + (f.pw - tw) * 0.5f, f.origin.x, f.origin.x + std::max(0.0f, f.w - tw));
+    dl->AddText(ImVec2(x, f.origin.y), f.textCol, title.c_str());
   }
   dl->PushClipRect(f.p0, f.p1, true);
   for (const PlotBand& b : spec.bands) {
@@ -689,6 +707,17 @@ bool axisTitleTooltip(const PlotSpec& spec, const PlotFrame& f) {
   return false;
 }
 
+// Everything the plot's picture (all but the hover overlay) is drawn from.
+std::uint64_t pictureKey(const PlotSpec& spec, float w, float h) {
+  RetainedKey k;
+  k.add(w).add(h).add(spec.title).add(spec.xTitle).add(spec.yTitle).add(spec.xTip).add(spec.yTip);
+  k.add(spec.legendOutside).add(spec.logX).add(spec.logY).add(spec.fixedY).add(spec.yMin).add(spec.yMax);
+  for (const PlotSeries& s : spec.series) k.add(s.label).add(s.x).add(s.y).add(s.color).add(s.scatter).add(s.thickness);
+  for (const PlotMarker& m : spec.markers) k.add(m.x).add(m.label).add(m.color);
+  for (const PlotBand& b : spec.bands) k.add(b.x0).add(b.x1).add(b.label).add(b.color);
+  return k.value();
+}
+
 }  // namespace
 
 PlotHover drawPlot(const char* id, const PlotSpec& spec, float width, float height) {
@@ -699,10 +728,14 @@ PlotHover drawPlot(const char* id, const PlotSpec& spec, float width, float heig
   ImGui::InvisibleButton("##plot", ImVec2(w, h));
   const bool hovered = ImGui::IsItemHovered();
   const PlotFrame f = layoutPlot(spec, origin, w, h);
-  drawBackground(spec, f);
-  drawGridAndTicks(spec, f);
-  drawData(spec, f);
-  drawTitleAndLegend(spec, f);
+  drawRetained("##picture", origin, ImVec2(w, h), pictureKey(spec, w, h), [&](ImDrawList* dl) {
+    PlotFrame into = f;
+    into.dl = dl;
+    drawBackground(spec, into);
+    drawGridAndTicks(spec, into);
+    drawData(spec, into);
+    drawTitleAndLegend(spec, into);
+  });
   const bool onTitle = hovered && axisTitleTooltip(spec, f);
   const PlotHover hover = drawHover(spec, f, hovered && !onTitle);
   ImGui::PopID();
