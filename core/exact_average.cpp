@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <numbers>
 #include <string>
@@ -244,6 +245,7 @@ class BlockPhases {
   struct Walk {   // where one thread's walk stands
     std::vector<double> zc, zs;
     long long at = -1;
+    std::vector<double> row;   // the thread's scratch for one row's means
   };
 
   BlockPhases(std::vector<double> freq, std::vector<long long> bounds) : freq_(std::move(freq)), bounds_(std::move(bounds)) {
@@ -273,10 +275,8 @@ class BlockPhases {
       kernels::rotatePhasesInPlace(walk.zc.data(), walk.zs.data(), &stepCos_[k * n], &stepSin_[k * n], n);
     }
     const std::vector<double>& d = length(r) == q_ ? shortD_ : longD_;
-    for (std::size_t u = 0; u < n; ++u) {
-      c[u] = d[u] * walk.zc[u];
-      s[u] = d[u] * walk.zs[u];
-    }
+    kernels::multiplyInto(c, d.data(), walk.zc.data(), n);
+    kernels::multiplyInto(s, d.data(), walk.zs.data(), n);
   }
 
  private:
@@ -396,20 +396,23 @@ ExactPicture sinusoidalExactPicture(const SinusoidalParams& p, const GridWindow&
   // Where a row's means hold column c's: used pair u's cos at u, its sin at n + u.
   std::vector<int> slot(s.pairFreq.size(), 0);
   for (std::size_t u = 0; u < n; ++u) slot[static_cast<std::size_t>(used[u])] = static_cast<int>(u);
-  std::vector<std::size_t> from(static_cast<std::size_t>(w.cols));
+  std::vector<std::uint32_t> from(static_cast<std::size_t>(w.cols));   // 2n <= 65536 dims
   for (long long c = w.col0; c < w.col0 + w.cols; ++c) {
     const auto d = static_cast<std::size_t>(c);
-    from[static_cast<std::size_t>(c - w.col0)] = static_cast<std::size_t>(slot[static_cast<std::size_t>(s.pair[d])]) + (s.isSin[d] ? n : 0);
+    from[static_cast<std::size_t>(c - w.col0)] =
+        static_cast<std::uint32_t>(static_cast<std::size_t>(slot[static_cast<std::size_t>(s.pair[d])]) + (s.isSin[d] ? n : 0));
   }
   ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.outCols))};
   fillRowsWalking(w.outRows, w.cols, [&](int i, BlockPhases::Walk& walk) {
-    std::vector<double> means(2 * n);
-    rows.means(i, walk, means.data(), means.data() + n);
+    walk.row.resize(2 * n);
+    const double* means = walk.row.data();
+    rows.means(i, walk, walk.row.data(), walk.row.data() + n);
     double* dst = out.values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(w.outCols);
     for (std::size_t j = 0; j + 1 < cb.size(); ++j) {   // as columnBlocks, each column's mean looked up
+      const auto c0 = static_cast<std::size_t>(cb[j] - w.col0), c1 = static_cast<std::size_t>(cb[j + 1] - w.col0);
       double sum = 0.0;
-      for (long long c = cb[j]; c < cb[j + 1]; ++c) sum += means[from[static_cast<std::size_t>(c - w.col0)]];
-      dst[j] = sum / static_cast<double>(cb[j + 1] - cb[j]);
+      for (std::size_t c = c0; c < c1; ++c) sum += means[from[c]];
+      dst[j] = sum / static_cast<double>(c1 - c0);
     }
   });
   return out;

@@ -461,6 +461,10 @@ void addScaledPairInto(double* dst, const double* c, const double* s, double x, 
   POSVIZ_DISPATCH(chooseIsa(isa), addScaledPair(dst, c, s, x, y, n));
 }
 
+void multiplyInto(double* out, const double* a, const double* b, std::size_t n, KernelIsa isa) {
+  POSVIZ_DISPATCH(chooseIsa(isa), multiply(out, a, b, n));
+}
+
 void rotatePhasesInPlace(double* zc, double* zs, const double* stepCos, const double* stepSin, std::size_t n,
                          KernelIsa isa) {
   POSVIZ_DISPATCH(chooseIsa(isa), rotatePhases(zc, zs, stepCos, stepSin, n));

@@ -118,6 +118,8 @@ void learnedLookupInto(const float* table, int tableRows, int dModel, long long 
 // dst[j] += c[j] * x + s[j] * y for j < n; dst must not overlap c or s.
 void addScaledPairInto(double* dst, const double* c, const double* s, double x, double y, std::size_t n,
                        KernelIsa isa = KernelIsa::Auto);
+// out[j] = a[j] * b[j] for j < n; out may equal a or b.
+void multiplyInto(double* out, const double* a, const double* b, std::size_t n, KernelIsa isa = KernelIsa::Auto);
 // (zc[u] + i zs[u]) *= (stepCos[u] + i stepSin[u]) for u < n: each phase advanced by its own
 // rotation. The four arrays must not overlap.
 void rotatePhasesInPlace(double* zc, double* zs, const double* stepCos, const double* stepSin, std::size_t n,

@@ -390,6 +390,13 @@ inline void addScaledPair(double* dst, const double* c, const double* s, double 
   for (; j < n; ++j) dst[j] += c[j] * x + s[j] * y;
 }
 
+// out[j] = a[j] * b[j] for j < n.
+inline void multiply(double* out, const double* a, const double* b, std::size_t n) {
+  std::size_t j = 0;
+  for (; j + kLanesD <= n; j += kLanesD) storeUnalignedD(out + j, loadUnalignedD(a + j) * loadUnalignedD(b + j));
+  for (; j < n; ++j) out[j] = a[j] * b[j];
+}
+
 // (zc[u] + i zs[u]) *= (sc[u] + i ss[u]) for u < n.
 inline void rotatePhases(double* zc, double* zs, const double* sc, const double* ss, std::size_t n) {
   std::size_t u = 0;

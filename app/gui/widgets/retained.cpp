@@ -261,8 +261,11 @@ int retainedShownThisFrame() {
 }
 
 void releaseRetained() {
-  for (auto& [id, e] : cache().entries) freeTarget(e);
-  cache().entries.clear();
+  Cache& c = cache();
+  for (auto& [id, e] : c.entries) freeTarget(e);
+  c.entries.clear();
+  c.frame = -1;   // the next window's ImGui context counts its frames from the start
+  c.shown = 0;
 }
 
 }  // namespace posviz::app
