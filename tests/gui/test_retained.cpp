@@ -121,4 +121,28 @@ TEST_CASE("retained: a drawing stays retained while it holds still, and a change
   CHECK(retainedShownThisFrame() == still);
 }
 
+TEST_CASE("retained: at 2^20 positions a drag keeps the waiting curves retained from its first frame") {
+  auto app = testing::makeTestShell(1280, 800);
+  if (!app) return;
+  setRetainedEnabled(true);
+  app->selectPanel(findPanel("rope"));
+  RopePanelState& s = app->state().rope;
+  s.numPositions = 1 << 20;
+  s.dirty = true;
+  REQUIRE(app->renderUntilIdle(4, 300.0));
+  app->frame();
+  app->frame();
+  REQUIRE(retainedShownThisFrame() == 4);
+  // Each dragged value changes the score picture and the pair circles. The O(T) curves wait for
+  // the drag to rest: their plots say "[previous value]" (drawn live) and stay textures.
+  for (int f = 0; f < 10; ++f) {
+    s.params.base *= 1.005;
+    s.dirty = true;
+    app->frame();
+    CAPTURE(f);
+    CHECK(retainedShownThisFrame() == 4);
+  }
+  CHECK(s.score.result()->curvesVersion != s.inputVersion);
+}
+
 }  // TEST_SUITE

@@ -801,9 +801,13 @@ void drawPlots(const RopePanelState& s, const RopeScoreResult* res) {
     return;
   }
   // At large T a drag shows the curves of the value before it until the input rests (O(T) each).
-  const char* stale = res->curvesVersion != s.inputVersion ? "  [previous value]" : "";
+  // The note is drawn live, so a plot showing the curves of a passed value stays retained.
+  const char* stale = res->curvesVersion != s.inputVersion ? "[previous value]" : "";
+  const char* slot = s.numPositions > kRopeLiveCurvePositions ? "[previous value]" : "";
   PlotSpec ps;
-  ps.title = std::string("s against m - n") + stale;
+  ps.title = "s against m - n";
+  ps.note = stale;
+  ps.noteSlot = slot;
   ps.xTitle = "how far the query is after the key";
   ps.xTip = "m - n, in positions (negative: the key comes after the query).";
   ps.yTitle = "attention score";
@@ -818,7 +822,9 @@ void drawPlots(const RopePanelState& s, const RopeScoreResult* res) {
   drawPlot("rope-offset", ps, 0.0f, plotH);
 
   PlotSpec pb;
-  pb.title = std::string("RoFormer long-term decay bound") + stale;
+  pb.title = "RoFormer long-term decay bound";
+  pb.note = stale;
+  pb.noteSlot = slot;
   pb.xTitle = "distance between query and key";
   pb.xTip = "r = |m - n|, in positions.";
   pb.yTitle = "ceiling on the score (relative)";

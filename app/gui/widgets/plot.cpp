@@ -279,6 +279,11 @@ PlotFrame layoutPlot(const PlotSpec& spec, ImVec2 origin, float w, float h) {
   return f;
 }
 
+// The title row's room kept at its right end for the note.
+float noteRoom(const PlotSpec& spec) {
+  return spec.noteSlot.empty() ? 0.0f : ImGui::CalcTextSize(spec.noteSlot.c_str()).x + ImGui::GetFontSize() * 0.5f;
+}
+
 // text, or as much of it as fits in width followed by "...".
 std::string fittedText(const std::string& text, float width) {
   if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
@@ -296,10 +301,11 @@ void drawBackground(const PlotSpec& spec, const PlotFrame& f) {
   ImDrawList* dl = f.dl;
   dl->AddRectFilled(f.p0, f.p1, IM_COL32(20, 22, 26, 255));
   if (!spec.title.empty()) {
-    // Centred over the data; a title wider than the whole widget is cut to fit, with "...".
-    const std::string title = fittedText(spec.title, f.w);
+    // Centred over the data, left of the note's room; a title wider than that is cut, with "...".
+    const float room = std::max(0.0f, f.w - noteRoom(spec));
+    const std::string title = fittedText(spec.title, room);
     const float tw = ImGui::CalcTextSize(title.c_str()).x;
-    const float x = std::clamp(f.p0.x + (f.pw - tw) * 0.5f, f.origin.x, f.origin.x + std::max(0.0f, f.w - tw));
+    const float x = std::clamp(f.p0.x + (f.pw - tw) * 0.5f, f.origin.x, f.origin.x + std::max(0.0f, room - tw));
     dl->AddText(ImVec2(x, f.origin.y), f.textCol, title.c_str());
   }
   dl->PushClipRect(f.p0, f.p1, true);
@@ -710,7 +716,7 @@ bool axisTitleTooltip(const PlotSpec& spec, const PlotFrame& f) {
 // Everything the plot's picture (all but the hover overlay) is drawn from.
 std::uint64_t pictureKey(const PlotSpec& spec, float w, float h) {
   RetainedKey k;
-  k.add(w).add(h).add(spec.title).add(spec.xTitle).add(spec.yTitle).add(spec.xTip).add(spec.yTip);
+  k.add(w).add(h).add(spec.title).add(spec.noteSlot).add(spec.xTitle).add(spec.yTitle).add(spec.xTip).add(spec.yTip);
   k.add(spec.legendOutside).add(spec.logX).add(spec.logY).add(spec.fixedY).add(spec.yMin).add(spec.yMax);
   for (const PlotSeries& s : spec.series) k.add(s.label).add(s.x).add(s.y).add(s.color).add(s.scatter).add(s.thickness);
   for (const PlotMarker& m : spec.markers) k.add(m.x).add(m.label).add(m.color);
@@ -736,6 +742,11 @@ PlotHover drawPlot(const char* id, const PlotSpec& spec, float width, float heig
     drawData(spec, into);
     drawTitleAndLegend(spec, into);
   });
+  if (!spec.note.empty()) {
+    const float nw = ImGui::CalcTextSize(spec.note.c_str()).x;
+    ImGui::GetWindowDrawList()->AddText(ImVec2(origin.x + w - nw, origin.y), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                                        spec.note.c_str());
+  }
   const bool onTitle = hovered && axisTitleTooltip(spec, f);
   const PlotHover hover = drawHover(spec, f, hovered && !onTitle);
   ImGui::PopID();

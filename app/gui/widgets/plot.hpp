@@ -34,6 +34,9 @@ struct PlotBand {               // shaded x-range [x0, x1]
 
 struct PlotSpec {
   std::string title;
+  std::string note;             // drawn live at the right end of the title row ("[previous value]"), so it
+  std::string noteSlot;         // can come and go without redrawing the plot; noteSlot: its longest text,
+                                // the room the title leaves for it (empty: no note)
   std::string xTitle;           // plain words ("distance between the two tokens")
   std::string yTitle;
   std::string xTip;             // shown when the x title is hovered: the formula or symbol behind it
