@@ -198,12 +198,14 @@ void fillRows(ExactPicture& out, const std::vector<long long>& rb, long long cos
 }
 
 // From per-column means of one row block (cols of the window) to display cells: equal rows per
-// column, so a column block's mean is the mean of its columns' means.
-void columnBlocks(const std::vector<double>& colMean, const std::vector<long long>& cb, long long col0, double* dst) {
+// column, so a column block's mean is the mean of its columns' means. colMean(k) is the mean of
+// the window's column k (column col0 + k).
+template <class ColMean>
+void columnBlocks(ColMean&& colMean, const std::vector<long long>& cb, long long col0, double* dst) {
   const std::size_t n = cb.size() - 1;
   for (std::size_t j = 0; j < n; ++j) {
     double s = 0.0;
-    for (long long c = cb[j]; c < cb[j + 1]; ++c) s += colMean[static_cast<std::size_t>(c - col0)];
+    for (long long c = cb[j]; c < cb[j + 1]; ++c) s += colMean(static_cast<std::size_t>(c - col0));
     dst[j] = s / static_cast<double>(cb[j + 1] - cb[j]);
   }
 }
@@ -407,13 +409,8 @@ ExactPicture sinusoidalExactPicture(const SinusoidalParams& p, const GridWindow&
     walk.row.resize(2 * n);
     const double* means = walk.row.data();
     rows.means(i, walk, walk.row.data(), walk.row.data() + n);
-    double* dst = out.values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(w.outCols);
-    for (std::size_t j = 0; j + 1 < cb.size(); ++j) {   // as columnBlocks, each column's mean looked up
-      const auto c0 = static_cast<std::size_t>(cb[j] - w.col0), c1 = static_cast<std::size_t>(cb[j + 1] - w.col0);
-      double sum = 0.0;
-      for (std::size_t c = c0; c < c1; ++c) sum += means[from[c]];
-      dst[j] = sum / static_cast<double>(c1 - c0);
-    }
+    columnBlocks([&](std::size_t c) { return means[from[c]]; }, cb, w.col0,
+                 out.values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(w.outCols));
   });
   return out;
 }
@@ -443,7 +440,7 @@ ExactPicture ropePairExactPicture(const RopeParams& p, RopePairValue v, const Gr
     std::vector<double> means(static_cast<std::size_t>(w.cols));
     for (long long c = 0; c < w.cols; ++c)
       means[static_cast<std::size_t>(c)] = ropePairValueMean(f, v, static_cast<std::size_t>(w.col0 + c), r0, r1);
-    columnBlocks(means, cb, w.col0, dst);
+    columnBlocks([&](std::size_t c) { return means[c]; }, cb, w.col0, dst);
   });
   return out;
 }
@@ -526,8 +523,10 @@ ExactPicture ropeScoreExactPicture(const RopeParams& p, std::span<const float> q
   ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * nc)};
   fillRowsWalking(w.outRows, static_cast<long long>(w.outCols) * static_cast<long long>(np), [&](int r, BlockPhases::Walk& walk) {
     double* dst = out.values.data() + static_cast<std::size_t>(r) * nc;
-    std::vector<double> ac(np), as(np);
-    rows.means(r, walk, ac.data(), as.data());
+    walk.row.resize(2 * np);
+    const double* ac = walk.row.data();
+    const double* as = ac + np;
+    rows.means(r, walk, walk.row.data(), walk.row.data() + np);
     std::fill(dst, dst + nc, s.passThrough);
     // cosCoef Re(A conj B) + sinCoef Im(A conj B) = B_c x_i + B_s y_i
     for (std::size_t i = 0; i < np; ++i) {

@@ -26,7 +26,6 @@ struct Entry {
   std::uint64_t key = 0;
   bool rendered = false;           // the texture holds the drawing of `key`
   bool failed = false;             // no texture could be made for `key`: drawn directly
-  ImVec2 size;                     // the widget's box, as the key was made
   ImVec2 offset, covered;          // the texture's corner from the origin, and its size (pixels)
   int lastFrame = 0;
 };
@@ -142,13 +141,13 @@ bool contentBounds(const ImDrawList& list, ImVec2& lo, ImVec2& hi) {
 }
 
 // Draws `draw` into e's texture. The texture covers what the drawing covers, in whole pixels;
-// e.offset is where its top-left corner lies from `origin`.
-bool renderToTexture(Entry& e, ImVec2 origin, const std::function<void(ImDrawList*)>& draw) {
+// e.offset is where its top-left corner lies from `origin`; box is the widget's size.
+bool renderToTexture(Entry& e, ImVec2 origin, ImVec2 box, const std::function<void(ImDrawList*)>& draw) {
   ImDrawList list(ImGui::GetDrawListSharedData());
   list._ResetForNewFrame();
   list.PushTextureID(ImGui::GetIO().Fonts->TexID);
   // Generous room around the widget (whatever the window clips now may show after a scroll).
-  list.PushClipRect(ImVec2(origin.x - kMargin, origin.y - kMargin), ImVec2(origin.x + e.size.x + kMargin, origin.y + e.size.y + kMargin));
+  list.PushClipRect(ImVec2(origin.x - kMargin, origin.y - kMargin), ImVec2(origin.x + box.x + kMargin, origin.y + box.y + kMargin));
   draw(&list);
   list.PopClipRect();
   list.PopTextureID();
@@ -234,12 +233,11 @@ void drawRetained(const char* id, ImVec2 origin, ImVec2 size, std::uint64_t key,
   e.lastFrame = c.frame;
   if (e.key != full.value()) {        // new or changed: drawn directly until it holds still
     e.key = full.value();
-    e.size = size;
     e.rendered = e.failed = false;
     draw(dl);
     return;
   }
-  if (!e.rendered && (e.failed || !(e.rendered = renderToTexture(e, origin, draw)))) {
+  if (!e.rendered && (e.failed || !(e.rendered = renderToTexture(e, origin, size, draw)))) {
     e.failed = true;
     draw(dl);
     return;
@@ -253,7 +251,6 @@ void drawRetained(const char* id, ImVec2 origin, ImVec2 size, std::uint64_t key,
 }
 
 void setRetainedEnabled(bool on) { cache().enabled = on; }
-bool retainedEnabled() { return cache().enabled; }
 
 int retainedShownThisFrame() {
   const Cache& c = cache();

@@ -57,7 +57,6 @@ void drawRetained(const char* id, ImVec2 origin, ImVec2 size, std::uint64_t key,
 
 // Off: everything is drawn directly (the comparison tests draw both ways). On by default.
 void setRetainedEnabled(bool on);
-bool retainedEnabled();
 
 // Drawings shown from a texture in the frame being built, for tests and the frame benchmark.
 int retainedShownThisFrame();
