@@ -465,6 +465,10 @@ void multiplyInto(double* out, const double* a, const double* b, std::size_t n, 
   POSVIZ_DISPATCH(chooseIsa(isa), multiply(out, a, b, n));
 }
 
+void multiplySumInto(double* out, const double* d, const double* a, const double* b, std::size_t n, KernelIsa isa) {
+  POSVIZ_DISPATCH(chooseIsa(isa), multiplySum(out, d, a, b, n));
+}
+
 void rotatePhasesInPlace(double* zc, double* zs, const double* stepCos, const double* stepSin, std::size_t n,
                          KernelIsa isa) {
   POSVIZ_DISPATCH(chooseIsa(isa), rotatePhases(zc, zs, stepCos, stepSin, n));

@@ -120,6 +120,9 @@ void addScaledPairInto(double* dst, const double* c, const double* s, double x, 
                        KernelIsa isa = KernelIsa::Auto);
 // out[j] = a[j] * b[j] for j < n; out may equal a or b.
 void multiplyInto(double* out, const double* a, const double* b, std::size_t n, KernelIsa isa = KernelIsa::Auto);
+// out[j] = d[j] * (a[j] + b[j]) for j < n; out may equal d, a or b.
+void multiplySumInto(double* out, const double* d, const double* a, const double* b, std::size_t n,
+                     KernelIsa isa = KernelIsa::Auto);
 // (zc[u] + i zs[u]) *= (stepCos[u] + i stepSin[u]) for u < n: each phase advanced by its own
 // rotation. The four arrays must not overlap.
 void rotatePhasesInPlace(double* zc, double* zs, const double* stepCos, const double* stepSin, std::size_t n,

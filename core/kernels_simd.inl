@@ -397,6 +397,14 @@ inline void multiply(double* out, const double* a, const double* b, std::size_t 
   for (; j < n; ++j) out[j] = a[j] * b[j];
 }
 
+// out[j] = d[j] * (a[j] + b[j]) for j < n.
+inline void multiplySum(double* out, const double* d, const double* a, const double* b, std::size_t n) {
+  std::size_t j = 0;
+  for (; j + kLanesD <= n; j += kLanesD)
+    storeUnalignedD(out + j, loadUnalignedD(d + j) * (loadUnalignedD(a + j) + loadUnalignedD(b + j)));
+  for (; j < n; ++j) out[j] = d[j] * (a[j] + b[j]);
+}
+
 // (zc[u] + i zs[u]) *= (sc[u] + i ss[u]) for u < n.
 inline void rotatePhases(double* zc, double* zs, const double* sc, const double* ss, std::size_t n) {
   std::size_t u = 0;

@@ -180,7 +180,12 @@ TEST_CASE("exact average: a sinusoidal picture's phase steps agree with each blo
     SinusoidalParams p;
     p.dModel = 512;
     p.layout = layout;
-    for (const GridWindow& w : {window(5, kTop - 5, 0, 512, 300, 64), window(1000003, 977777, 37, 101, 300, 17)}) {
+    // Interleaved columns are summed by whole pairs plus a half pair at either end: blocks of
+    // 5 or 6 dims from an odd column, of one dim each (a lone sin, a lone cos), of two dims from
+    // an odd column (a cos and the next pair's sin, no whole pair), and the last dim alone.
+    for (const GridWindow& w : {window(5, kTop - 5, 0, 512, 300, 64), window(1000003, 977777, 37, 101, 300, 17),
+                                window(7, 4099, 3, 9, 300, 9), window(7, 4099, 101, 40, 300, 20),
+                                window(0, 4099, 511, 1, 300, 1)}) {
       CAPTURE(w.row0);
       const ExactPicture pic = sinusoidalExactPicture(p, w);
       double worst = 0.0;

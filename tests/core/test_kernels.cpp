@@ -661,7 +661,7 @@ TEST_CASE("kernels: copy and fill write exactly the range asked, at any alignmen
 }
 
 TEST_CASE("kernels: the exact-average loops equal their scalar formulas bit for bit, every ISA and length") {
-  // addScaledPairInto, rotatePhasesInPlace, multiplyInto.
+  // addScaledPairInto, rotatePhasesInPlace, multiplyInto, multiplySumInto.
   // Values of mixed sign and size, so that a reordered or fused sum would round differently.
   auto value = [](std::size_t j, double scale) { return std::sin(static_cast<double>(j) * 0.7 + scale) * (1.0 + scale * static_cast<double>(j % 5)); };
   for (pk::KernelIsa isa : {pk::KernelIsa::Auto, pk::KernelIsa::Avx2, pk::KernelIsa::Baseline}) {
@@ -694,6 +694,10 @@ TEST_CASE("kernels: the exact-average loops equal their scalar formulas bit for 
         for (std::size_t j = shift; j < n + shift; ++j) wantProduct[j] = c[j] * s[j];
         pk::multiplyInto(product.data() + shift, c.data() + shift, s.data() + shift, n, isa);
         CHECK(sameBits(product, wantProduct));
+        std::vector<double> weighted(n + shift + 1, 9.0), wantWeighted = weighted;
+        for (std::size_t j = shift; j < n + shift; ++j) wantWeighted[j] = dst[j] * (c[j] + s[j]);
+        pk::multiplySumInto(weighted.data() + shift, dst.data() + shift, c.data() + shift, s.data() + shift, n, isa);
+        CHECK(sameBits(weighted, wantWeighted));
         CHECK(sameBits(dst, wantDst));   // the slack cells too
         CHECK(sameBits(zc, wantC));
         CHECK(sameBits(zs, wantS));
