@@ -305,6 +305,48 @@ TEST_CASE("worker: a running job finishes, waiting requests collapse to the late
   CHECK(*r.result() == 3);
 }
 
+TEST_CASE("worker: a job starved of cores by other programs is started again at ordinary priority") {
+  // Ordinary threads keep every core busy, as a build or a training run would. The jobs' idle-class
+  // thread would get about 0.3 % of a core (30 ms of work: some 10 s); the watcher starts the job
+  // again at nice 10 after 100 ms of waiting, where it gets a fair share.
+  AsyncResult<int> r;
+  r.request([](JobControl&) { return 1; });   // starts the threads
+  REQUIRE(r.waitIdle(5.0));
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> spinners;
+  for (unsigned i = 0; i < std::max(2u, std::thread::hardware_concurrency()); ++i)
+    spinners.emplace_back([&stop] {
+      volatile unsigned long long x = 0;
+      while (!stop.load(std::memory_order_relaxed)) x = x + 1;
+    });
+  std::atomic<int> runs{0};
+  r.request([&runs](JobControl& jc) {
+    ++runs;
+    timespec t0{}, t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+    do {   // 30 ms of this thread's own CPU time
+      throwIfCancelled(jc);
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    } while ((t.tv_sec - t0.tv_sec) * 1000000000ll + (t.tv_nsec - t0.tv_nsec) < 30000000ll);
+    return 42;
+  });
+  const bool done = r.waitIdle(5.0);
+  stop = true;
+  for (std::thread& t : spinners) t.join();
+  REQUIRE(done);
+  CHECK(*r.result() == 42);
+  if (r.worker().idleClass()) {
+    CHECK(r.worker().rescued() >= 1);
+    // The watcher ran it: from the start (the idle thread never woke to take it), or again
+    // after the idle thread's run starved (cancelled, its result dropped).
+    CHECK(runs.load() >= 1);
+    CHECK(runs.load() <= 2);
+  } else {
+    MESSAGE("no idle scheduling class here: jobs ran at nice 10 throughout");
+    CHECK(runs.load() == 1);
+  }
+}
+
 TEST_CASE("worker: a failing job reports its error and keeps the last good result") {
   AsyncResult<int> r;
   r.request([](JobControl&) { return 7; });

@@ -1,74 +1,176 @@
 #include "app/gui/widgets/worker.hpp"
 
+#include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
+#include <string>
 
 #include "core/parallel.hpp"
 
 namespace posviz::app {
+
+namespace {
+
+// How long thread tid has waited for a core, in ns (the second field of its schedstat); -1 when
+// the kernel does not say.
+long long waitedForCoreNs(int tid) {
+  std::ifstream f("/proc/self/task/" + std::to_string(tid) + "/schedstat");
+  long long onCpu = 0, waited = -1;
+  if (!(f >> onCpu >> waited)) return -1;
+  return waited;
+}
+
+// What both threads share: one core fewer than the machine has for the jobs' own threads, so
+// that the frame loop and the GL driver keep one.
+void capJobThreads() { threadCapOfThisThread() = std::max(1, hardwareThreads() - 1); }
+
+}  // namespace
 
 Worker::~Worker() {
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
     pending_.reset();
-    if (running_) running_->cancel_.store(true);
+    for (std::optional<Run>* r : {&idleRun_, &watcherRun_})
+      if (*r) (*r)->control->cancel_.store(true);
   }
   cv_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  if (idle_.joinable()) idle_.join();
+  if (watcher_.joinable()) watcher_.join();
 }
 
 void Worker::submit(Job job) {
   {
     std::lock_guard lock(mutex_);
+    if (!pending_) pendingSince_ = Clock::now();
     pending_ = std::move(job);
-    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+    if (!idle_.joinable()) {
+      idle_ = std::thread([this] { runIdle(); });
+      watcher_ = std::thread([this] { runWatcher(); });
+    }
   }
   cv_.notify_all();
 }
 
 bool Worker::busy() const {
   std::lock_guard lock(mutex_);
-  return pending_.has_value() || running_ != nullptr;
+  // A starved run that was started again on the watcher no longer counts.
+  return pending_.has_value() || (idleRun_ && !idleRun_->abandoned) || watcherRun_.has_value();
 }
 
 float Worker::progress() const {
   std::lock_guard lock(mutex_);
-  return running_ ? running_->progress_.load() : -1.0f;
+  if (watcherRun_) return watcherRun_->control->progress_.load();
+  return idleRun_ ? idleRun_->control->progress_.load() : -1.0f;
 }
 
 void Worker::cancelAll() {
   std::lock_guard lock(mutex_);
   pending_.reset();
-  if (running_) running_->cancel_.store(true);
+  for (std::optional<Run>* r : {&idleRun_, &watcherRun_})
+    if (*r) (*r)->control->cancel_.store(true);
 }
 
-void Worker::run() {
-  // Below the UI thread in the scheduler: on a machine with few cores a long computation takes
-  // the time the frame does not need, instead of stretching frames (Linux: per-thread nice).
+int Worker::rescued() const {
+  std::lock_guard lock(mutex_);
+  return rescued_;
+}
+
+bool Worker::idleClass() const {
+  std::lock_guard lock(mutex_);
+  return idleClass_;
+}
+
+bool Worker::takeable(bool watcher, Clock::time_point now) {
+  if (!pending_) return false;
+  // The watcher takes the jobs while the idle thread is starved, and for kStarvedFor after;
+  // the idle thread takes them back once that has passed and it is free.
+  if (starvedAt_ && now - *starvedAt_ > kStarvedFor && !idleRun_) starvedAt_.reset();
+  const bool toWatcher = !idleClass_ || starvedAt_.has_value();
+  return watcher ? toWatcher && !watcherRun_ : !toWatcher;
+}
+
+// Runs job on this thread as `slot`'s run, with the lock released while it runs.
+void Worker::execute(std::unique_lock<std::mutex>& lock, std::optional<Run>& slot, std::shared_ptr<const Job> job,
+                     long long waitedNs) {
+  auto control = std::make_shared<JobControl>();
+  slot = Run{job, control, Clock::now(), waitedNs, false};
+  cv_.notify_all();   // the watcher starts watching
+  lock.unlock();
+  try {
+    (*job)(*control);
+  } catch (...) {
+    // Jobs report their own errors (AsyncResult catches); nothing may escape the thread.
+  }
+  lock.lock();
+  slot.reset();
+  cv_.notify_all();
+}
+
+bool Worker::starving(const Run& run, Clock::time_point now) const {
+  const auto wall = std::chrono::duration_cast<std::chrono::nanoseconds>(now - run.start).count();
+  if (now - run.start < kStarvedAfter || run.waitedNs < 0) return false;
+  const long long waited = waitedForCoreNs(idleTid_);
+  return waited >= 0 && static_cast<double>(waited - run.waitedNs) > kStarvedShare * static_cast<double>(wall);
+}
+
+void Worker::runIdle() {
+  pthread_setname_np(pthread_self(), "posviz-jobs");   // for top, perf and debuggers
+  const int tid = static_cast<int>(gettid());
+  sched_param none{};
+  const bool idleClass = sched_setscheduler(0, SCHED_IDLE, &none) == 0 && waitedForCoreNs(tid) >= 0;
+  if (!idleClass) setpriority(PRIO_PROCESS, static_cast<id_t>(tid), 10);
+  capJobThreads();
+  std::unique_lock lock(mutex_);
+  idleTid_ = tid;
+  idleClass_ = idleClass;
+  cv_.notify_all();   // the watcher may now take jobs in its place
+  for (;;) {
+    cv_.wait(lock, [this] { return stop_ || takeable(false, Clock::now()); });
+    if (stop_) return;
+    auto job = std::make_shared<const Job>(std::move(*pending_));
+    pending_.reset();
+    execute(lock, idleRun_, std::move(job), waitedForCoreNs(tid));
+  }
+}
+
+void Worker::runWatcher() {
+  // Below the UI thread in the scheduler, but in the ordinary class: it gets a share of a busy
+  // machine, where the idle thread would get none.
+  pthread_setname_np(pthread_self(), "posviz-watch");
   setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
-  // And one core fewer than the machine has for the jobs' own threads: the frame loop and the
-  // GL driver (a software rasterizer works on every core) keep one, so a picture that takes all
-  // cores cannot stretch the frames of a drag.
-  threadCapOfThisThread() = std::max(1, hardwareThreads() - 1);
+  capJobThreads();
   std::unique_lock lock(mutex_);
   for (;;) {
-    cv_.wait(lock, [this] { return stop_ || pending_.has_value(); });
+    // While a job waits or runs on the idle thread, look at it every 20 ms; else sleep until told.
+    auto idleLive = [this] { return idleRun_.has_value() && !idleRun_->abandoned; };
+    if (pending_ || idleLive()) cv_.wait_for(lock, std::chrono::milliseconds(20));
+    else cv_.wait(lock, [&] { return stop_ || pending_.has_value() || idleLive(); });
     if (stop_) return;
-    Job job = std::move(*pending_);
-    pending_.reset();
-    auto control = std::make_shared<JobControl>();
-    running_ = control;
-    lock.unlock();
-    try {
-      job(*control);
-    } catch (...) {
-      // Jobs report their own errors (AsyncResult catches); nothing may escape the thread.
+    const Clock::time_point now = Clock::now();
+    if (idleLive() && !watcherRun_ && starving(*idleRun_, now)) {
+      // Start the starved job again here; its first run's result is dropped.
+      idleRun_->control->cancel_.store(true);
+      idleRun_->abandoned = true;
+      starvedAt_ = now;
+      ++rescued_;
+      execute(lock, watcherRun_, idleRun_->job, -1);
+      continue;
     }
-    lock.lock();
-    running_.reset();
+    // A free idle thread that has not even woken to take a job is starved as well.
+    if (pending_ && idleClass_ && !idleRun_ && !starvedAt_ && now - pendingSince_ > kStarvedAfter) {
+      starvedAt_ = now;
+      ++rescued_;
+    }
+    if (takeable(true, now)) {
+      auto job = std::make_shared<const Job>(std::move(*pending_));
+      pending_.reset();
+      execute(lock, watcherRun_, std::move(job), -1);
+    }
   }
 }
 

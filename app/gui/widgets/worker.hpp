@@ -16,7 +16,9 @@
 //   until a newer one arrives, so the view keeps showing it with a progress indication (busy(),
 //   progress()). An exception thrown by a
 //   job (e.g. the memory budget) becomes error(); the last good result is kept.
-//   Each AsyncResult owns one thread, started on the first request and joined in the destructor.
+//   Each AsyncResult owns one Worker (two threads, started on the first request and joined in
+//   the destructor). A job starved of cores may be started a second time (see Worker), so a
+//   job must only compute what it returns, from what it captured by value.
 #pragma once
 
 #include <algorithm>
@@ -50,10 +52,23 @@ inline void throwIfCancelled(const JobControl& jc) {
   if (jc.cancelled()) throw JobCancelled{};
 }
 
-// One background thread running type-erased jobs, latest request wins.
+// Background threads running type-erased jobs, latest request wins.
+//
+// On Linux the jobs run in the idle scheduling class (SCHED_IDLE): a core goes to them only when
+// nothing else wants it, and the frame loop and the GL driver's threads (a software rasterizer
+// works on every core) take it back the moment they wake. So a picture computed during a drag
+// never stretches the drag's frames; it arrives a little later instead. A machine kept busy by
+// other programs would starve such a thread, so a second thread of ordinary priority (nice 10)
+// watches the running job: once it has waited for a core more than kStarvedShare of the time for
+// kStarvedAfter, the job is started again on the watching thread and the starved run is cancelled
+// (its result is dropped), and the jobs of the next kStarvedFor run there too. Where the idle class
+// or the scheduler's statistics are missing, jobs run at nice 10 alone.
 class Worker {
  public:
   using Job = std::function<void(JobControl&)>;
+  static constexpr std::chrono::milliseconds kStarvedAfter{100}, kStarvedFor{2000};
+  static constexpr double kStarvedShare = 0.75;
+
   Worker() = default;
   ~Worker();
   Worker(const Worker&) = delete;
@@ -63,14 +78,35 @@ class Worker {
   bool busy() const;           // a job is pending or running
   float progress() const;      // of the running job; < 0 when unknown
   void cancelAll();            // drop the pending job and cancel the running one
+  int rescued() const;         // times the idle thread was found starved (tests, diagnostics)
+  bool idleClass() const;      // jobs start in the idle scheduling class
 
  private:
-  void run();
+  using Clock = std::chrono::steady_clock;
+  struct Run {                 // a job running on one of the threads
+    std::shared_ptr<const Job> job;
+    std::shared_ptr<JobControl> control;
+    Clock::time_point start;
+    long long waitedNs = 0;    // the thread's time waiting for a core when the job started
+    bool abandoned = false;    // starved, cancelled and started again on the watcher
+  };
+  void runIdle();
+  void runWatcher();
+  bool takeable(bool watcher, Clock::time_point now);   // may this thread take pending_? (lock held)
+  void execute(std::unique_lock<std::mutex>& lock, std::optional<Run>& slot, std::shared_ptr<const Job> job,
+               long long waitedNs);
+  bool starving(const Run& run, Clock::time_point now) const;
+
   mutable std::mutex mutex_;
   std::condition_variable cv_;
-  std::thread thread_;
+  std::thread idle_, watcher_;
+  int idleTid_ = 0;            // the idle thread's kernel id; 0 until it runs (or without an idle class)
+  bool idleClass_ = false;     // the idle thread got SCHED_IDLE and its scheduler statistics can be read
   std::optional<Job> pending_;
-  std::shared_ptr<JobControl> running_;
+  Clock::time_point pendingSince_;               // when pending_ last went from empty to a job
+  std::optional<Run> idleRun_, watcherRun_;
+  std::optional<Clock::time_point> starvedAt_;   // the watcher takes the jobs while set
+  int rescued_ = 0;
   bool stop_ = false;
 };
 
@@ -97,6 +133,7 @@ class AsyncResult {
         slot->readyError.clear();
       } catch (const JobCancelled&) {
       } catch (const std::exception& e) {
+        if (jc.cancelled()) return;
         std::lock_guard lock(slot->mutex);
         if (id < slot->readyId) return;
         slot->readyId = id;
@@ -139,6 +176,7 @@ class AsyncResult {
     slot_->readyId = std::max(slot_->readyId, requested_);
   }
   void clearError() { error_.clear(); }
+  const Worker& worker() const { return *worker_; }
 
   // Blocks until the latest request has finished (tests, screenshots); false on timeout.
   bool waitIdle(double timeoutSeconds = 30.0) {
