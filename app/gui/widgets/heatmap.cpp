@@ -55,6 +55,7 @@ void releaseHeatmap(HeatmapState& state) {
     glDeleteTextures(1, &t);
   }
   state.texture = 0;
+  state.textureRows = state.textureCols = 0;
   state.uploadedVersion = -1;
   state.uploadedKey = 0;
 }
@@ -144,10 +145,16 @@ void upload(HeatmapState& state, const HeatmapImage& image, const Scale& s, floa
     GLuint t = 0;
     glGenTextures(1, &t);
     state.texture = t;
+    state.textureRows = state.textureCols = 0;   // no storage yet
   }
   glBindTexture(GL_TEXTURE_2D, state.texture);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, g->cols, g->rows, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+  // Same size as before: write into the texture's storage instead of making new storage (a
+  // software GL would allocate and clear it again for every picture of a drag).
+  if (g->rows == state.textureRows && g->cols == state.textureCols)
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, g->cols, g->rows, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+  else
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, g->cols, g->rows, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
   // Display cells are already area-averaged at screen resolution; mipmaps only matter for a
   // whole grid drawn smaller than its cell count (then they average instead of aliasing).
   const bool minified = static_cast<float>(g->cols) > drawnW + 0.5f || static_cast<float>(g->rows) > drawnH + 0.5f;
