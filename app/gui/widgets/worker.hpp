@@ -14,8 +14,8 @@
 //   stops. cancelAll() asks the running job to stop (JobControl::cancelled() turns true; a
 //   cancelled job's result is dropped). The last good result stays available through result()
 //   until a newer one arrives, so the view keeps showing it with a progress indication (busy(),
-//   progress()). An exception thrown by a
-//   job (e.g. the memory budget) becomes error(); the last good result is kept.
+//   progress()). An exception thrown by a job (e.g. the memory budget) becomes error(); the
+//   last good result is kept.
 //   Each AsyncResult owns one Worker (two threads, started on the first request and joined in
 //   the destructor). A job starved of cores may be started a second time (see Worker), so a
 //   job must only compute what it returns, from what it captured by value.
@@ -57,12 +57,14 @@ inline void throwIfCancelled(const JobControl& jc) {
 // On Linux the jobs run in the idle scheduling class (SCHED_IDLE): a core goes to them only when
 // nothing else wants it, and the frame loop and the GL driver's threads (a software rasterizer
 // works on every core) take it back the moment they wake. So a picture computed during a drag
-// never stretches the drag's frames; it arrives a little later instead. A machine kept busy by
+// hardly stretches the drag's frames; it arrives a little later instead. A machine kept busy by
 // other programs would starve such a thread, so a second thread of ordinary priority (nice 10)
-// watches the running job: once it has waited for a core more than kStarvedShare of the time for
-// kStarvedAfter, the job is started again on the watching thread and the starved run is cancelled
-// (its result is dropped), and the jobs of the next kStarvedFor run there too. Where the idle class
-// or the scheduler's statistics are missing, jobs run at nice 10 alone.
+// watches: once the running job has waited for a core more than kStarvedShare of the time for
+// kStarvedAfter, it is started again on the watching thread and the starved run is cancelled (its
+// result is dropped); a job the idle thread has not picked up within kStarvedAfter goes there too;
+// and the jobs of the next kStarvedFor follow. Where the idle class or the scheduler's statistics
+// (/proc/self/task/TID/schedstat) are missing, the watching thread runs every job, at nice 10.
+// The destructor waits for the threads' running jobs, a starved one included.
 class Worker {
  public:
   using Job = std::function<void(JobControl&)>;
