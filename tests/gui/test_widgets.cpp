@@ -2,6 +2,8 @@
 // the worker, settings.
 #include <doctest/doctest.h>
 
+#include <sched.h>
+
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -328,23 +330,28 @@ TEST_CASE("worker: a job starved of cores by other programs is started again at 
       throwIfCancelled(jc);
       clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     } while ((t.tv_sec - t0.tv_sec) * 1000000000ll + (t.tv_nsec - t0.tv_nsec) < 30000000ll);
-    return 42;
+    return sched_getscheduler(0);   // the class of the thread whose result arrives
   });
   const bool done = r.waitIdle(5.0);
   stop = true;
   for (std::thread& t : spinners) t.join();
   REQUIRE(done);
-  CHECK(*r.result() == 42);
-  if (r.worker().idleClass()) {
-    CHECK(r.worker().rescued() >= 1);
-    // The watcher ran it: from the start (the idle thread never woke to take it), or again
-    // after the idle thread's run starved (cancelled, its result dropped).
-    CHECK(runs.load() >= 1);
-    CHECK(runs.load() <= 2);
-  } else {
+  CHECK(*r.result() == SCHED_OTHER);
+  if (!r.worker().idleClass()) {
     MESSAGE("no idle scheduling class here: jobs ran at nice 10 throughout");
     CHECK(runs.load() == 1);
+    return;
   }
+  CHECK(r.worker().rescued() >= 1);
+  // The watcher ran it: from the start (the idle thread never woke to take it), or again after
+  // the idle thread's run starved (cancelled, its result dropped).
+  CHECK(runs.load() >= 1);
+  CHECK(runs.load() <= 2);
+  // Once the machine is quiet again, jobs go back to the idle thread after kStarvedFor.
+  std::this_thread::sleep_for(Worker::kStarvedFor + std::chrono::milliseconds(100));
+  r.request([](JobControl&) { return sched_getscheduler(0); });
+  REQUIRE(r.waitIdle(5.0));
+  CHECK(*r.result() == SCHED_IDLE);
 }
 
 TEST_CASE("worker: a failing job reports its error and keeps the last good result") {

@@ -85,11 +85,19 @@ bool Worker::idleClass() const {
   return idleClass_;
 }
 
+// The watcher takes the jobs while the idle thread is starved and for kStarvedFor after; then,
+// once the idle thread is free, it is told to take them back, and a job already waiting gets a
+// fresh kStarvedAfter to be picked up.
+void Worker::endStarvationIfDue(Clock::time_point now) {
+  if (!starvedAt_ || now - *starvedAt_ <= kStarvedFor || idleRun_) return;
+  starvedAt_.reset();
+  pendingSince_ = now;
+  cv_.notify_all();
+}
+
 bool Worker::takeable(bool watcher, Clock::time_point now) {
   if (!pending_) return false;
-  // The watcher takes the jobs while the idle thread is starved, and for kStarvedFor after;
-  // the idle thread takes them back once that has passed and it is free.
-  if (starvedAt_ && now - *starvedAt_ > kStarvedFor && !idleRun_) starvedAt_.reset();
+  endStarvationIfDue(now);
   const bool toWatcher = !idleClass_ || starvedAt_.has_value();
   return watcher ? toWatcher && !watcherRun_ : !toWatcher;
 }
@@ -152,6 +160,7 @@ void Worker::runWatcher() {
     else cv_.wait(lock, [&] { return stop_ || pending_.has_value() || idleLive(); });
     if (stop_) return;
     const Clock::time_point now = Clock::now();
+    endStarvationIfDue(now);
     if (idleLive() && !watcherRun_ && starving(*idleRun_, now)) {
       // Start the starved job again here; its first run's result is dropped.
       idleRun_->control->cancel_.store(true);

@@ -95,6 +95,7 @@ class Worker {
   void runIdle();
   void runWatcher();
   bool takeable(bool watcher, Clock::time_point now);   // may this thread take pending_? (lock held)
+  void endStarvationIfDue(Clock::time_point now);       // (lock held)
   void execute(std::unique_lock<std::mutex>& lock, std::optional<Run>& slot, std::shared_ptr<const Job> job,
                long long waitedNs);
   bool starving(const Run& run, Clock::time_point now) const;
