@@ -203,11 +203,13 @@ TEST_CASE("robustness: sweeping every panel's parameters for thousands of frames
   auto app = makeSmallShell();
   if (!app) return;
   const auto& table = panels();
-  const int framesPerPanel = 300;     // 7 panels: 2100 frames in all
-  const int warmupFrames = 60;
+  const int framesPerPanel = 300;     // 13 panels: 3900 frames in all
+  // Warm-up: every panel once through every mode its sweep visits (the sinusoidal tabs change
+  // every 40 frames, 4 of them; RoPE's scaling every 30, 4 of them), so that fonts, textures,
+  // worker threads and caches reach their working size before `before` is taken. With 60
+  // frames the first sweep's new tabs alone added some 18 MiB, all at once and never again.
+  const int warmupFrames = 160;
   long long frames = 0;
-  // Warm-up: every panel once through the first part of its sweep (fonts, textures, worker
-  // threads and caches reach their working size).
   for (std::size_t i = 0; i < table.size(); ++i) {
     app->selectPanel(static_cast<int>(i));
     for (int f = 0; f < warmupFrames; ++f, ++frames) {
