@@ -212,24 +212,6 @@ void columnBlocks(ColMean&& colMean, const std::vector<long long>& cb, long long
 
 // [SECTION] sinusoidal and RoPE pair grids ----------------------------------------------------
 
-struct SinusoidalColumns {
-  std::vector<int> pair;          // per dim
-  std::vector<char> isSin;        // per dim
-  std::vector<double> pairFreq;   // per pair
-};
-
-SinusoidalColumns sinusoidalColumns(const SinusoidalParams& p) {
-  SinusoidalColumns s;
-  s.pair.resize(static_cast<std::size_t>(p.dModel));
-  s.isSin.resize(static_cast<std::size_t>(p.dModel));
-  s.pairFreq.resize(static_cast<std::size_t>(p.dModel / 2));
-  for (int i = 0; i < p.dModel / 2; ++i) s.pairFreq[static_cast<std::size_t>(i)] = sinusoidalFrequency(p, i);
-  for (int d = 0; d < p.dModel; ++d) {
-    s.pair[static_cast<std::size_t>(d)] = sinusoidalPairOfDim(p, d);
-    s.isSin[static_cast<std::size_t>(d)] = sinusoidalDimIsSin(p, d) ? 1 : 0;
-  }
-  return s;
-}
 
 // Run means of e^{i w p} over the consecutive blocks of one picture axis, for a few frequencies.
 // The blocks are areaCellBegin's, all q = floor(n / out) or q + 1 long, so each frequency's
@@ -321,7 +303,7 @@ void fillRowsWalking(int outRows, long long costPerRow, RowFn&& rowFn) {
 // Mean of each column c in [c0, c1) over one run of rows, one closed form per column:
 // runMean(pair) is the run's SinCosMean for that pair's frequency.
 template <class RunMean>
-void sinusoidalColumnMeans(const SinusoidalColumns& s, long long c0, long long c1, std::vector<double>& out,
+void sinusoidalColumnMeans(const SinusoidalTable& s, long long c0, long long c1, std::vector<double>& out,
                            RunMean&& runMean) {
   out.resize(static_cast<std::size_t>(c1 - c0));
   // A pair's sin and cos dims share one run mean (adjacent when interleaved).
@@ -329,20 +311,20 @@ void sinusoidalColumnMeans(const SinusoidalColumns& s, long long c0, long long c
   SinCosMean m;
   for (long long c = c0; c < c1; ++c) {
     const auto d = static_cast<std::size_t>(c);
-    if (s.pair[d] != lastPair) {
-      lastPair = s.pair[d];
+    if (s.pairOfDim[d] != lastPair) {
+      lastPair = s.pairOfDim[d];
       m = runMean(lastPair);
     }
-    out[static_cast<std::size_t>(c - c0)] = s.isSin[d] ? m.sin : m.cos;
+    out[static_cast<std::size_t>(c - c0)] = s.dimIsSin[d] ? m.sin : m.cos;
   }
 }
 
 // The pairs behind columns [c0, c1), each once.
-std::vector<int> pairsOfColumns(const SinusoidalColumns& s, long long c0, long long c1) {
-  std::vector<char> seen(s.pairFreq.size(), 0);
+std::vector<int> pairsOfColumns(const SinusoidalTable& s, long long c0, long long c1) {
+  std::vector<char> seen(s.frequency.size(), 0);
   std::vector<int> used;
   for (long long c = c0; c < c1; ++c) {
-    const int pair = s.pair[static_cast<std::size_t>(c)];
+    const int pair = s.pairOfDim[static_cast<std::size_t>(c)];
     if (!seen[static_cast<std::size_t>(pair)]) used.push_back(pair);
     seen[static_cast<std::size_t>(pair)] = 1;
   }
@@ -439,10 +421,10 @@ double sinusoidalBlockMean(const SinusoidalParams& p, long long r0, long long r1
   validateSinusoidal(fn, p);
   requireRun(fn, "r0", "r1", r0, r1);
   requireCols(fn, c0, c1, p.dModel);
-  const SinusoidalColumns s = sinusoidalColumns(p);
+  const SinusoidalTable s = sinusoidalTable(p);
   std::vector<double> means;
   sinusoidalColumnMeans(s, c0, c1, means,
-                        [&](int pair) { return sinCosRunMean(s.pairFreq[static_cast<std::size_t>(pair)], r0, r1); });
+                        [&](int pair) { return sinCosRunMean(s.frequency[static_cast<std::size_t>(pair)], r0, r1); });
   return meanOf(means);
 }
 
@@ -452,21 +434,21 @@ ExactPicture sinusoidalExactPicture(const SinusoidalParams& p, const GridWindow&
   requireWindow(fn, w, kMaxExactPosition, p.dModel);
   if (p.layout == SinusoidalLayout::Interleaved) return interleavedPicture(p, w);
   // Tensor2Tensor (all sins, then all cosines): each column's mean is looked up.
-  const SinusoidalColumns s = sinusoidalColumns(p);
+  const SinusoidalTable s = sinusoidalTable(p);
   const std::vector<long long> cb = blockBounds(w.col0, w.cols, w.outCols);
   const std::vector<int> used = pairsOfColumns(s, w.col0, w.col0 + w.cols);
   std::vector<double> usedFreq;
-  for (int pair : used) usedFreq.push_back(s.pairFreq[static_cast<std::size_t>(pair)]);
+  for (int pair : used) usedFreq.push_back(s.frequency[static_cast<std::size_t>(pair)]);
   const std::size_t n = used.size();
   const BlockPhases rows(std::move(usedFreq), blockBounds(w.row0, w.rows, w.outRows));
   // Where a row's means hold column c's: used pair u's cos at u, its sin at n + u.
-  std::vector<int> slot(s.pairFreq.size(), 0);
+  std::vector<int> slot(s.frequency.size(), 0);
   for (std::size_t u = 0; u < n; ++u) slot[static_cast<std::size_t>(used[u])] = static_cast<int>(u);
   std::vector<std::uint32_t> from(static_cast<std::size_t>(w.cols));   // 2n <= 65536 dims
   for (long long c = w.col0; c < w.col0 + w.cols; ++c) {
     const auto d = static_cast<std::size_t>(c);
     from[static_cast<std::size_t>(c - w.col0)] =
-        static_cast<std::uint32_t>(static_cast<std::size_t>(slot[static_cast<std::size_t>(s.pair[d])]) + (s.isSin[d] ? n : 0));
+        static_cast<std::uint32_t>(static_cast<std::size_t>(slot[static_cast<std::size_t>(s.pairOfDim[d])]) + (s.dimIsSin[d] ? n : 0));
   }
   ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.outCols))};
   fillRowsWalking(w.outRows, w.cols, [&](int i, BlockPhases::Walk& walk) {

@@ -20,11 +20,18 @@ void requireLayout(const char* fn, SinusoidalLayout l) {
     failArgument(fn, "layout must be Interleaved or Tensor2Tensor, got " + std::to_string(static_cast<int>(l)));
 }
 
-// omega_i for every pair, float64, as sinusoidalFrequency defines it.
+// omega_i for every pair of a checked p, float64: sinusoidalFrequency's formula with the
+// logarithm taken once (the same operations in the same order, so the same bits).
 std::vector<double> frequencies(const SinusoidalParams& p) {
   const int n = p.dModel / 2;
   std::vector<double> w(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) w[static_cast<std::size_t>(i)] = sinusoidalFrequency(p, i);
+  if (p.layout == SinusoidalLayout::Interleaved) {
+    const double logBase = std::log(p.base);
+    for (int i = 0; i < n; ++i) w[static_cast<std::size_t>(i)] = std::exp(-2.0 * i * logBase / p.dModel);
+    return w;
+  }
+  const double logInc = std::log(p.base / p.minTimescale) / std::max(n - 1, 1);
+  for (int i = 0; i < n; ++i) w[static_cast<std::size_t>(i)] = p.minTimescale * std::exp(-static_cast<double>(i) * logInc);
   return w;
 }
 
@@ -77,6 +84,22 @@ double sinusoidalWavelength(const SinusoidalParams& p, int pair) {
   validateSinusoidal("sinusoidalWavelength", p);
   requireIndex("sinusoidalWavelength", "pair", pair, p.dModel / 2);
   return 2.0 * std::numbers::pi / sinusoidalFrequency(p, pair);
+}
+
+SinusoidalTable sinusoidalTable(const SinusoidalParams& p) {
+  validateSinusoidal("sinusoidalTable", p);
+  SinusoidalTable t;
+  t.frequency = frequencies(p);
+  t.wavelength.reserve(t.frequency.size());
+  for (double w : t.frequency) t.wavelength.push_back(2.0 * std::numbers::pi / w);
+  t.pairOfDim.resize(static_cast<std::size_t>(p.dModel));
+  t.dimIsSin.resize(static_cast<std::size_t>(p.dModel));
+  for (int i = 0; i < p.dModel / 2; ++i) {
+    const SinCosDims d = pairDims(p, i);
+    t.pairOfDim[static_cast<std::size_t>(d.s)] = t.pairOfDim[static_cast<std::size_t>(d.c)] = i;
+    t.dimIsSin[static_cast<std::size_t>(d.s)] = 1;
+  }
+  return t;
 }
 
 int sinusoidalPairOfDim(const SinusoidalParams& p, int dim) {

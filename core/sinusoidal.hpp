@@ -49,6 +49,17 @@ double sinusoidalWavelength(const SinusoidalParams& p, int pair);  // 2*pi/omega
 int sinusoidalPairOfDim(const SinusoidalParams& p, int dim);       // which pair a dim belongs to
 bool sinusoidalDimIsSin(const SinusoidalParams& p, int dim);       // sin (true) or cos (false)
 double sinusoidalValue(const SinusoidalParams& p, double pos, int dim);   // float64, pos >= 0
+
+// The per-pair and per-dim facts above for every pair and dim at once, p checked once: what a
+// view of all d_model dims needs every time base or d_model moves (at d_model 4096, thousands of
+// calls of the one-at-a-time functions). Each entry equals its one-at-a-time function's value.
+struct SinusoidalTable {
+  std::vector<double> frequency;    // per pair: sinusoidalFrequency
+  std::vector<double> wavelength;   // per pair: sinusoidalWavelength
+  std::vector<int> pairOfDim;       // per dim: sinusoidalPairOfDim
+  std::vector<char> dimIsSin;       // per dim: sinusoidalDimIsSin (1 sin, 0 cos)
+};
+SinusoidalTable sinusoidalTable(const SinusoidalParams& p);
 std::vector<double> sinusoidalVector(const SinusoidalParams& p, double pos);  // dModel values
 
 // Rows firstPos .. firstPos+numPositions-1, all dModel columns.

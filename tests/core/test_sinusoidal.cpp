@@ -237,6 +237,44 @@ TEST_CASE("sinusoidal: a grid over the memory budget throws naming the size") {
                        std::invalid_argument);
 }
 
+TEST_CASE("sinusoidal: the whole-table call equals the one-at-a-time functions bit for bit") {
+  // The panels draw d_model 4096's curves from one sinusoidalTable call per frame of a drag; they
+  // must show exactly the numbers the per-pair functions (and hover) give.
+  for (const SinusoidalParams& p : {interleaved(2), interleaved(8), interleaved(4096, 10050.0), interleaved(64, 500000.0),
+                                    t2t(2), t2t(8), t2t(4096, 10000.0, 0.5), t2t(64, 1e6, 3.0)}) {
+    const SinusoidalTable t = sinusoidalTable(p);
+    REQUIRE(t.frequency.size() == static_cast<std::size_t>(p.dModel / 2));
+    REQUIRE(t.wavelength.size() == t.frequency.size());
+    REQUIRE(t.pairOfDim.size() == static_cast<std::size_t>(p.dModel));
+    REQUIRE(t.dimIsSin.size() == t.pairOfDim.size());
+    int mismatches = 0;
+    for (int i = 0; i < p.dModel / 2; ++i) {
+      mismatches += t.frequency[static_cast<std::size_t>(i)] != sinusoidalFrequency(p, i);
+      mismatches += t.wavelength[static_cast<std::size_t>(i)] != sinusoidalWavelength(p, i);
+    }
+    int sins = 0;
+    for (int d = 0; d < p.dModel; ++d) {
+      mismatches += t.pairOfDim[static_cast<std::size_t>(d)] != sinusoidalPairOfDim(p, d);
+      mismatches += (t.dimIsSin[static_cast<std::size_t>(d)] != 0) != sinusoidalDimIsSin(p, d);
+      sins += t.dimIsSin[static_cast<std::size_t>(d)];
+    }
+    CHECK(mismatches == 0);
+    CHECK(sins == p.dModel / 2);   // one sin and one cos per pair
+  }
+  // Hand-computed: d = 4, base 10000 (interleaved): omega = 1, 10000^(-1/2) = 0.01; dims s c s c.
+  const SinusoidalTable t = sinusoidalTable(interleaved(4));
+  CHECK(t.frequency[0] == 1.0);
+  CHECK(t.frequency[1] == doctest::Approx(0.01).epsilon(1e-15));
+  CHECK(t.wavelength[1] == doctest::Approx(200.0 * kPi).epsilon(1e-15));
+  CHECK(t.pairOfDim == std::vector<int>{0, 0, 1, 1});
+  CHECK(t.dimIsSin == std::vector<char>{1, 0, 1, 0});
+  // Tensor2Tensor, d = 4: sins in dims 0-1, cosines in 2-3; timescales 1 and 10000.
+  const SinusoidalTable u = sinusoidalTable(t2t(4));
+  CHECK(u.pairOfDim == std::vector<int>{0, 1, 0, 1});
+  CHECK(u.dimIsSin == std::vector<char>{1, 1, 0, 0});
+  CHECK(u.frequency[1] == doctest::Approx(1e-4).epsilon(1e-15));
+}
+
 TEST_CASE("sinusoidal: every bad argument is rejected with its name and value") {
   const double nan = std::nan("");
   const double inf = INFINITY;
@@ -247,6 +285,8 @@ TEST_CASE("sinusoidal: every bad argument is rejected with its name and value") 
   }
   SUBCASE("base") {
     CHECK_THROWS_WITH_AS(sinusoidalGrid(interleaved(8, 1.0), 4), "sinusoidalGrid: base must be a finite number > 1, got 1", std::invalid_argument);
+    CHECK_THROWS_WITH_AS(sinusoidalTable(interleaved(8, nan)), "sinusoidalTable: base must be a finite number > 1, got nan", std::invalid_argument);
+    CHECK_THROWS_WITH_AS(sinusoidalTable(interleaved(5)), "sinusoidalTable: dModel must be even and > 0, got 5", std::invalid_argument);
     CHECK_THROWS_WITH_AS(sinusoidalWavelength(interleaved(8, 0.5), 0), "sinusoidalWavelength: base must be a finite number > 1, got 0.5", std::invalid_argument);
     CHECK_THROWS_WITH_AS(sinusoidalValue(interleaved(8, nan), 1.0, 0), "sinusoidalValue: base must be a finite number > 1, got nan", std::invalid_argument);
     CHECK_THROWS_WITH_AS(sinusoidalSimilarity(interleaved(8, inf), 1.0, 0), "sinusoidalSimilarity: base must be a finite number > 1, got inf", std::invalid_argument);

@@ -238,15 +238,13 @@ const SinusoidalCurves& encodingCurves(SinusoidalPanelState& s) {
   SinusoidalCurves& c = s.curves;
   const SinusoidalParams& p = s.params;
   if (c.params == p && c.pos == s.pos && !c.pair.empty()) return c;
+  // One core call for all d_model pairs and dims: a base drag rebuilds these on every frame.
+  const SinusoidalTable t = sinusoidalTable(p);
   if (!(c.params == p) || c.pair.empty()) {
-    c.pair.clear();
-    c.wavelength.clear();
-    c.frequency.clear();
-    for (int i = 0; i < p.dModel / 2; ++i) {
-      c.pair.push_back(i);
-      c.wavelength.push_back(sinusoidalWavelength(p, i));
-      c.frequency.push_back(sinusoidalFrequency(p, i));
-    }
+    c.pair.resize(t.frequency.size());
+    for (std::size_t i = 0; i < c.pair.size(); ++i) c.pair[i] = static_cast<double>(i);
+    c.wavelength = t.wavelength;
+    c.frequency = t.frequency;
     c.simCount = -1;   // the similarity curves depend on params too
   }
   const std::vector<double> v = sinusoidalVector(p, static_cast<double>(s.pos));
@@ -254,10 +252,10 @@ const SinusoidalCurves& encodingCurves(SinusoidalPanelState& s) {
   c.sinValues.clear();
   c.cosDims.clear();
   c.cosValues.clear();
-  for (int d = 0; d < p.dModel; ++d) {
-    const bool isSin = sinusoidalDimIsSin(p, d);
-    (isSin ? c.sinDims : c.cosDims).push_back(d);
-    (isSin ? c.sinValues : c.cosValues).push_back(v[static_cast<std::size_t>(d)]);
+  for (std::size_t d = 0; d < v.size(); ++d) {
+    const bool isSin = t.dimIsSin[d] != 0;
+    (isSin ? c.sinDims : c.cosDims).push_back(static_cast<double>(d));
+    (isSin ? c.sinValues : c.cosValues).push_back(v[d]);
   }
   c.params = p;
   c.pos = s.pos;
