@@ -17,6 +17,7 @@
 
 #include "app/gui/widgets/heatmap.hpp"
 #include "app/gui/widgets/plot.hpp"
+#include "app/gui/widgets/retained.hpp"
 #include "app/gui/shell/settings.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "app/gui/widgets/worker.hpp"
@@ -247,6 +248,144 @@ TEST_CASE("plot: a dense band is covered exactly once by few wide rectangles") {
   std::vector<BandColumn> split{{0, 0.0f, 10.0f}, {1, 5.0f, 20.0f}, {2, 30.0f, 40.0f}, {3, 35.0f, 50.0f}, {7, 1.0f, 2.0f}};
   checkBandCover(split);
   CHECK(posviz::app::bandRects({}).empty());
+}
+
+// Every taken cell once, nothing else: counts per (column, row) over the rectangles.
+std::size_t checkCellCover(const std::vector<char>& taken, int gw, int gh) {
+  using posviz::app::CellRect;
+  const std::vector<CellRect> rects = posviz::app::cellRects(taken, gw, gh);
+  std::vector<int> covered(taken.size(), 0);
+  for (const CellRect& r : rects) {
+    REQUIRE(0 <= r.gx0);
+    REQUIRE(r.gx0 < r.gx1);
+    REQUIRE(r.gx1 <= gw);
+    REQUIRE(0 <= r.gy0);
+    REQUIRE(r.gy0 < r.gy1);
+    REQUIRE(r.gy1 <= gh);
+    for (int x = r.gx0; x < r.gx1; ++x)
+      for (int y = r.gy0; y < r.gy1; ++y) ++covered[static_cast<std::size_t>(x) * static_cast<std::size_t>(gh) + static_cast<std::size_t>(y)];
+  }
+  int wrong = 0;
+  for (std::size_t i = 0; i < taken.size(); ++i) wrong += covered[i] != (taken[i] ? 1 : 0);
+  CHECK(wrong == 0);
+  return rects.size();
+}
+
+TEST_CASE("plot: a dense scatter's cells are covered exactly once, a flat stretch by one rectangle") {
+  const int gw = 200, gh = 120;
+  auto at = [&](std::vector<char>& t, int x, int y) -> char& { return t[static_cast<std::size_t>(x) * gh + static_cast<std::size_t>(y)]; };
+  // cos of the slow dims at d_model 4096: a flat line of dots 2 cells thick.
+  std::vector<char> flat(static_cast<std::size_t>(gw) * gh, 0);
+  for (int x = 30; x < 190; ++x) at(flat, x, 10) = at(flat, x, 11) = 1;
+  CHECK(checkCellCover(flat, gw, gh) == 1);
+  // A slope of one cell a column: every run differs from its neighbour's, one rectangle each.
+  std::vector<char> slope(static_cast<std::size_t>(gw) * gh, 0);
+  for (int x = 0; x < 100; ++x) at(slope, x, x) = 1;
+  CHECK(checkCellCover(slope, gw, gh) == 100);
+  // Two runs in a column, one of them continuing: the other ends, the continuing one widens.
+  std::vector<char> fork(static_cast<std::size_t>(gw) * gh, 0);
+  at(fork, 5, 3) = at(fork, 5, 4) = at(fork, 5, 20) = 1;
+  at(fork, 6, 20) = at(fork, 7, 20) = at(fork, 7, 50) = 1;
+  CHECK(checkCellCover(fork, gw, gh) == 3);
+  // Scattered dots (the fast dims): still an exact cover, never more rectangles than runs.
+  std::vector<char> noisy(static_cast<std::size_t>(gw) * gh, 0);
+  std::uint32_t seed = 99;
+  for (int i = 0; i < 3000; ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    at(noisy, static_cast<int>((seed >> 8) % gw), static_cast<int>((seed >> 20) % gh)) = 1;
+  }
+  std::size_t runs = 0;
+  for (int x = 0; x < gw; ++x)
+    for (int y = 0; y < gh; ++y) runs += at(noisy, x, y) && (y == 0 || !at(noisy, x, y - 1));
+  CHECK(checkCellCover(noisy, gw, gh) <= runs);
+  CHECK(checkCellCover(std::vector<char>(static_cast<std::size_t>(gw) * gh, 0), gw, gh) == 0);
+}
+
+// The vertices drawPlot adds for spec's series: the plot drawn with and without them, in a
+// context of its own (no window, no GL: nothing is retained), and the y extent of the first
+// series' colour.
+struct SeriesDrawn {
+  int vertices = 0;
+  float top = 0, bottom = 0;
+};
+SeriesDrawn drawnSeries(const posviz::app::PlotSpec& spec) {
+  using namespace posviz::app;
+  ImGuiContext* previous = ImGui::GetCurrentContext();
+  ImGuiContext* ctx = ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(800, 600);
+  unsigned char* pixels = nullptr;
+  int w = 0, h = 0;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  setRetainedEnabled(false);
+  int counts[2] = {0, 0};
+  SeriesDrawn out;
+  for (int withSeries = 0; withSeries < 2; ++withSeries) {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(800, 600));
+    ImGui::Begin("plot");
+    PlotSpec s = spec;
+    if (!withSeries)
+      for (PlotSeries& series : s.series) series.x.clear(), series.y.clear();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const int v0 = dl->VtxBuffer.Size;
+    drawPlot("p", s, 400, 300);
+    counts[withSeries] = dl->VtxBuffer.Size - v0;
+    if (withSeries) {
+      out.top = 1e9f;
+      out.bottom = -1e9f;
+      for (int i = v0; i < dl->VtxBuffer.Size; ++i) {
+        // Opaque vertices of the first series' colour (anti-aliased fringes are transparent).
+        if (dl->VtxBuffer[i].col != spec.series.front().color) continue;
+        out.top = std::min(out.top, dl->VtxBuffer[i].pos.y);
+        out.bottom = std::max(out.bottom, dl->VtxBuffer[i].pos.y);
+      }
+    }
+    ImGui::End();
+    ImGui::Render();
+  }
+  setRetainedEnabled(true);
+  ImGui::DestroyContext(ctx);
+  ImGui::SetCurrentContext(previous);
+  out.vertices = counts[1] - counts[0];
+  return out;
+}
+
+TEST_CASE("plot: a smooth line denser than the pixels is a few strokes; an oscillating one is still a band") {
+  using namespace posviz::app;
+  // d_model 4096's wavelengths on a log axis: 2048 points along a straight line, over ~350 pixel
+  // columns. One point a column lets the simplification keep a handful; a min and a max a column
+  // made a staircase of 1 px steps (about 1,700 vertices for this line).
+  PlotSpec smooth;
+  smooth.logY = true;
+  PlotSeries line{"", {}, {}, plotColor(1), false, 2.0f};   // no label: no legend swatch
+  for (int i = 0; i < 2048; ++i) {
+    line.x.push_back(i);
+    line.y.push_back(2.0 * 3.141592653589793 * std::pow(10000.0, i / 2048.0));
+  }
+  smooth.series = {line};
+  const SeriesDrawn a = drawnSeries(smooth);
+  CHECK(a.vertices > 0);
+  CHECK(a.vertices < 200);
+  // A curve oscillating faster than the pixels: its min and max per column are kept, as a band
+  // from -1 to 1 (the data area's full height but the axis margins).
+  PlotSpec fast;
+  PlotSeries wave{"", {}, {}, plotColor(0), false, 2.0f};
+  for (int i = 0; i < 4096; ++i) {
+    wave.x.push_back(i);
+    wave.y.push_back(std::sin(0.9 * i));
+  }
+  fast.series = {wave};
+  const SeriesDrawn b = drawnSeries(fast);
+  const SeriesDrawn flat = drawnSeries([&] {
+    PlotSpec f = fast;
+    for (double& y : f.series[0].y) y = 0.0;
+    return f;
+  }());
+  CHECK(b.vertices > 0);
+  CHECK(b.bottom - b.top > 150.0f);          // the band spans the plot's height (300 px widget)
+  CHECK(flat.bottom - flat.top < 10.0f);     // a flat line does not
 }
 
 TEST_CASE("ui: numbers and sizes read well") {

@@ -125,8 +125,16 @@ namespace {
 struct Axis {
   double lo = 0, hi = 1;
   bool log = false;
+  double logLo = 0, logSpan = 1;   // log10(lo), log10(hi / lo): set by settle() once lo, hi are final
+  void settle() {
+    if (log) {
+      logLo = std::log10(lo);
+      logSpan = std::log10(hi) - logLo;
+    }
+  }
+  // One logarithm a point on a log axis (thousands a frame at d_model 4096).
   double toT(double v) const {
-    if (log) return (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo));
+    if (log) return (std::log10(v) - logLo) / logSpan;
     return (v - lo) / (hi - lo);
   }
   double fromT(double t) const {
@@ -225,6 +233,8 @@ void dataAxes(const PlotSpec& spec, Axis& ax, Axis& ay) {
     ay.lo = spec.yMin;
     ay.hi = spec.yMax > spec.yMin ? spec.yMax : spec.yMin + 1;
   }
+  ax.settle();
+  ay.settle();
 }
 
 // Where the plot lies on screen this frame, its axes and y ticks.
@@ -437,6 +447,31 @@ void histogramRects(std::span<const BandColumn> cols, std::size_t a, const std::
 
 }  // namespace
 
+std::vector<CellRect> cellRects(std::span<const char> taken, int gw, int gh) {
+  std::vector<CellRect> out;
+  std::vector<CellRect> open, next;   // runs of the previous column, by gy0, still growing
+  for (int gx = 0; gx <= gw; ++gx) {
+    next.clear();
+    std::size_t k = 0;   // open runs, like this column's, rise in gy0
+    const char* column = gx < gw ? taken.data() + static_cast<std::size_t>(gx) * static_cast<std::size_t>(gh) : nullptr;
+    for (int gy = 0; column && gy < gh; ++gy) {
+      if (!column[gy]) continue;
+      const int first = gy;
+      while (gy + 1 < gh && column[gy + 1]) ++gy;
+      for (; k < open.size() && open[k].gy0 < first; ++k) out.push_back(open[k]);
+      if (k < open.size() && open[k].gy0 == first && open[k].gy1 == gy + 1) {
+        next.push_back({open[k].gx0, gx + 1, first, gy + 1});
+        ++k;
+      } else {
+        next.push_back({gx, gx + 1, first, gy + 1});
+      }
+    }
+    for (; k < open.size(); ++k) out.push_back(open[k]);
+    std::swap(open, next);
+  }
+  return out;
+}
+
 std::vector<BandRect> bandRects(std::span<const BandColumn> cols) {
   std::vector<BandRect> out;
   std::vector<float> h;
@@ -496,6 +531,12 @@ void drawLine(const PlotSeries& s, ImU32 col, const PlotFrame& f) {
       pts.push_back(ImVec2(x, lastY));
       return;
     }
+    if (mx - mn <= 1.0f) {
+      // A smooth stretch crosses the column within a pixel: one point at its middle. Its min and
+      // max as two points would make a staircase of 1 px steps that no simplification can merge.
+      pts.push_back(ImVec2(x + 0.5f, 0.5f * (mn + mx)));
+      return;
+    }
     pts.push_back(ImVec2(x, mn));
     if (mx != mn) pts.push_back(ImVec2(x, mx));
     if (lastY != mx) pts.push_back(ImVec2(x, lastY));
@@ -546,7 +587,7 @@ void drawScatter(const PlotSeries& s, ImU32 col, const PlotFrame& f) {
   const int gw = static_cast<int>(f.pw) / cellPx + 3, gh = static_cast<int>(f.ph) / cellPx + 3;
   std::vector<char> taken(static_cast<std::size_t>(gw) * static_cast<std::size_t>(gh), 0);
   auto cellAt = [&](int gx, int gy) -> char& {
-    return taken[static_cast<std::size_t>(gy) * static_cast<std::size_t>(gw) + static_cast<std::size_t>(gx)];
+    return taken[static_cast<std::size_t>(gx) * static_cast<std::size_t>(gh) + static_cast<std::size_t>(gy)];
   };
   for (std::size_t i = 0; i < n; ++i) {
     if (!f.ax.usable(s.x[i]) || !f.ay.usable(s.y[i])) continue;
@@ -559,17 +600,13 @@ void drawScatter(const PlotSeries& s, ImU32 col, const PlotFrame& f) {
     if (!dense) f.dl->AddCircleFilled(ImVec2(X, Y), radius, col, 6);   // at r = 2 px, anti-aliased, a hexagon is a disc
   }
   if (!dense) return;
+  // A dot as wide as the disc at each taken cell's centre; cells of one rectangle share rows, so
+  // their dots' union is the rectangle from the first centre to the last, widened by the radius.
   const float step = static_cast<float>(cellPx), mid = step * 0.5f;
-  for (int gx = 0; gx < gw; ++gx) {
-    const float cx = f.p0.x + static_cast<float>(gx - 1) * step + mid;
-    for (int gy = 0; gy < gh; ++gy) {
-      if (!cellAt(gx, gy)) continue;
-      const int first = gy;
-      while (gy + 1 < gh && cellAt(gx, gy + 1)) ++gy;
-      const float y0 = f.p0.y + static_cast<float>(first - 1) * step + mid, y1 = f.p0.y + static_cast<float>(gy - 1) * step + mid;
-      f.dl->AddRectFilled(ImVec2(cx - radius, y0 - radius), ImVec2(cx + radius, y1 + radius), col);
-    }
-  }
+  auto centre = [&](float origin, int g) { return origin + static_cast<float>(g - 1) * step + mid; };
+  for (const CellRect& r : cellRects(taken, gw, gh))
+    f.dl->AddRectFilled(ImVec2(centre(f.p0.x, r.gx0) - radius, centre(f.p0.y, r.gy0) - radius),
+                        ImVec2(centre(f.p0.x, r.gx1 - 1) + radius, centre(f.p0.y, r.gy1 - 1) + radius), col);
 }
 
 // Series and markers, clipped to the data area, then the frame.
