@@ -75,6 +75,15 @@ std::string outDir() {
 
 std::unique_ptr<AppShell> makeShell() { return testing::makeTestShell(1280, 800); }
 
+// The sinusoidal tab, on sub-view v from the next frame.
+SinusoidalPanelState& openSinusoidal(AppShell& app, SinusoidalView v) {
+  app.selectPanel(findPanel("sinusoidal"));
+  SinusoidalPanelState& s = app.state().sinusoidal;
+  s.view = v;
+  s.selectView = true;
+  return s;
+}
+
 Image renderAndSave(AppShell& app, const std::string& path) {
   CHECK(app.renderUntilIdle(4, 120.0));
   std::string error;
@@ -167,10 +176,7 @@ TEST_CASE("views: the sinusoidal sub-views render and follow their parameters") 
 TEST_CASE("views: the offset tab builds M_k once per d_model, base, layout and k, not per frame") {
   auto app = makeShell();
   if (!app) return;
-  app->selectPanel(findPanel("sinusoidal"));
-  SinusoidalPanelState& s = app->state().sinusoidal;
-  s.view = SinusoidalView::Offset;
-  s.selectView = true;
+  SinusoidalPanelState& s = openSinusoidal(*app, SinusoidalView::Offset);
   REQUIRE(app->renderUntilIdle(4, 60.0));
   REQUIRE(s.offset.matrix != nullptr);
   const posviz::SinusoidalParams p = s.params;
@@ -211,10 +217,7 @@ TEST_CASE("views: the offset tab builds M_k once per d_model, base, layout and k
 TEST_CASE("views: a huge sinusoidal grid never blocks a frame and the last picture stays up") {
   auto app = makeShell();
   if (!app) return;
-  app->selectPanel(findPanel("sinusoidal"));
-  SinusoidalPanelState& s = app->state().sinusoidal;
-  s.view = SinusoidalView::Encoding;
-  s.selectView = true;
+  SinusoidalPanelState& s = openSinusoidal(*app, SinusoidalView::Encoding);
   REQUIRE(app->renderUntilIdle(4, 60.0));
   REQUIRE(s.peImage.result() != nullptr);
   // 131072 x 4096 = 512 Mi cells: computed on the worker, area-averaged to the screen.
@@ -318,10 +321,7 @@ TEST_CASE("views: the sinusoidal heatmap from the GPU backend matches the CPU on
 TEST_CASE("views: 2^31 positions: each pixel is its rows' closed-form mean, hover stays exact") {
   auto app = makeShell();
   if (!app) return;
-  app->selectPanel(findPanel("sinusoidal"));
-  SinusoidalPanelState& s = app->state().sinusoidal;
-  s.view = SinusoidalView::Encoding;
-  s.selectView = true;
+  SinusoidalPanelState& s = openSinusoidal(*app, SinusoidalView::Encoding);
   s.numPositions = 2147483647;
   s.params.dModel = 4096;
   s.peMap.resetView();
@@ -346,6 +346,57 @@ TEST_CASE("views: 2^31 positions: each pixel is its rows' closed-form mean, hove
       CHECK(img->cells.at(i, j) == doctest::Approx(posviz::sinusoidalBlockMean(s.params, r0, r1, static_cast<int>(c0),
                                                                        static_cast<int>(c1))).epsilon(1e-6));
     }
+  }
+}
+
+TEST_CASE("views: the heatmap shows its picture's colours cell for cell, from padded and unpadded textures") {
+  // A display-resolution picture sits in the corner of power-of-two texture storage; every pixel
+  // of the drawn image must still show the colour of the cell its centre falls in (nearest), from
+  // the first row and column to the last, and nothing of the padding.
+  auto app = makeShell();
+  if (!app) return;
+  SinusoidalPanelState& s = openSinusoidal(*app, SinusoidalView::Encoding);
+  struct Size {
+    int positions, dModel;
+  };
+  for (const Size size : {Size{300, 100}, Size{512, 64}, Size{2147483647, 4096}}) {
+    CAPTURE(size.positions);
+    CAPTURE(size.dModel);
+    s.numPositions = size.positions;
+    s.params.dModel = size.dModel;
+    s.peMap.resetView();
+    s.dirty = true;
+    const Image shot = renderAndSave(*app, outDir() + "/heatmap-cells-" + std::to_string(size.dModel) + ".png");
+    const HeatmapImage* img = s.peImage.result();
+    REQUIRE(img != nullptr);
+    const HeatmapState& st = s.peMap;
+    REQUIRE(st.textureRows == img->cells.rows);
+    REQUIRE(st.textureCols == img->cells.cols);
+    CHECK(st.storageRows >= st.textureRows);
+    CHECK(st.storageCols >= st.textureCols);
+    CHECK((st.storageRows & (st.storageRows - 1)) == 0);   // padded to powers of two: never minified here
+    CHECK((st.storageCols & (st.storageCols - 1)) == 0);
+    const float x0 = st.imageX0, y0 = st.imageY0, x1 = st.imageX1, y1 = st.imageY1;
+    REQUIRE(x1 - x0 > 50.0f);
+    REQUIRE(y1 - y0 > 50.0f);
+    int compared = 0, wrong = 0;
+    // Inside the frame the border draws on the image's outermost pixels.
+    for (int py = static_cast<int>(std::ceil(y0)) + 1; py < static_cast<int>(y1) - 1; py += 7) {
+      for (int px = static_cast<int>(std::ceil(x0)) + 1; px < static_cast<int>(x1) - 1; px += 5) {
+        const double u = (px + 0.5 - x0) / (x1 - x0) * img->cells.cols, v = (py + 0.5 - y0) / (y1 - y0) * img->cells.rows;
+        if (u - std::floor(u) < 0.02 || u - std::floor(u) > 0.98 || v - std::floor(v) < 0.02 || v - std::floor(v) > 0.98)
+          continue;   // on a cell's edge either neighbour is right
+        const auto i = static_cast<std::size_t>(v), j = static_cast<std::size_t>(u);
+        if (i >= static_cast<std::size_t>(img->cells.rows) || j >= static_cast<std::size_t>(img->cells.cols)) continue;
+        const posviz::Rgba8 want = img->colors[i * static_cast<std::size_t>(img->cells.cols) + j];
+        const unsigned char* got = &shot.rgb[(static_cast<std::size_t>(py) * static_cast<std::size_t>(shot.width) + static_cast<std::size_t>(px)) * 3];
+        ++compared;
+        if (got[0] != want.r || got[1] != want.g || got[2] != want.b) { ++wrong; if (wrong < 12) MESSAGE("px " << px << "," << py << " of " << x0 << ".." << x1 << " x " << y0 << ".." << y1 << " got " << int(got[0]) << " " << int(got[1]) << " " << int(got[2]) << " want " << int(want.r) << " " << int(want.g) << " " << int(want.b)); }
+      }
+    }
+    CAPTURE(compared);
+    CHECK(compared > 1000);
+    CHECK(wrong == 0);
   }
 }
 

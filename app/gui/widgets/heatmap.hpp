@@ -84,7 +84,9 @@ struct HeatmapState {
   void resetView() { viewRow0 = viewRows = viewCol0 = viewCols = 0; }
   // Widget internals (not for views).
   unsigned long long uploadedKey = 0;   // version + colour scale of the texture
-  int textureRows = 0, textureCols = 0;
+  int textureRows = 0, textureCols = 0;   // the picture in the texture, from its top-left corner
+  int storageRows = 0, storageCols = 0;   // the texture's size (powers of two when padded)
+  float imageX0 = 0, imageY0 = 0, imageX1 = 0, imageY1 = 0;   // where the picture was drawn last (screen px)
   bool dragging = false;
   bool clickCandidate = false;
 };
