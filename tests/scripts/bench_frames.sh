@@ -43,6 +43,15 @@ while read -r line; do
   elif [ "$pics" -ge 1 ] 2>/dev/null; then ok "$name: $pics new picture(s) during the drag"
   else fail "$name: no new picture during the drag: '$line'"; fi
 done < <(grep -E '^(sinusoidal|RoPE)' "$scratch/out")
+# Where the time went: a CPU line per workload, the frame loop's share above zero (it built the
+# frames), none negative.
+cpu_rows=$(grep -cE '^  cpu (sinusoidal|RoPE)' "$scratch/out")
+if [ "$cpu_rows" -eq 8 ]; then ok "8 CPU rows"; else fail "$cpu_rows CPU rows, want 8"; fi
+while read -r line; do
+  read -r ui driver jobs < <(awk '{for (i = 1; i < NF; i++) if ($i == "ui" || $i == "driver" || $i == "jobs") printf "%s ", $(i + 1); print ""}' <<<"$line")
+  if awk -v u="$ui" -v d="$driver" -v j="$jobs" 'BEGIN{exit !(u > 0 && d >= 0 && j >= 0)}'; then ok "CPU a frame: ui $ui, driver $driver, jobs $jobs ms"
+  else fail "CPU line not positive: '$line'"; fi
+done < <(grep -E '^  cpu (sinusoidal|RoPE)' "$scratch/out")
 if grep -qE '^p95 ratio, largest sinusoidal grid / 512 x 64: [0-9.]+' "$scratch/out"; then ok "ratio line printed"
 else fail "no p95 ratio line"; fi
 

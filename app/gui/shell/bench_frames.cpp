@@ -4,11 +4,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
+
+#include <unistd.h>
 
 #include <imgui.h>
 
@@ -27,6 +31,31 @@ double percentile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   const std::size_t i = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
   return v[std::min(i, v.size() - 1)];
+}
+
+// CPU time this process's threads have used, in ms, by what they do: the frame loop (the main
+// thread), the views' jobs (threads named posviz-*), and the rest: the GL driver's (a software
+// rasterizer's workers) and any helper the frame loop started. Where /proc is missing every sum
+// stays 0.
+struct ThreadCpu {
+  double ui = 0.0, jobs = 0.0, driver = 0.0;
+};
+
+ThreadCpu threadCpu() {
+  ThreadCpu t;
+  const std::string self = std::to_string(getpid());
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/task", ec)) {
+    std::ifstream statFile(entry.path() / "schedstat"), commFile(entry.path() / "comm");
+    long long onCpuNs = 0;
+    std::string comm;
+    if (!(statFile >> onCpuNs) || !std::getline(commFile, comm)) continue;   // the thread has ended
+    const double ms = static_cast<double>(onCpuNs) * 1e-6;
+    if (entry.path().filename() == self) t.ui += ms;
+    else if (comm.rfind("posviz-", 0) == 0) t.jobs += ms;
+    else t.driver += ms;
+  }
+  return t;
 }
 
 // One workload: a view, a size, the parameter the drag moves, and the version of the picture
@@ -87,6 +116,7 @@ struct Measured {
   std::vector<double> roundP50, roundP95;   // each round's own percentiles, for ratios paired by round
   int newPictures = 0;
   int vertices = 0;               // what a frame hands the rasterizer: on a software GL, its cost
+  ThreadCpu cpu;                  // summed over the dragged frames
   bool settled = true;
 };
 
@@ -100,9 +130,14 @@ bool runRound(AppShell& app, const Workload& w, int first, int frames, Measured&
   std::vector<double> round;
   for (int i = first; i < first + frames; ++i) {
     w.drag(app.state(), i);
+    const ThreadCpu before = threadCpu();
     const Clock::time_point t0 = Clock::now();
     app.frame();
     round.push_back(msSince(t0));
+    const ThreadCpu after = threadCpu();
+    m.cpu.ui += after.ui - before.ui;
+    m.cpu.jobs += after.jobs - before.jobs;
+    m.cpu.driver += after.driver - before.driver;
     m.times.push_back(round.back());
     m.vertices = std::max(m.vertices, ImGui::GetIO().MetricsRenderVertices);
     const long long v = w.shown(app.state());
@@ -188,6 +223,15 @@ int benchFrames(AppShell& app, int frames) {
                 percentile(m.times, 0.95), *std::max_element(m.times.begin(), m.times.end()), m.newPictures,
                 percentile(m.settles, 0.5), m.vertices, m.settled ? "" : "  (did not settle)");
     if (!m.settled) status = 1;
+  }
+  // Where a dragged frame's time goes: on 2 cores these compete, and the jobs (in the idle
+  // scheduling class where there is one) get what the frame loop and the driver leave.
+  std::printf("CPU ms a dragged frame, by thread: the frame loop (ui), the GL driver and others, the views' jobs\n");
+  for (const auto& [name, m] : all) {
+    if (m.times.empty()) continue;
+    const double n = static_cast<double>(m.times.size());
+    std::printf("  cpu %-34s ui %6.2f  driver %6.2f  jobs %6.2f\n", name.c_str(), m.cpu.ui / n, m.cpu.driver / n,
+                m.cpu.jobs / n);
   }
   printRatios(all);
   std::fflush(stdout);

@@ -4,8 +4,10 @@
 //   For each workload (a view at a grid size), drags one parameter by a small step on every
 //   frame, as a slider drag does, for N frames, and prints the p50 / p95 / max frame times, how
 //   many frames showed a new picture, and how long the last picture took to arrive after the
-//   drag stopped. The views compute the visible window on a worker thread, so frame times must
-//   not grow with the grid: the last line compares p95 at full size to p95 at 512 x 64.
+//   drag stopped; then the CPU a dragged frame cost each kind of thread (the frame loop, the GL
+//   driver, the views' jobs), which says where a slower workload's time went. The views compute
+//   the visible window on a worker thread, so frame times must not grow with the grid: the last
+//   lines compare p95 at full size to p95 at 512 x 64.
 #pragma once
 
 namespace posviz::app {
