@@ -20,18 +20,29 @@ void requireLayout(const char* fn, SinusoidalLayout l) {
     failArgument(fn, "layout must be Interleaved or Tensor2Tensor, got " + std::to_string(static_cast<int>(l)));
 }
 
-// omega_i for every pair of a checked p, float64: sinusoidalFrequency's formula with the
-// logarithm taken once (the same operations in the same order, so the same bits).
-std::vector<double> frequencies(const SinusoidalParams& p) {
-  const int n = p.dModel / 2;
-  std::vector<double> w(static_cast<std::size_t>(n));
-  if (p.layout == SinusoidalLayout::Interleaved) {
-    const double logBase = std::log(p.base);
-    for (int i = 0; i < n; ++i) w[static_cast<std::size_t>(i)] = std::exp(-2.0 * i * logBase / p.dModel);
-    return w;
+// omega_i of a checked p, the one formula: its logarithm is taken once, for all pairs.
+class FrequencyLaw {
+ public:
+  explicit FrequencyLaw(const SinusoidalParams& p)
+      : p_(p),
+        log_(p.layout == SinusoidalLayout::Interleaved
+                 ? std::log(p.base)
+                 : std::log(p.base / p.minTimescale) / std::max(p.dModel / 2 - 1, 1)) {}
+  double operator()(int pair) const {
+    if (p_.layout == SinusoidalLayout::Interleaved) return std::exp(-2.0 * pair * log_ / p_.dModel);
+    return p_.minTimescale * std::exp(-static_cast<double>(pair) * log_);   // log_: the log-timescale step
   }
-  const double logInc = std::log(p.base / p.minTimescale) / std::max(n - 1, 1);
-  for (int i = 0; i < n; ++i) w[static_cast<std::size_t>(i)] = p.minTimescale * std::exp(-static_cast<double>(i) * logInc);
+
+ private:
+  SinusoidalParams p_;
+  double log_;
+};
+
+// omega_i for every pair of a checked p, float64.
+std::vector<double> frequencies(const SinusoidalParams& p) {
+  const FrequencyLaw law(p);
+  std::vector<double> w(static_cast<std::size_t>(p.dModel / 2));
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = law(static_cast<int>(i));
   return w;
 }
 
@@ -74,10 +85,7 @@ void validateSinusoidal(const char* fn, const SinusoidalParams& p) {
 double sinusoidalFrequency(const SinusoidalParams& p, int pair) {
   validateSinusoidal("sinusoidalFrequency", p);
   requireIndex("sinusoidalFrequency", "pair", pair, p.dModel / 2);
-  if (p.layout == SinusoidalLayout::Interleaved) return std::exp(-2.0 * pair * std::log(p.base) / p.dModel);
-  const int n = p.dModel / 2;
-  const double logInc = std::log(p.base / p.minTimescale) / std::max(n - 1, 1);
-  return p.minTimescale * std::exp(-static_cast<double>(pair) * logInc);
+  return FrequencyLaw(p)(pair);
 }
 
 double sinusoidalWavelength(const SinusoidalParams& p, int pair) {

@@ -356,7 +356,7 @@ TEST_CASE("plot: a smooth line denser than the pixels is a few strokes; an oscil
   using namespace posviz::app;
   // d_model 4096's wavelengths on a log axis: 2048 points along a straight line, over ~350 pixel
   // columns. One point a column lets the simplification keep a handful; a min and a max a column
-  // made a staircase of 1 px steps (about 1,700 vertices for this line).
+  // made a staircase of 1 px steps (2,186 vertices for this line).
   PlotSpec smooth;
   smooth.logY = true;
   PlotSeries line{"", {}, {}, plotColor(1), false, 2.0f};   // no label: no legend swatch

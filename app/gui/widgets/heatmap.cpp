@@ -10,6 +10,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -118,12 +119,6 @@ unsigned long long keyFor(const HeatmapImage& image, const Scale& s) {
   return k | 1ull;
 }
 
-int ceilPow2(int n) {
-  int p = 1;
-  while (p < n && p <= (1 << 29)) p *= 2;
-  return p;
-}
-
 // drawnW x drawnH: the pixels the image covers now. Mipmaps cost a pass over the texture (a
 // millisecond or two on a software GL, every new picture); they are built only when the image
 // has more cells than pixels, which a display-resolution picture never has.
@@ -160,8 +155,10 @@ void upload(HeatmapState& state, const HeatmapImage& image, const Scale& s, floa
   // storage, sampled nearest: a software GL samples such a texture faster (llvmpipe: about half a
   // millisecond of rasterizer time a frame less at 716 x 498 texels), and the padding is never
   // read. A mipmapped texture keeps its exact size, so no level averages the padding in.
-  const bool padded = !minified && ceilPow2(g->rows) <= maxSize && ceilPow2(g->cols) <= maxSize;
-  const int storageRows = padded ? ceilPow2(g->rows) : g->rows, storageCols = padded ? ceilPow2(g->cols) : g->cols;
+  const int pow2Rows = static_cast<int>(std::bit_ceil(static_cast<unsigned>(g->rows)));   // rows, cols <= maxSize
+  const int pow2Cols = static_cast<int>(std::bit_ceil(static_cast<unsigned>(g->cols)));
+  const bool padded = !minified && pow2Rows <= maxSize && pow2Cols <= maxSize;
+  const int storageRows = padded ? pow2Rows : g->rows, storageCols = padded ? pow2Cols : g->cols;
   glBindTexture(GL_TEXTURE_2D, state.texture);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   // Same storage as before: write into it instead of making new storage (a software GL would

@@ -91,11 +91,11 @@ struct BandRect {
 };
 std::vector<BandRect> bandRects(std::span<const BandColumn> columns);
 
-// A dense scatter series snaps its dots to a grid of cells (gw columns of gh cells, column by
-// column: taken[gx * gh + gy] != 0 where a dot is). cellRects returns rectangles of cells (columns [gx0, gx1), rows [gy0, gy1))
-// that cover exactly the taken cells: each column's vertical runs, and a run that repeats in the
-// next columns widened over them, so a flat stretch of dots (cos near 1 over thousands of slow
-// dims) is one rectangle, not one per column.
+// A dense scatter series snaps its dots to a grid of cells, gw columns of gh cells stored column
+// by column: taken[gx * gh + gy] != 0 where a dot is. cellRects returns rectangles of cells
+// (columns [gx0, gx1), rows [gy0, gy1)) that cover exactly the taken cells: each column's
+// vertical runs, a run that repeats in the next columns widened over them, so a flat stretch of
+// dots (cos near 1 over thousands of slow dims) is one rectangle, not one per column.
 struct CellRect {
   int gx0, gx1, gy0, gy1;
 };
