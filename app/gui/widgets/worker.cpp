@@ -15,20 +15,19 @@ namespace posviz::app {
 
 namespace {
 
-// How long thread tid has waited for a core, in ns (the second field of its schedstat); -1 when
-// the kernel does not say.
-long long waitedForCoreNs(int tid) {
-  std::ifstream f("/proc/self/task/" + std::to_string(tid) + "/schedstat");
-  long long onCpu = 0, waited = -1;
-  if (!(f >> onCpu >> waited)) return -1;
-  return waited;
-}
-
 // What both threads share: one core fewer than the machine has for the jobs' own threads, so
 // that the frame loop and the GL driver keep one.
 void capJobThreads() { threadCapOfThisThread() = std::max(1, hardwareThreads() - 1); }
 
 }  // namespace
+
+// The second field of the thread's schedstat; -1 when the kernel does not say.
+long long Worker::kernelCoreWait(int tid) {
+  std::ifstream f("/proc/self/task/" + std::to_string(tid) + "/schedstat");
+  long long onCpu = 0, waited = -1;
+  if (!(f >> onCpu >> waited)) return -1;
+  return waited;
+}
 
 Worker::~Worker() {
   {
@@ -122,7 +121,7 @@ void Worker::execute(std::unique_lock<std::mutex>& lock, std::optional<Run>& slo
 bool Worker::starving(const Run& run, Clock::time_point now) const {
   const auto wall = std::chrono::duration_cast<std::chrono::nanoseconds>(now - run.start).count();
   if (now - run.start < kStarvedAfter || run.waitedNs < 0) return false;
-  const long long waited = waitedForCoreNs(idleTid_);
+  const long long waited = probe_(idleTid_);
   return waited >= 0 && static_cast<double>(waited - run.waitedNs) > kStarvedShare * static_cast<double>(wall);
 }
 
@@ -130,7 +129,7 @@ void Worker::runIdle() {
   pthread_setname_np(pthread_self(), "posviz-jobs");   // for top, perf and debuggers
   const int tid = static_cast<int>(gettid());
   sched_param none{};
-  const bool idleClass = sched_setscheduler(0, SCHED_IDLE, &none) == 0 && waitedForCoreNs(tid) >= 0;
+  const bool idleClass = sched_setscheduler(0, SCHED_IDLE, &none) == 0 && probe_(tid) >= 0;
   if (!idleClass) setpriority(PRIO_PROCESS, static_cast<id_t>(tid), 10);
   capJobThreads();
   std::unique_lock lock(mutex_);
@@ -142,7 +141,7 @@ void Worker::runIdle() {
     if (stop_) return;
     auto job = std::make_shared<const Job>(std::move(*pending_));
     pending_.reset();
-    execute(lock, idleRun_, std::move(job), waitedForCoreNs(tid));
+    execute(lock, idleRun_, std::move(job), probe_(tid));
   }
 }
 

@@ -70,8 +70,12 @@ class Worker {
   using Job = std::function<void(JobControl&)>;
   static constexpr std::chrono::milliseconds kStarvedAfter{100}, kStarvedFor{2000};
   static constexpr double kStarvedShare = 0.75;
+  // How long the thread with kernel id tid has waited for a core, in ns; < 0 when unknown. The
+  // default reads the kernel's schedstat; tests pass their own to starve a thread on demand.
+  using CoreWaitProbe = long long (*)(int tid);
+  static long long kernelCoreWait(int tid);
 
-  Worker() = default;
+  explicit Worker(CoreWaitProbe probe = kernelCoreWait) : probe_(probe) {}
   ~Worker();
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
@@ -100,6 +104,7 @@ class Worker {
                long long waitedNs);
   bool starving(const Run& run, Clock::time_point now) const;
 
+  CoreWaitProbe probe_;
   mutable std::mutex mutex_;
   std::condition_variable cv_;
   std::thread idle_, watcher_;
@@ -117,6 +122,9 @@ template <class T>
 class AsyncResult {
  public:
   using Compute = std::function<T(JobControl&)>;
+
+  AsyncResult() = default;
+  explicit AsyncResult(Worker::CoreWaitProbe probe) : worker_(std::make_unique<Worker>(probe)) {}
 
   // Starts fn on the worker thread; supersedes any earlier request.
   void request(Compute fn) {
