@@ -61,6 +61,8 @@ struct SinusoidalTable {
 };
 SinusoidalTable sinusoidalTable(const SinusoidalParams& p);
 std::vector<double> sinusoidalVector(const SinusoidalParams& p, double pos);  // dModel values
+// The same values from a table already built (a position drag reuses one table per params).
+std::vector<double> sinusoidalVector(const SinusoidalTable& t, double pos);
 
 // Rows firstPos .. firstPos+numPositions-1, all dModel columns.
 Grid sinusoidalGrid(const SinusoidalParams& p, int numPositions, long long firstPos = 0);

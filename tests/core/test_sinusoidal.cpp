@@ -260,6 +260,14 @@ TEST_CASE("sinusoidal: the whole-table call equals the one-at-a-time functions b
     }
     CHECK(mismatches == 0);
     CHECK(sins == p.dModel / 2);   // one sin and one cos per pair
+    // PE(pos) from the table is PE(pos) from the params, bit for bit, near 0 and near 2^31.
+    for (double pos : {0.0, 1.0, 20.0, 12345.0, 2147483646.0}) {
+      const std::vector<double> fromTable = sinusoidalVector(t, pos), fromParams = sinusoidalVector(p, pos);
+      REQUIRE(fromTable.size() == fromParams.size());
+      int differ = 0;
+      for (std::size_t d = 0; d < fromTable.size(); ++d) differ += fromTable[d] != fromParams[d];
+      CHECK(differ == 0);
+    }
   }
   // Hand-computed: d = 4, base 10000 (interleaved): omega = 1, 10000^(-1/2) = 0.01; dims s c s c.
   const SinusoidalTable t = sinusoidalTable(interleaved(4));
@@ -273,6 +281,25 @@ TEST_CASE("sinusoidal: the whole-table call equals the one-at-a-time functions b
   CHECK(u.pairOfDim == std::vector<int>{0, 1, 0, 1});
   CHECK(u.dimIsSin == std::vector<char>{1, 1, 0, 0});
   CHECK(u.frequency[1] == doctest::Approx(1e-4).epsilon(1e-15));
+  // PE(pos = 2) for d = 4 interleaved: sin 2, cos 2, sin 0.02, cos 0.02.
+  const std::vector<double> v = sinusoidalVector(t, 2.0);
+  REQUIRE(v.size() == 4);
+  CHECK(v[0] == doctest::Approx(0.9092974268256817).epsilon(1e-15));
+  CHECK(v[1] == doctest::Approx(-0.4161468365471424).epsilon(1e-15));
+  CHECK(v[2] == doctest::Approx(0.01999866669333308).epsilon(1e-14));
+  CHECK(v[3] == doctest::Approx(0.9998000066665778).epsilon(1e-15));
+  // A table not built by sinusoidalTable is refused, never read out of bounds.
+  SinusoidalTable bad = t;
+  bad.pairOfDim[3] = 2;
+  CHECK_THROWS_WITH_AS(sinusoidalVector(bad, 1.0),
+                       "sinusoidalVector: the table's dim 3 names pair 2, not one of its 2; build it with sinusoidalTable",
+                       std::invalid_argument);
+  bad = t;
+  bad.dimIsSin.pop_back();
+  CHECK_THROWS_WITH_AS(sinusoidalVector(bad, 1.0),
+                       "sinusoidalVector: the table's per-dim and per-pair sizes disagree (4 dims, 2 pairs); build it with sinusoidalTable",
+                       std::invalid_argument);
+  CHECK_THROWS_AS(sinusoidalVector(t, -1.0), std::invalid_argument);
 }
 
 TEST_CASE("sinusoidal: every bad argument is rejected with its name and value") {

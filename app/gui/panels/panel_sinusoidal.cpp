@@ -238,16 +238,18 @@ const SinusoidalCurves& encodingCurves(SinusoidalPanelState& s) {
   SinusoidalCurves& c = s.curves;
   const SinusoidalParams& p = s.params;
   if (c.params == p && c.pos == s.pos && !c.pair.empty()) return c;
-  // One core call for all d_model pairs and dims: a base drag rebuilds these on every frame.
-  const SinusoidalTable t = sinusoidalTable(p);
+  // One core call for all d_model pairs and dims when params change (a base drag rebuilds these
+  // on every frame); a position drag reuses the table.
   if (!(c.params == p) || c.pair.empty()) {
-    c.pair.resize(t.frequency.size());
+    c.table = sinusoidalTable(p);
+    c.pair.resize(c.table.frequency.size());
     for (std::size_t i = 0; i < c.pair.size(); ++i) c.pair[i] = static_cast<double>(i);
-    c.wavelength = t.wavelength;
-    c.frequency = t.frequency;
+    c.wavelength = c.table.wavelength;
+    c.frequency = c.table.frequency;
     c.simCount = -1;   // the similarity curves depend on params too
   }
-  const std::vector<double> v = sinusoidalVector(p, static_cast<double>(s.pos));
+  const SinusoidalTable& t = c.table;
+  const std::vector<double> v = sinusoidalVector(t, static_cast<double>(s.pos));
   c.sinDims.clear();
   c.sinValues.clear();
   c.cosDims.clear();

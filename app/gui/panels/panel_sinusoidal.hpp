@@ -42,6 +42,7 @@ struct SinusoidalOffsetCache {
 struct SinusoidalCurves {
   SinusoidalParams params;
   int pos = -1, simRef = -1, simCount = -1;   // what the curves were built for
+  SinusoidalTable table;                                         // core's, for params
   std::vector<double> pair, wavelength, frequency;               // per pair
   std::vector<double> sinDims, sinValues, cosDims, cosValues;    // PE(pos) across dims
   std::vector<double> offset, fromA, fromB;                      // PE(a).PE(a+k), two a's
