@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
-#include <stdexcept>
 #include <string>
 
 #include "core/check.hpp"
@@ -149,16 +148,16 @@ std::vector<double> sinusoidalVector(const SinusoidalParams& p, double pos) {
 std::vector<double> sinusoidalVector(const SinusoidalTable& t, double pos) {
   requireAtLeast("sinusoidalVector", "pos", pos, 0.0);
   if (t.pairOfDim.size() != t.dimIsSin.size() || t.pairOfDim.size() != 2 * t.frequency.size())
-    throw std::invalid_argument("sinusoidalVector: the table's per-dim and per-pair sizes disagree (" +
-                                std::to_string(t.pairOfDim.size()) + " dims, " + std::to_string(t.frequency.size()) +
-                                " pairs); build it with sinusoidalTable");
+    failArgument("sinusoidalVector", "the table's per-dim and per-pair sizes disagree (" +
+                                         std::to_string(t.pairOfDim.size()) + " dims, " +
+                                         std::to_string(t.frequency.size()) + " pairs); build it with sinusoidalTable");
   std::vector<double> v(t.pairOfDim.size());
   for (std::size_t d = 0; d < v.size(); ++d) {
     const auto pair = static_cast<std::size_t>(t.pairOfDim[d]);
     if (t.pairOfDim[d] < 0 || pair >= t.frequency.size())
-      throw std::invalid_argument("sinusoidalVector: the table's dim " + std::to_string(d) + " names pair " +
-                                  std::to_string(t.pairOfDim[d]) + ", not one of its " +
-                                  std::to_string(t.frequency.size()) + "; build it with sinusoidalTable");
+      failArgument("sinusoidalVector", "the table's dim " + std::to_string(d) + " names pair " +
+                                           std::to_string(t.pairOfDim[d]) + ", not one of its " +
+                                           std::to_string(t.frequency.size()) + "; build it with sinusoidalTable");
     const double angle = pos * t.frequency[pair];
     v[d] = t.dimIsSin[d] != 0 ? std::sin(angle) : std::cos(angle);
   }

@@ -244,8 +244,6 @@ const SinusoidalCurves& encodingCurves(SinusoidalPanelState& s) {
     c.table = sinusoidalTable(p);
     c.pair.resize(c.table.frequency.size());
     for (std::size_t i = 0; i < c.pair.size(); ++i) c.pair[i] = static_cast<double>(i);
-    c.wavelength = c.table.wavelength;
-    c.frequency = c.table.frequency;
     c.simCount = -1;   // the similarity curves depend on params too
   }
   const SinusoidalTable& t = c.table;
@@ -340,8 +338,8 @@ void drawEncoding(SinusoidalPanelState& s, AppContext& ctx) {
   wl.yTip = "wavelength 2 pi / w_i: positions until pair i's angle pos * w_i turns once; frequency w_i in rad/position. Log axis.";
   wl.logY = true;
   const SinusoidalCurves& cv = encodingCurves(s);
-  PlotSeries lam{"wavelength 2pi/w_i (positions)", cv.pair, cv.wavelength, plotColor(1), false, 2.0f};
-  PlotSeries fr{"frequency w_i (rad/position)", cv.pair, cv.frequency, plotColor(0), false, 2.0f};
+  PlotSeries lam{"wavelength 2pi/w_i (positions)", cv.pair, cv.table.wavelength, plotColor(1), false, 2.0f};
+  PlotSeries fr{"frequency w_i (rad/position)", cv.pair, cv.table.frequency, plotColor(0), false, 2.0f};
   PlotSeries shown{"positions shown", {}, {}, IM_COL32(200, 200, 200, 160), false, 1.0f};
   const int pairs = p.dModel / 2;
   shown.x = {0.0, static_cast<double>(std::max(pairs - 1, 1))};

@@ -42,8 +42,8 @@ struct SinusoidalOffsetCache {
 struct SinusoidalCurves {
   SinusoidalParams params;
   int pos = -1, simRef = -1, simCount = -1;   // what the curves were built for
-  SinusoidalTable table;                                         // core's, for params
-  std::vector<double> pair, wavelength, frequency;               // per pair
+  SinusoidalTable table;                                         // core's, for params: per pair w_i, 2pi/w_i
+  std::vector<double> pair;                                      // 0 .. dModel/2 - 1, the plots' x
   std::vector<double> sinDims, sinValues, cosDims, cosValues;    // PE(pos) across dims
   std::vector<double> offset, fromA, fromB;                      // PE(a).PE(a+k), two a's
 };
