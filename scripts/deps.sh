@@ -5,8 +5,11 @@
 
 posviz_packages_run=(build-essential cmake pkg-config libglm-dev libglfw3-dev libepoxy-dev
   libimgui-dev libstb-dev libspng-dev nlohmann-json3-dev doctest-dev)
-posviz_packages_test=("${posviz_packages_run[@]}" xvfb xauth mesa-utils libgl1-mesa-dri
-  xdotool clang libclang-rt-14-dev)
+# The tests add: a display and software GL (xvfb, xauth, libgl1-mesa-dri), the programs that
+# tests/scripts/*.sh call (xdotool, python3, time; tests/scripts/deps_listed.sh checks that every
+# one is here), and the fuzzing stage's compiler and runtime (clang, libclang-rt-14-dev).
+posviz_packages_test=("${posviz_packages_run[@]}" xvfb xauth libgl1-mesa-dri
+  xdotool python3 time clang libclang-rt-14-dev)
 
 posviz_install_deps() {
   local which=${1:-run} missing=() p

@@ -6,6 +6,8 @@
 # asserted: this machine's GL is a software rasterizer.
 #   bash bench_frames.sh <posviz-binary> <scratch-dir>     (inside xvfb-run, or it starts one)
 set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../support/need.sh"
+posviz_need xvfb-run
 bin=${1:?usage: bench_frames.sh POSVIZ SCRATCH}
 scratch=${2:-$(mktemp -d)}
 if [ -z "${DISPLAY:-}" ]; then

@@ -16,6 +16,8 @@
 # of the wrong dtype, malformed or wrongly typed.
 # One line per check ("ok: ..." or "FAIL: ..."), a summary, exit 1 on any failure.
 set -u
+source "$(dirname "${BASH_SOURCE[0]}")/../support/need.sh"
+posviz_need python3
 bin=${1:?usage: cli_bad_input.sh POSVIZ SCRATCH}
 scratch=${2:?usage: cli_bad_input.sh POSVIZ SCRATCH}
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")

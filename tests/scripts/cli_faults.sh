@@ -17,6 +17,8 @@
 #     why the CPU is used is printed.
 # One line per check ("ok: ..." or "FAIL: ..."), a summary, exit 1 on any failure.
 set -u
+source "$(dirname "${BASH_SOURCE[0]}")/../support/need.sh"
+posviz_need python3 /usr/bin/time
 bin=${1:?usage: cli_faults.sh POSVIZ SCRATCH}
 scratch=${2:?usage: cli_faults.sh POSVIZ SCRATCH}
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")

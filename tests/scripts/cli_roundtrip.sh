@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # CLI round trips through the real binary: every export is read back and checked against values
-# computed independently here (numpy when /usr/bin/python3 has it, else the python3 standard
+# computed independently here (numpy when python3 has it, else the python3 standard
 # library; the .npy and .png headers are also checked with od, which needs neither).
 # POSVIZ_TEST_NO_NUMPY=1 forces the standard-library path.
 #   bash cli_roundtrip.sh <posviz-binary> <scratch-dir>
 set -u
+source "$(dirname "${BASH_SOURCE[0]}")/../support/need.sh"
+posviz_need python3
 bin=${1:?usage: cli_roundtrip.sh POSVIZ SCRATCH}
 out=${2:?usage: cli_roundtrip.sh POSVIZ SCRATCH}
 rm -rf "$out" && mkdir -p "$out" || exit 1
@@ -20,16 +22,13 @@ run() {  # run NAME ARGS...: export must exit 0 with nothing on stdout or stderr
   fi
 }
 
-py=/usr/bin/python3
-[ -x "$py" ] || py=$(command -v python3 || true)
+py=python3
 have_numpy=0
 if [ "${POSVIZ_TEST_NO_NUMPY:-0}" != 1 ] && [ -n "$py" ] && "$py" -c 'import numpy' 2>/dev/null; then
   have_numpy=1
   echo "INFO: checking numbers with numpy ($("$py" -c 'import numpy; print(numpy.__version__)'))"
-elif [ -n "$py" ]; then
-  echo "INFO: numpy not available (or POSVIZ_TEST_NO_NUMPY=1): checking numbers with the python3 standard library"
 else
-  echo "INFO: no python3: numbers checked through posviz's own .csv output and od only"
+  echo "INFO: numpy not available (or POSVIZ_TEST_NO_NUMPY=1): checking numbers with the python3 standard library"
 fi
 
 # A .npy reader and checks that need only the standard library (used when numpy is missing, and
@@ -120,7 +119,6 @@ EOF
 
 pycheck() {  # pycheck NAME ARGS...
   local name=$1; shift
-  if [ -z "$py" ]; then echo "SKIP: $name (no python3; covered by the od and csv checks)"; return; fi
   if "$py" "$out/npycheck.py" "$@" >"$out/py.log" 2>&1; then pass "$name"; else fail "$name: $(tail -3 "$out/py.log")"; fi
 }
 

@@ -3,6 +3,8 @@
 # with nothing beside it (font, presets, lessons and shaders are compiled in).
 #   install.sh POSVIZ SCRATCH [HEADLESS]
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../support/need.sh"
+posviz_need cmake
 bin=${1:?usage: install.sh POSVIZ SCRATCH}
 out=${2:?}
 build=$(cd "$(dirname "$bin")/.." && pwd)

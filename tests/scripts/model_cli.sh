@@ -4,6 +4,8 @@
 # default (full-attention) RoPE export exit 2 naming the sliding RoPE layers, and usage errors exit 2.
 #   bash model_cli.sh <posviz-binary> <scratch-dir>
 set -u
+source "$(dirname "${BASH_SOURCE[0]}")/../support/need.sh"
+posviz_need python3
 bin=${1:?usage: model_cli.sh POSVIZ SCRATCH}
 out=${2:?usage: model_cli.sh POSVIZ SCRATCH}
 rm -rf "$out" && mkdir -p "$out" || exit 1

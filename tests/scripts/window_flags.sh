@@ -4,6 +4,8 @@
 # Bad values exit 2 naming the flag, and write nothing.
 #   bash window_flags.sh <posviz-binary> <scratch-dir>     (inside xvfb-run, or it starts one)
 set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../support/need.sh"
+posviz_need xvfb-run
 bin=${1:?usage: window_flags.sh POSVIZ SCRATCH}
 scratch=${2:-$(mktemp -d)}
 if [ -z "${DISPLAY:-}" ]; then

@@ -4,14 +4,13 @@
 # heatmap changed (and that two screenshots without input are identical, so the change is ours).
 #   bash xdotool_drag.sh <posviz-binary> <scratch-dir>     (inside xvfb-run, or it starts one)
 set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../support/need.sh"
+posviz_need xvfb-run xdotool python3
 bin=${1:?usage: xdotool_drag.sh POSVIZ SCRATCH}
 scratch=${2:-$(mktemp -d)}
 if [ -z "${DISPLAY:-}" ]; then
   exec xvfb-run -a -s "-screen 0 1600x1000x24" bash "$0" "$bin" "$scratch"
 fi
-for tool in xdotool python3; do
-  command -v "$tool" >/dev/null || { echo "FAIL: $tool is not installed"; exit 1; }
-done
 mkdir -p "$scratch"
 rm -f "$scratch"/*.png
 shot="$scratch/shot.png"

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Every program the test suite calls comes from a package that scripts/deps.sh installs, so that
+# the README's test command passes on a bare Debian 12 and not only on a machine that happens to
+# carry the program. For every command that tests/scripts/*.sh calls (tests/support/script_commands.py
+# reads them), the Debian package that owns it must be
+#   - part of every Debian 12 root (Essential, or Priority required: debootstrap's minbase), or
+#   - in scripts/deps.sh's test list (or a direct dependency of a listed package);
+# and a command that is not part of every root must be named on the script's posviz_need line, so
+# that its absence reads "needs X" once. The test binaries call no external program (checked by
+# looking for process-spawning calls in tests/); a new one must be added to the list below.
+# A self-check then removes a package from a copy of the list and requires this check to fail
+# naming the command that package provides.
+#   bash deps_listed.sh <posviz-binary> <scratch-dir>
+#   POSVIZ_DEPS_FILE=FILE bash deps_listed.sh ...     check against another copy of scripts/deps.sh
+set -u
+source "$(dirname "${BASH_SOURCE[0]}")/../support/need.sh"
+posviz_need python3 dpkg-query
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+scratch=${2:?usage: deps_listed.sh POSVIZ SCRATCH}
+rm -rf "$scratch" && mkdir -p "$scratch" || exit 1
+deps_file=${POSVIZ_DEPS_FILE:-$root/scripts/deps.sh}
+
+# Programs the C++ test binaries start themselves (none today): "source-file program" pairs.
+binary_helpers=()
+
+# owner CMD: the installed Debian package that owns CMD (a name or an absolute path), or nothing.
+owner() {
+  local c=$1 paths=() p real
+  if [[ $c == /* ]]; then paths=("$c"); else paths=(/usr/bin/"$c" /bin/"$c" /usr/sbin/"$c" /sbin/"$c"); fi
+  for p in "${paths[@]}"; do
+    [ -e "$p" ] || continue
+    for real in "$p" "$(readlink -f "$p")" "${p/#\/usr\/bin\//\/bin\/}" "${p/#\/usr\/sbin\//\/sbin\/}"; do
+      local pkg
+      pkg=$(dpkg-query -S "$real" 2>/dev/null | awk -F': ' -v f="$real" '$2 == f { sub(/:.*/, "", $1); print $1; exit }')
+      if [ -n "$pkg" ]; then echo "${pkg%%,*}"; return; fi
+    done
+  done
+}
+
+# in_every_root PKG: Essential or Priority required (what debootstrap --variant=minbase installs).
+in_every_root() {
+  local f; f=$(dpkg-query -W -f='${Essential} ${Priority}' "$1" 2>/dev/null)
+  [ "$f" = "yes required" ] || [ "${f#* }" = "required" ] || [ "${f%% *}" = "yes" ]
+}
+
+# check DEPS_FILE: prints one "FAIL: ..." per problem, "ok: ..." per command; returns failures.
+check() {
+  local deps=$1 failures=0
+  local -a listed
+  mapfile -t listed < <(bash -c 'source "$1"; printf "%s\n" "${posviz_packages_test[@]}"' _ "$deps")
+  [ ${#listed[@]} -gt 0 ] || { echo "FAIL: $deps defines no posviz_packages_test"; return 1; }
+  declare -A provided=()
+  local p d
+  for p in "${listed[@]}"; do
+    provided[$p]="listed"
+    for d in $(dpkg-query -W -f='${Pre-Depends}, ${Depends}' "$p" 2>/dev/null | tr ',|' '\n\n' |
+               sed -E 's/\(.*\)//; s/:any//; s/^ +//; s/ +$//' | grep -v '^$'); do
+      [ -n "${provided[$d]:-}" ] || provided[$d]="a dependency of $p"
+    done
+  done
+  local line script cmds needs cmd pkg
+  while IFS=$'\t' read -r script cmds; do
+    needs=" $(python3 "$root/tests/support/script_commands.py" --needs "$script" | cut -f2) "
+    for cmd in $cmds; do
+      pkg=$(owner "$cmd")
+      if [ -z "$pkg" ]; then
+        echo "FAIL: $(basename "$script") calls '$cmd', which no installed Debian package provides: add its package to posviz_packages_test in scripts/deps.sh"
+        failures=$((failures + 1)); continue
+      fi
+      if in_every_root "$pkg"; then
+        echo "ok: $(basename "$script"): $cmd ($pkg, in every Debian 12 root)"; continue
+      fi
+      if [ -z "${provided[$pkg]:-}" ]; then
+        echo "FAIL: $(basename "$script") calls '$cmd' from package $pkg, which is not in posviz_packages_test ($deps)"
+        failures=$((failures + 1)); continue
+      fi
+      if [[ $needs != *" $cmd "* ]]; then
+        echo "FAIL: $(basename "$script") calls '$cmd' ($pkg) but does not name it on a posviz_need line"
+        failures=$((failures + 1)); continue
+      fi
+      echo "ok: $(basename "$script"): $cmd ($pkg, ${provided[$pkg]})"
+    done
+  done < <(python3 "$root/tests/support/script_commands.py" "$root"/tests/scripts/*.sh)
+  return "$failures"
+}
+
+failures=0
+check "$deps_file" >"$scratch/check.log"; rc=$?
+cat "$scratch/check.log"
+failures=$((failures + rc))
+n=$(grep -c '^ok:' "$scratch/check.log")
+[ "$n" -ge 50 ] || { echo "FAIL: only $n commands were found in tests/scripts: the reader has stopped seeing them"; failures=$((failures + 1)); }
+for must in python3 /usr/bin/time xdotool xvfb-run timeout; do
+  grep -qE "[a-z_]+\.sh(: $must \(| calls '$must')" "$scratch/check.log" ||
+    { echo "FAIL: the reader did not see '$must', which the scripts call"; failures=$((failures + 1)); }
+done
+
+# The test binaries: any process-spawning call in tests/ must be listed in binary_helpers.
+while IFS= read -r hit; do
+  file=${hit%%:*}
+  listed_here=0
+  for h in "${binary_helpers[@]}"; do [ "${h%% *}" = "$file" ] && listed_here=1; done
+  if [ $listed_here -eq 0 ]; then
+    echo "FAIL: $hit starts a program: add it to binary_helpers in deps_listed.sh and its package to scripts/deps.sh"
+    failures=$((failures + 1))
+  fi
+done < <(cd "$root" && grep -rnE '\b(popen|system|execl|execlp|execv|execvp|execvpe|posix_spawnp?)\s*\(' \
+           tests --include='*.cpp' --include='*.hpp' | grep -v 'std::system_error')
+echo "ok: the test binaries start no program that is not listed"
+
+# Self-check: without 'time' and without 'python3' in the list, the check must fail naming both.
+if [ -z "${POSVIZ_DEPS_FILE:-}" ]; then
+  sed -E 's/ (time|python3)\b//g' "$deps_file" >"$scratch/deps-less.sh"
+  if bash -c 'source "$1"; printf "%s\n" "${posviz_packages_test[@]}"' _ "$scratch/deps-less.sh" | grep -qxE 'time|python3'; then
+    echo "FAIL: the self-check could not remove time and python3 from a copy of the list"; failures=$((failures + 1))
+  else
+    check "$scratch/deps-less.sh" >"$scratch/less.log"
+    if grep -q "calls '/usr/bin/time' from package time, which is not in posviz_packages_test" "$scratch/less.log" &&
+       grep -q "calls 'python3' from package python3-minimal, which is not in posviz_packages_test" "$scratch/less.log"; then
+      echo "ok: with time and python3 removed from the list, the check fails naming /usr/bin/time and python3"
+    else
+      echo "FAIL: removing time and python3 from the list went unnoticed: $(grep FAIL "$scratch/less.log" | head -3)"
+      failures=$((failures + 1))
+    fi
+  fi
+fi
+
+echo "deps_listed: $failures failure(s)"
+[ "$failures" -eq 0 ]
