@@ -2,28 +2,158 @@
 
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
+#include <random>
 #include <stdexcept>
 #include <streambuf>
 #include <vector>
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace posviz {
 
 namespace {
 
-std::atomic<unsigned long long> gTempCounter{0};
+// ---- Temporary files and signals --------------------------------------------------------------
+// A fixed table the signal handler can walk without allocating: a slot is claimed by a thread,
+// filled, then published; the handler unlinks every published path.
+constexpr int kSlots = 64;
+constexpr std::size_t kSlotPath = 4096;
+struct Slot {
+  std::atomic<int> state{0};  // 0 free, 1 being filled or cleared, 2 published
+  char path[kSlotPath];
+};
+Slot gSlots[kSlots];
+std::atomic<std::size_t> gPending{0};
+const int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+extern "C" void removeTemporariesAndDie(int sig) {
+  for (Slot& s : gSlots) {
+    if (s.state.load(std::memory_order_acquire) == 2) ::unlink(s.path);
+  }
+  // SA_RESETHAND restored the default action: raised again, the signal ends the process as it
+  // would have without posviz's handler (exit status 128 + sig for the shell).
+  ::raise(sig);
+}
+
+// Checked at every write, not once: a signal whose handler was reset to the default since (a
+// forked child, a program that stopped handling it) gets the cleanup too.
+void installSignalCleanup() {
+  static std::mutex mutex;
+  const std::lock_guard<std::mutex> lock(mutex);
+  {
+    for (int sig : kCleanupSignals) {
+      struct sigaction current {};
+      if (::sigaction(sig, nullptr, &current) != 0) continue;
+      // A signal the user ignores (nohup) or that the program handles itself stays as it is.
+      if ((current.sa_flags & SA_SIGINFO) != 0 || current.sa_handler != SIG_DFL) continue;
+      struct sigaction action {};
+      action.sa_handler = removeTemporariesAndDie;
+      sigemptyset(&action.sa_mask);
+      for (int other : kCleanupSignals) sigaddset(&action.sa_mask, other);
+      action.sa_flags = SA_RESETHAND;
+      ::sigaction(sig, &action, nullptr);
+    }
+  }
+}
+
+// Blocks the cleanup signals for its lifetime, so that a file is never created without being
+// published, nor renamed while still published.
+class SignalsHeld {
+ public:
+  SignalsHeld() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : kCleanupSignals) sigaddset(&set, sig);
+    ::pthread_sigmask(SIG_BLOCK, &set, &old_);
+  }
+  ~SignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+
+ private:
+  sigset_t old_;
+};
+
+// Publishes path for the handler; -1 when the table is full (the file is still written, only
+// not removed on a signal) or the path is too long for a slot.
+int publish(const std::string& path) {
+  if (path.size() >= kSlotPath) return -1;
+  for (int i = 0; i < kSlots; ++i) {
+    int expected = 0;
+    if (gSlots[i].state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) {
+      std::memcpy(gSlots[i].path, path.c_str(), path.size() + 1);
+      gSlots[i].state.store(2, std::memory_order_release);
+      gPending.fetch_add(1);
+      return i;
+    }
+  }
+  return -1;
+}
+
+void unpublish(int slot) {
+  if (slot < 0) return;
+  gSlots[slot].state.store(0, std::memory_order_release);
+  gPending.fetch_sub(1);
+}
 
 std::string osReason(int err) { return err != 0 ? std::string(std::strerror(err)) : std::string("I/O error"); }
 
-[[noreturn]] void fail(const std::string& path, const std::string& tmp, const std::string& reason) {
-  if (!tmp.empty()) std::remove(tmp.c_str());
+[[noreturn]] void fail(const std::string& path, const std::string& reason) {
   throw std::runtime_error("cannot write " + path + ": " + reason);
 }
 
+std::string randomHex() {
+  unsigned char bytes[8];
+  std::size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  if (got < sizeof bytes) {  // no getrandom: the C++ source of entropy
+    std::random_device rd;
+    for (unsigned char& b : bytes) b = static_cast<unsigned char>(rd());
+  }
+  static const char digits[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char b : bytes) {
+    out += digits[b >> 4];
+    out += digits[b & 15];
+  }
+  return out;
+}
+
+std::string folderOf(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return "";
+  return path.substr(0, slash + 1);  // keeps the slash; "/" for a file at the root
+}
+
+// The file a chain of links at path ends at (path itself when it is no link). A missing final
+// file is fine (it will be created); a loop or a chain of more than 40 links is refused.
+std::string resolveLinks(std::string path) {
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+    std::vector<char> buf(static_cast<std::size_t>(st.st_size > 0 ? st.st_size : 4095) + 1);
+    const ssize_t n = ::readlink(path.c_str(), buf.data(), buf.size());
+    if (n < 0) fail(path, "cannot read the link: " + osReason(errno));
+    std::string target(buf.data(), static_cast<std::size_t>(n));
+    path = (!target.empty() && target[0] == '/') ? target : folderOf(path) + target;
+  }
+  fail(path, "too many levels of symbolic links");
+}
+
+// ---- An output buffer over a file descriptor -------------------------------------------------
 // An output buffer over a file descriptor that keeps the errno of the first failing write(2), so
 // that a full disk reads "No space left on device" rather than a stream's generic failure.
 class FdOutBuf : public std::streambuf {
@@ -96,18 +226,43 @@ class FdOutBuf : public std::streambuf {
 
 }  // namespace
 
-void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
-  if (path.empty()) throw std::runtime_error("cannot write an empty path: a file name is required");
-  const std::string tmp = path + ".tmp-" + std::to_string(static_cast<long long>(::getpid())) + "-" +
-                          std::to_string(gTempCounter.fetch_add(1));
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) fail(path, "", osReason(errno));  // nothing was created
+std::size_t pendingTemporaryFiles() { return gPending.load(); }
+
+void writeFileAtomically(const std::string& requested, const std::function<void(std::ostream&)>& write,
+                         const WriteOptions& options) {
+  if (requested.empty()) throw std::runtime_error("cannot write an empty path: a file name is required");
+  if (requested.back() == '/') fail(requested, "it names a folder; a file name is required");
+  const std::string path = options.followTargetLink ? resolveLinks(requested) : requested;
+  installSignalCleanup();
+  const std::string folder = folderOf(path);
+
+  std::string tmp;
+  int fd = -1;
+  int slot = -1;
+  {
+    const SignalsHeld held;
+    for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
+      tmp = folder + ".posviz-" + randomHex() + ".tmp";
+      fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+      if (fd < 0 && errno != EEXIST) fail(requested, osReason(errno));  // nothing was created
+    }
+    if (fd < 0) fail(requested, "could not create a temporary file beside it (16 names were taken)");
+    slot = publish(tmp);
+  }
+  // Removes the temporary file: on every error path, and never while a signal could see it half-gone.
+  auto discard = [&]() {
+    const SignalsHeld held;
+    ::unlink(tmp.c_str());
+    unpublish(slot);
+  };
+
   FdOutBuf buf(fd);
   std::ostream out(&buf);
   // The OS reason of the first failing write wins over whatever the writer made of it.
   auto failWith = [&](const std::string& reason) {
     ::close(fd);
-    fail(path, tmp, buf.failed() ? osReason(buf.firstError()) : reason);
+    discard();
+    fail(requested, buf.failed() ? osReason(buf.firstError()) : reason);
   };
   try {
     write(out);
@@ -117,8 +272,67 @@ void writeFileAtomically(const std::string& path, const std::function<void(std::
     failWith("the writer threw an unknown exception");
   }
   if (!out || !buf.flushBuffer()) failWith("I/O error");
-  if (::close(fd) != 0) fail(path, tmp, osReason(errno));
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) fail(path, tmp, osReason(errno));
+  if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) failWith(osReason(errno));
+  if (::close(fd) != 0) {
+    const int err = errno;
+    discard();
+    fail(requested, osReason(err));
+  }
+  const SignalsHeld held;
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    unpublish(slot);
+    fail(requested, osReason(err));
+  }
+  unpublish(slot);
+}
+
+std::string readRegularFile(const std::string& path, std::size_t maxBytes, const std::string& what) {
+  auto refuse = [&](const std::string& reason) -> std::runtime_error {
+    return std::runtime_error("cannot read " + what + " " + path + ": " + reason);
+  };
+  if (path.empty()) throw std::runtime_error("cannot read " + what + ": the file name is empty");
+  // O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == EISDIR) throw refuse("it is a directory");
+    throw refuse(osReason(errno));
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw refuse(osReason(errno));
+  if (S_ISDIR(st.st_mode)) throw refuse("it is a directory");
+  if (!S_ISREG(st.st_mode)) {
+    const char* kind = S_ISFIFO(st.st_mode)   ? "a FIFO"
+                       : S_ISCHR(st.st_mode)  ? "a character device"
+                       : S_ISBLK(st.st_mode)  ? "a block device"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                                              : "not a plain file";
+    throw refuse(std::string("it is ") + kind + ", not a regular file");
+  }
+  auto tooLarge = [&]() {
+    const std::string limit = maxBytes >= (1u << 20) && maxBytes % (1u << 20) == 0
+                                  ? std::to_string(maxBytes >> 20) + " MiB"
+                                  : std::to_string(maxBytes) + " bytes";
+    return refuse("larger than the " + limit + " a " + what + " file may have");
+  };
+  if (static_cast<unsigned long long>(st.st_size) > maxBytes) throw tooLarge();
+  std::string text;
+  text.reserve(static_cast<std::size_t>(st.st_size));
+  char chunk[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n < 0) throw refuse(osReason(errno));
+    if (n == 0) break;
+    text.append(chunk, static_cast<std::size_t>(n));
+    if (text.size() > maxBytes) throw tooLarge();  // a file that grew while being read
+  }
+  return text;
 }
 
 }  // namespace posviz

@@ -1,5 +1,7 @@
 #include "app/cli/args.hpp"
 
+#include "core/untrusted_text.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -11,25 +13,7 @@ namespace posviz::cli {
 
 namespace {
 
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20 || u == 0x7f) {
-      static const char* hex = "0123456789abcdef";
-      out += "\\x";
-      out += hex[u >> 4];
-      out += hex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  if (out.size() > 200) out = out.substr(0, 197) + "...";
-  return out + "\"";
-}
+std::string quoted(const std::string& text) { return quotedText(text); }
 
 [[noreturn]] void failValue(const std::string& flag, const std::string& text, const std::string& expected,
                             const std::string& why = "") {

@@ -4,6 +4,7 @@
 // [SECTION] Progress bar
 // [SECTION] export
 // [SECTION] runCli
+#include "core/untrusted_text.hpp"
 #include "app/cli/cli.hpp"
 
 #include <algorithm>
@@ -266,13 +267,13 @@ const ViewDef& viewOrThrow(const std::string& name) {
                      " prints them); views: " + viewList());
   }
   if (!name.empty() && name[0] == '-') {
-    throw UsageError("the view comes first, got option \"" + name + "\"; views: " + viewList());
+    throw UsageError("the view comes first, got option " + quotedText(name) + "; views: " + viewList());
   }
-  throw UsageError("unknown view \"" + name + "\"; views: " + viewList());
+  throw UsageError("unknown view " + quotedText(name) + "; views: " + viewList());
 }
 
 UsageError unexpectedArgument(const ViewDef& view, const std::string& arg) {
-  return UsageError("unexpected argument \"" + arg + "\" after view " + view.name + " (options start with -; see posviz export " +
+  return UsageError("unexpected argument " + quotedText(arg) + " after view " + view.name + " (options start with -; see posviz export " +
                     view.name + " --help)");
 }
 

@@ -1,3 +1,4 @@
+#include "core/untrusted_text.hpp"
 #include "app/cli/examples_command.hpp"
 
 #include <algorithm>
@@ -133,7 +134,7 @@ int runExamplesCommand(const std::vector<std::string>& args) {
     return 2;
   }
   if (!byTopic && !args.empty() && args[0].starts_with("-")) {
-    std::fprintf(stderr, "posviz examples: unknown option '%s'; options: --topic TOPIC, --tests, --help\n", args[0].c_str());
+    std::fprintf(stderr, "posviz examples: unknown option %s; options: --topic TOPIC, --tests, --help\n", quotedText(args[0]).c_str());
     return 2;
   }
   std::vector<WorkedExample> all;
@@ -149,7 +150,7 @@ int runExamplesCommand(const std::vector<std::string>& args) {
   }
   if (byTopic) {
     if (std::none_of(all.begin(), all.end(), [&](const WorkedExample& e) { return e.topic == args[1]; })) {
-      std::fprintf(stderr, "posviz examples: unknown topic '%s'; topics: %s\n", args[1].c_str(), topicNames(all).c_str());
+      std::fprintf(stderr, "posviz examples: unknown topic %s; topics: %s\n", quotedText(args[1]).c_str(), topicNames(all).c_str());
       return 2;
     }
     printTopic(all, args[1]);
@@ -160,7 +161,7 @@ int runExamplesCommand(const std::vector<std::string>& args) {
       printExample(e);
       return 0;
     }
-  std::fprintf(stderr, "posviz examples: unknown example '%s'; the names are:\n", args[0].c_str());
+  std::fprintf(stderr, "posviz examples: unknown example %s; the names are:\n", quotedText(args[0]).c_str());
   for (const WorkedExample& e : all) std::fprintf(stderr, "  %s\n", e.name.c_str());
   return 2;
 }

@@ -1,3 +1,4 @@
+#include "core/untrusted_text.hpp"
 #include "app/cli/model_command.hpp"
 
 #include <iostream>
@@ -119,7 +120,7 @@ int runModelCommand(const std::vector<std::string>& args) {
     } else if ((a == "--config" || a == "--preset") && i + 1 < args.size()) {
       (a == "--config" ? config : preset) = args[++i];
     } else {
-      std::cerr << "posviz model: " << (a == "--config" || a == "--preset" ? a + ": needs a value" : "unknown argument \"" + a + "\"")
+      std::cerr << "posviz model: " << (a == "--config" || a == "--preset" ? a + ": needs a value" : "unknown argument " + quotedText(a))
                 << "\n" << kUsage;
       return 2;
     }

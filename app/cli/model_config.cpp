@@ -14,14 +14,15 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "core/atomic_file.hpp"
 #include "core/check.hpp"
 #include "core/embedded.hpp"
+#include "core/untrusted_text.hpp"
 
 
 namespace posviz::app {
@@ -34,10 +35,14 @@ namespace {
 
 constexpr std::size_t kMaxConfigBytes = 16u << 20;
 
+// The value as a message quotes it: its type and its first characters, escaped. The file's
+// nesting was capped before parsing (jsonNestingProblem), so dump() cannot recurse deeply; an
+// object or array is shown by its size unless it is small.
 std::string describeJson(const json& v) {
-  std::string text = v.dump(-1, ' ', false, json::error_handler_t::replace);
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
-  return std::string(v.type_name()) + " " + text;
+  if ((v.is_object() || v.is_array()) && v.size() > 8) {
+    return std::string(v.type_name()) + " of " + std::to_string(v.size()) + (v.is_object() ? " keys" : " elements");
+  }
+  return std::string(v.type_name()) + " " + displayText(v.dump(-1, ' ', false, json::error_handler_t::replace), 60);
 }
 
 class Reader {
@@ -180,7 +185,7 @@ ModelEncoding detectEncoding(const Reader& r, const std::string& modelType) {
     if (*pet == "alibi") return ModelEncoding::Alibi;
     if (*pet == "absolute") return ModelEncoding::Learned;
     if (*pet == "rotary" || *pet == "rope") return ModelEncoding::Rope;
-    r.fail("position_embedding_type", "must be one of absolute|alibi|rotary, got \"" + *pet + "\"");
+    r.fail("position_embedding_type", "must be one of absolute|alibi|rotary, got " + quotedText(*pet));
   }
   if (contains(kAlibiModelTypes, modelType)) return ModelEncoding::Alibi;
   for (const char* key : {"rope_theta", "rope_scaling", "rope_parameters", "rotary_emb_base", "rotary_pct", "rope_pct",
@@ -191,7 +196,7 @@ ModelEncoding detectEncoding(const Reader& r, const std::string& modelType) {
   if (contains(kLearnedModelTypes, modelType) || r.find(root, "n_positions") != nullptr) return ModelEncoding::Learned;
   r.fail("model_type", "does not say which position encoding the model uses: expected rope_theta, rope_scaling, "
                        "rotary_pct, alibi, attn_config.alibi, position_embedding_type or a known model_type, got " +
-                           (modelType.empty() ? std::string("none") : "\"" + modelType + "\""));
+                           (modelType.empty() ? std::string("none") : quotedText(modelType)));
 }
 
 // What a model class assumes where its config.json is silent (the defaults of its Hugging Face
@@ -278,7 +283,7 @@ std::string scalingType(const Reader& r, const json& rs, const std::string& p, s
   std::optional<std::string> ropeType = r.string(rs, "rope_type", p + "rope_type");
   std::optional<std::string> type = r.string(rs, "type", p + "type");
   if (ropeType && type && lowercase(*ropeType) != lowercase(*type)) {
-    r.fail(p + "type", "is \"" + *type + "\" but rope_type is \"" + *ropeType + "\": they must agree");
+    r.fail(p + "type", "is " + quotedText(*type) + " but rope_type is " + quotedText(*ropeType) + ": they must agree");
   }
   typeField = p + (ropeType ? "rope_type" : "type");
   if (!ropeType && !type) r.fail(p + "rope_type", std::string("is missing (one of ") + kScalingTypes + ")");
@@ -294,7 +299,7 @@ ScalingMethod scalingMethod(const Reader& r, const std::string& type, const std:
   if (t == "yarn") return ScalingMethod::Yarn;
   if (t == "llama3") return ScalingMethod::Llama3;
   if (t == "longrope" || t == "su") return ScalingMethod::LongRope;  // su: Phi-3's first name for LongRoPE
-  r.fail(typeField, "must be one of " + std::string(kScalingTypes) + ", got \"" + type + "\"");
+  r.fail(typeField, "must be one of " + std::string(kScalingTypes) + ", got " + quotedText(type));
 }
 
 void readLongRope(const Reader& r, const json& rs, const std::string& p, RopeParams& rope, std::optional<double> factor,
@@ -498,7 +503,7 @@ std::vector<std::string> typesFromPattern(const Ctx& x, int n) {
   if (pat != nullptr && pat->is_string()) {  // EXAONE 4: "LLLG", L = local (sliding), G = global
     const std::string s = pat->get<std::string>();
     if (s.empty() || s.find_first_not_of("LG") != std::string::npos) {
-      r.fail("sliding_window_pattern", "must be a string of L (sliding) and G (global) or an integer, got \"" + s + "\"");
+      r.fail("sliding_window_pattern", "must be a string of L (sliding) and G (global) or an integer, got " + quotedText(s));
     }
     for (int i = 0; i < n; ++i) types[i] = s[i % s.size()] == 'L' ? "sliding_attention" : "full_attention";
     return types;
@@ -904,6 +909,7 @@ void parseModel(const Reader& r, const std::string& modelType, ModelConfig& c) {
 }
 
 ModelConfig parseModelConfigUnchecked(const std::string& jsonText, const std::string& name) {
+  if (std::optional<std::string> deep = jsonNestingProblem(jsonText)) throw ConfigError("config " + name + ": " + *deep);
   json root;
   try {
     root = json::parse(jsonText);
@@ -972,21 +978,11 @@ double yarnMscale(double factor, double m) { return factor <= 1.0 ? 1.0 : 0.1 * 
 namespace {
 
 std::string readWholeFile(const std::string& path, const std::string& what) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw ConfigError("cannot read " + what + " " + path + ": it is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError("cannot read " + what + " " + path + ": " + std::strerror(errno));
-  std::string text;
-  char buf[65536];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxConfigBytes) {
-      throw ConfigError("cannot read " + what + " " + path + ": larger than the " + std::to_string(kMaxConfigBytes >> 20) +
-                        " MiB a config.json may have");
-    }
+  try {
+    return readRegularFile(path, kMaxConfigBytes, what);
+  } catch (const std::runtime_error& e) {
+    throw ConfigError(displayText(e.what(), 400));
   }
-  if (in.bad()) throw ConfigError("cannot read " + what + " " + path + ": read error");
-  return text;
 }
 
 struct PresetSource {
@@ -1009,7 +1005,7 @@ std::vector<PresetSource> allPresets() {
 
 ModelConfig loadModelConfig(const std::string& path) {
   const std::string text = readWholeFile(path, "config");
-  return parseModelConfig(text, std::filesystem::path(path).filename().string());
+  return parseModelConfig(text, displayText(std::filesystem::path(path).filename().string()));
 }
 
 std::vector<std::string> presetNames() {
@@ -1026,7 +1022,7 @@ ModelConfig loadPreset(const std::string& name) {
     if (p.name == name) return parseModelConfig(p.text, p.name);
     list += (list.empty() ? "" : ", ") + p.name;
   }
-  throw ConfigError("unknown preset \"" + name + "\": available presets are " + (list.empty() ? std::string("(none)") : list));
+  throw ConfigError("unknown preset " + quotedText(name) + ": available presets are " + (list.empty() ? std::string("(none)") : list));
 }
 
 }  // namespace posviz::app

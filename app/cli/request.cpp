@@ -1,5 +1,6 @@
 // request.cpp: `posviz export VIEW [options]` -> Request: every option checked against the view's
 // list and its range, a model config's values as defaults, then the view's own options.
+#include "core/untrusted_text.hpp"
 #include "app/cli/request.hpp"
 
 #include <algorithm>
@@ -127,7 +128,7 @@ Format formatOf(const std::string& path) {
   if (ext == ".csv") return Format::Csv;
   if (ext == ".json") return Format::Json;
   if (ext == ".svg") return Format::Svg;
-  throw UsageError("-o: got \"" + path + "\", expected a file name ending in .png, .svg, .npy, .csv or .json");
+  throw UsageError("-o: got " + quotedText(path) + ", expected a file name ending in .png, .svg, .npy, .csv or .json");
 }
 
 const char* formatName(Format f) {
@@ -219,7 +220,7 @@ void parsePngOptions(Request& r, const ParsedOptions& o) {
         if (!names.empty()) names += '|';
         names += colormapName(m);
       }
-      throw UsageError("--colormap: got \"" + *c + "\", expected one of " + names);
+      throw UsageError("--colormap: got " + quotedText(*c) + ", expected one of " + names);
     }
   }
   requirePictureOptionsAgree(o);
@@ -289,7 +290,7 @@ void parseSharedOptions(Request& r, const ViewDef& info, const ParsedOptions& o)
 int evenDim(const std::string& flag, const std::string& text, long long max) {
   const long long v = parseIntOption(flag, text, 2, max);
   if (v % 2 != 0) {
-    throw UsageError(flag + ": got \"" + text + "\", expected an even integer in [2, " + std::to_string(max) +
+    throw UsageError(flag + ": got " + quotedText(text) + ", expected an even integer in [2, " + std::to_string(max) +
                      "] (dims come in pairs)");
   }
   return static_cast<int>(v);

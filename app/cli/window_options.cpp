@@ -1,3 +1,4 @@
+#include "core/untrusted_text.hpp"
 #include "app/cli/window_options.hpp"
 
 #include <cstdio>
@@ -29,7 +30,7 @@ void parseSize(const std::string& text, WindowOptions& w) {
   char tail = 0;
   if (std::sscanf(text.c_str(), "%dx%d%c", &width, &height, &tail) != 2 || width < 320 || height < 240 ||
       width > 16384 || height > 16384) {
-    throw UsageError("--size: got \"" + text + "\", expected WxH with 320 <= W <= 16384 and 240 <= H <= 16384");
+    throw UsageError("--size: got " + quotedText(text) + ", expected WxH with 320 <= W <= 16384 and 240 <= H <= 16384");
   }
   w.width = width;
   w.height = height;
@@ -40,12 +41,12 @@ void parseSize(const std::string& text, WindowOptions& w) {
 WindowOptions parseWindowOptions(const std::vector<std::string>& args) {
   const ParsedOptions o = parseOptions(args, windowOptionSpecs());
   if (!o.positional.empty()) {
-    throw UsageError("unknown command \"" + o.positional[0] + "\"; commands: export, examples, model (posviz --help)");
+    throw UsageError("unknown command " + quotedText(o.positional[0]) + "; commands: export, examples, model (posviz --help)");
   }
   WindowOptions w;
   if (auto p = o.value("--panel")) {
     const TabDef* tab = findTab(*p);
-    if (tab == nullptr) throw UsageError("--panel: got \"" + *p + "\", expected one of " + tabList(", "));
+    if (tab == nullptr) throw UsageError("--panel: got " + quotedText(*p) + ", expected one of " + tabList(", "));
     w.panel = tab->name;
   }
   if (auto p = o.value("--screenshot-path")) w.screenshotPath = *p;
@@ -54,7 +55,7 @@ WindowOptions parseWindowOptions(const std::vector<std::string>& args) {
     w.screenshotAll = *p;
   }
   if (auto p = o.value("--screenshot")) {
-    if (p->size() < 5 || p->substr(p->size() - 4) != ".png") throw UsageError("--screenshot: got \"" + *p + "\", expected a file name ending in .png");
+    if (p->size() < 5 || p->substr(p->size() - 4) != ".png") throw UsageError("--screenshot: got " + quotedText(*p) + ", expected a file name ending in .png");
     w.screenshot = *p;
   }
   if (o.has("--config") && o.has("--preset")) throw UsageError("--config: given together with --preset; give one");

@@ -151,7 +151,7 @@ TEST_CASE("npy: writeNpy produces numpy's bytes exactly, and round-trips") {
   writeNpy(dir.file("h.npy"), {0, 4}, static_cast<const float*>(nullptr));
   CHECK(readNpy(dir.file("h.npy")).data.empty());
   // Only the final files remain: no temporaries.
-  CHECK(dirEntries(dir.path).find(".tmp-") == std::string::npos);
+  CHECK(dirEntries(dir.path).find(".posviz-") == std::string::npos);
 }
 
 TEST_CASE("npy: header variants numpy writes or accepts") {

@@ -87,7 +87,7 @@ EOF
 allowed() {
   local label=$1 file=$2; shift 2
   run "$@"
-  local tmp; tmp=$(find "$out" -name '*.tmp-*' | head -1)
+  local tmp; tmp=$(find "$out" -name '.posviz-*.tmp' | head -1)
   if [ "$rc" -ne 0 ]; then
     fail "$label -> exit $rc, want 0 (the value is allowed): posviz $* :: $err"
   elif [ ! -s "$file" ]; then
@@ -557,7 +557,7 @@ else
   echo "INFO: no way to drop root privileges: unreadable-file checks skipped"
 fi
 
-leftover=$(find "$scratch" -name '*.tmp-*' | head -1)
+leftover=$(find "$scratch" -name '.posviz-*.tmp' | head -1)
 if [ -z "$leftover" ]; then ok "no temporary file anywhere under $scratch"; else fail "temporary file left: $leftover"; fi
 echo "summary: $checks checks, $((checks - failures)) ok, $failures failed"
 [ "$failures" -eq 0 ]

@@ -208,7 +208,7 @@ once "" bogus
 once "" --panel nowhere
 once "" --size 3x3
 
-leftover=$(find "$out" -name '*.tmp-*' | head -1)
+leftover=$(find "$out" -name '.posviz-*.tmp' | head -1)
 if [ -z "$leftover" ]; then echo "PASS: no temporary files anywhere"; else echo "FAIL: temporary file left: $leftover"; failures=$((failures + 1)); fi
 echo "$cases cases, $failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -5,7 +5,7 @@
 #
 #   - export into a directory nobody may write (run as user nobody), under a regular file, or into
 #     a missing directory: exit 1, a message naming the path and the reason, no file, no
-#     "*.tmp-*" left;
+#     ".posviz-*.tmp" left;
 #   - a full disk (a file size limit, `ulimit -f`, with SIGXFSZ ignored so write() fails with
 #     EFBIG as on a full disk; and a small tmpfs when mounting is permitted): exit 1, the reason on
 #     stderr, no partial or temporary file;
@@ -236,7 +236,7 @@ else
   done
 fi
 
-leftover=$(find "$scratch" -name '*.tmp-*' 2>/dev/null | head -1)
+leftover=$(find "$scratch" -name '.posviz-*.tmp' 2>/dev/null | head -1)
 if [ -z "$leftover" ]; then ok "no temporary file anywhere under $scratch"; else fail "temporary file left: $leftover"; fi
 echo "summary: $checks checks, $((checks - failures)) ok, $failures failed"
 [ "$failures" -eq 0 ]

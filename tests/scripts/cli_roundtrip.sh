@@ -200,7 +200,7 @@ if "$bin" export sinusoidal --positions 64 --progress -o "$out/p.npy" 2>"$out/pr
 else
   fail "--progress: $(head -c 200 "$out/progress.txt")"
 fi
-leftover=$(find "$out" -name '*.tmp-*' | head -1)
+leftover=$(find "$out" -name '.posviz-*.tmp' | head -1)
 if [ -z "$leftover" ]; then pass "no temporary files left"; else fail "temporary file left: $leftover"; fi
 
 echo "$failures failure(s)"

@@ -142,7 +142,7 @@ line "$out/tests.out" "^rotation preserves the norm +n/a +n/a +pass +n/a +n/a +n
 has "$out/tests.out" "L3 001 RoPE"
 has "$out/tests.out" "FAIL MultiHeadAttention shapes"
 run badtopic 2 examples --topic nope
-has "$out/badtopic.err" "unknown topic 'nope'; topics: sinusoidal, toy_config, rope, alibi, learned, order, context_extension, interview, code_audits, papers"
+has "$out/badtopic.err" "unknown topic \"nope\"; topics: sinusoidal, toy_config, rope, alibi, learned, order, context_extension, interview, code_audits, papers"
 # The papers' worked numbers: T5 buckets against HF's function, ALiBi's 12-head rule.
 line "$out/list.out" "^  paper-t5-buckets +36 agree +T5 relative position buckets"
 run t5 0 examples paper-t5-buckets
@@ -154,12 +154,12 @@ line "$out/topicq.out" "^interview-probes  \(6 agree\)"
 run notopic 2 examples --topic
 has "$out/notopic.err" "--topic needs one TOPIC"
 run badopt 2 examples --frobnicate
-has "$out/badopt.err" "unknown option '--frobnicate'"
+has "$out/badopt.err" "unknown option \"--frobnicate\""
 if ! grep -q "examples: examples:" "$out/badopt.err" "$out/badtopic.err"; then pass "no doubled prefix"; else fail "a doubled prefix"; fi
 
 # Usage errors: unknown name -> 2 with the names on stderr, nothing on stdout.
 run unknown 2 examples no-such-example
-has "$out/unknown.err" "unknown example 'no-such-example'"
+has "$out/unknown.err" "unknown example \"no-such-example\""
 has "$out/unknown.err" "  rope-2d-m5-n2"
 if [ ! -s "$out/unknown.out" ]; then pass "unknown name prints nothing on stdout"; else fail "unknown name printed on stdout"; fi
 run extra 2 examples rope-2d-m5-n2 extra

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <span>
 
+#include "core/untrusted_text.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 
@@ -19,7 +20,7 @@ void attentionDefaults(Request& r) { r.dModel = 8; }
 
 void attentionParse(Request& r, const ParsedOptions& o) {
   if (auto t = o.value("--text")) r.text = *t;
-  if (splitTokens(r.text).empty()) throw UsageError("--text: got \"" + r.text + "\", expected at least one word");
+  if (splitTokens(r.text).empty()) throw UsageError("--text: got " + quotedText(r.text) + ", expected at least one word");
   if (auto e = o.value("--encoding")) {
     const std::string name = parseChoiceOption("--encoding", *e, {"none", "sinusoidal", "learned", "rope", "alibi"});
     for (PositionEncoding pe : {PositionEncoding::None, PositionEncoding::Sinusoidal, PositionEncoding::Learned,

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/untrusted_text.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 
@@ -22,7 +23,7 @@ namespace {
 int parseSide(const std::string& text, const std::string& what, const std::string& all) {
   const bool digits = !text.empty() && text.size() <= 9 &&
                       std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-  if (!digits) throw UsageError("--size: expected WxH such as 1024x768, got \"" + all + "\"");
+  if (!digits) throw UsageError("--size: expected WxH such as 1024x768, got " + quotedText(all));
   const long long v = std::stoll(text);
   if (v < 1 || v > kMaxExportSize)
     throw UsageError("--size: " + what + " must be 1.." + std::to_string(kMaxExportSize) + ", got " + text);
@@ -95,7 +96,7 @@ std::optional<ExportSize> parseExportSize(const Request& r) {
                      (r.view ? r.view->name : std::string("this view")));
   const std::string& t = *r.sizeText;
   const std::size_t x = t.find_first_of("xX");
-  if (x == std::string::npos) throw UsageError("--size: expected WxH such as 1024x768, got \"" + t + "\"");
+  if (x == std::string::npos) throw UsageError("--size: expected WxH such as 1024x768, got " + quotedText(t));
   return ExportSize{parseSide(t.substr(0, x), "width", t), parseSide(t.substr(x + 1), "height", t)};
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/untrusted_text.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 #include "core/attn_temperature.hpp"
@@ -30,11 +31,11 @@ void axialParse(Request& r, const ParsedOptions& o) {
     auto side = [&](const std::string& t, const char* what) {
       const bool digits = !t.empty() && t.size() <= 5 && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
       if (!digits || std::stoi(t) < 1 || std::stoi(t) > kMaxGridSide)
-        throw UsageError("--grid: " + std::string(what) + " must be 1.." + std::to_string(kMaxGridSide) + ", got \"" + *g +
-                         "\" (expected rows x columns such as 16x16)");
+        throw UsageError("--grid: " + std::string(what) + " must be 1.." + std::to_string(kMaxGridSide) + ", got " + quotedText(*g) +
+                         " (expected rows x columns such as 16x16)");
       return std::stoi(t);
     };
-    if (x == std::string::npos) throw UsageError("--grid: expected rows x columns such as 16x16, got \"" + *g + "\"");
+    if (x == std::string::npos) throw UsageError("--grid: expected rows x columns such as 16x16, got " + quotedText(*g));
     r.gridRows = side(g->substr(0, x), "rows");
     r.gridCols = side(g->substr(x + 1), "columns");
   }

@@ -7,6 +7,7 @@
 #include <limits>
 #include <numbers>
 
+#include "core/untrusted_text.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 #include "core/alibi.hpp"
@@ -120,7 +121,7 @@ void parseLengths(Request& r, const ParsedOptions& o) {
 
 void labParse(Request& r, const ParsedOptions& o) {
   if (auto t = o.value("--text")) r.text = *t;
-  if (splitTokens(r.text).empty()) throw UsageError("--text: got \"" + r.text + "\", expected at least one word");
+  if (splitTokens(r.text).empty()) throw UsageError("--text: got " + quotedText(r.text) + ", expected at least one word");
   if (auto h = o.value("--head-dim")) r.rope.headDim = evenDim("--head-dim", *h, kMaxLabDim);
   if (r.rope.headDim > kMaxLabDim)
     throw UsageError("--head-dim: the model's head_dim " + std::to_string(r.rope.headDim) + " is over the toy model's limit " +

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/untrusted_text.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 #include "core/fire.hpp"
@@ -129,7 +130,7 @@ void kerpleParse(Request& r, const ParsedOptions& o) {
     try {
       r.kerpleR2 = parseRealOption("--r2", *v, RealRange{0.0, r2Max, true, false});
     } catch (const UsageError&) {
-      throw UsageError("--r2: got \"" + *v + "\", expected a number in (0, " + (r.kerplePower ? "2" : "1e6") + "]" +
+      throw UsageError("--r2: got " + quotedText(*v) + ", expected a number in (0, " + (r.kerplePower ? "2" : "1e6") + "]" +
                        (r.kerplePower ? " for --kernel power (the kernel is conditionally positive definite only there)" : ""));
     }
   }

@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 
+#include "core/untrusted_text.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 #include "core/context_extension.hpp"
@@ -369,7 +370,7 @@ MropeSegment parseSegment(const std::string& entry) {
     return s;
   }
   if (entry.find('x') != std::string::npos) {
-    throw UsageError("--sequence: got image \"" + entry + "\", expected TxHxW with each side in [1, 4096]");
+    throw UsageError("--sequence: got image " + quotedText(entry) + ", expected TxHxW with each side in [1, 4096]");
   }
   s.numTokens = static_cast<int>(parseIntOption("--sequence", entry, 1, 1 << 20));
   return s;
@@ -382,7 +383,7 @@ void mropeParse(Request& r, const ParsedOptions& o) {
   while (start <= sequence.size()) {
     const std::size_t comma = sequence.find(',', start);
     const std::string entry = sequence.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (entry.empty()) throw UsageError("--sequence: got \"" + sequence + "\", expected entries N or TxHxW separated by commas");
+    if (entry.empty()) throw UsageError("--sequence: got " + quotedText(sequence) + ", expected entries N or TxHxW separated by commas");
     r.mropeSegments.push_back(parseSegment(entry));
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -390,7 +391,7 @@ void mropeParse(Request& r, const ParsedOptions& o) {
   if (auto sec = o.value("--section")) {
     r.mropeSection.clear();
     for (double x : parseRealListOption("--section", *sec, RealRange{0.0, 1 << 20})) {
-      if (x != std::floor(x)) throw UsageError("--section: got \"" + *sec + "\", expected whole pair counts");
+      if (x != std::floor(x)) throw UsageError("--section: got " + quotedText(*sec) + ", expected whole pair counts");
       r.mropeSection.push_back(static_cast<int>(x));
     }
   }

@@ -3,10 +3,11 @@
 #include <epoxy/gl.h>
 #include <stb_image_write.h>
 
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <unistd.h>
+#include <ostream>
+#include <stdexcept>
+
+#include "core/atomic_file.hpp"
 
 namespace posviz::app {
 
@@ -45,20 +46,21 @@ bool saveScreenshot(const std::string& path, const ScreenshotOptions& options, s
   glReadPixels(0, 0, w, h, options.includeAlpha ? GL_RGBA : GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
   if (glGetError() != GL_NO_ERROR) return fail("glReadPixels failed");
 
-  // GL rows are bottom-up: flip on write. Write next to the target, then rename over it.
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  stbi_flip_vertically_on_write(1);
-  const int ok = stbi_write_png(tmp.c_str(), w, h, comp, pixels.data(), static_cast<int>(stride));
-  stbi_flip_vertically_on_write(0);
-  if (!ok) {
-    std::remove(tmp.c_str());
-    return fail("cannot write (directory missing or not writable?)");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    return fail("cannot rename into place: " + ec.message());
+  // GL rows are bottom-up: flip on write. The one safe writer puts it in place (core/atomic_file.hpp).
+  try {
+    writeFileAtomically(path, [&](std::ostream& out) {
+      stbi_flip_vertically_on_write(1);
+      const int ok = stbi_write_png_to_func(
+          [](void* context, void* data, int size) {
+            static_cast<std::ostream*>(context)->write(static_cast<const char*>(data), size);
+          },
+          &out, w, h, comp, pixels.data(), static_cast<int>(stride));
+      stbi_flip_vertically_on_write(0);
+      if (!ok) throw std::runtime_error("PNG encoding failed");
+    });
+  } catch (const std::exception& e) {
+    if (error) *error = e.what();
+    return false;
   }
   return true;
 }
