@@ -315,9 +315,9 @@ std::string readRegularFile(const std::string& path, std::size_t maxBytes, const
     throw refuse(std::string("it is ") + kind + ", not a regular file");
   }
   auto tooLarge = [&]() {
-    const std::string limit = maxBytes >= (1u << 20) && maxBytes % (1u << 20) == 0
-                                  ? std::to_string(maxBytes >> 20) + " MiB"
-                                  : std::to_string(maxBytes) + " bytes";
+    const std::string limit = maxBytes >= (1u << 20) && maxBytes % (1u << 20) == 0 ? std::to_string(maxBytes >> 20) + " MiB"
+                              : maxBytes >= 1024 && maxBytes % 1024 == 0          ? std::to_string(maxBytes >> 10) + " KiB"
+                                                                                  : std::to_string(maxBytes) + " bytes";
     return refuse("larger than the " + limit + " a " + what + " file may have");
   };
   if (static_cast<unsigned long long>(st.st_size) > maxBytes) throw tooLarge();

@@ -25,6 +25,7 @@
 #include "app/cli/view_table.hpp"
 #include "app/gui/shell/view_export.hpp"
 #include "app/gui/panels/panels.hpp"
+#include "core/untrusted_text.hpp"
 #include "core/npy.hpp"
 #include "app/gui/shell/screenshot.hpp"
 #include "app/gui/widgets/retained.hpp"
@@ -103,6 +104,12 @@ std::unique_ptr<AppShell> AppShell::create(const AppOptions& options, std::strin
       app->settingsPath_ = dir + "/settings.json";
       app->iniPath_ = dir + "/imgui.ini";
       app->settings_ = loadSettings(app->settingsPath_, &notice);
+      std::error_code ec;
+      std::filesystem::create_directories(dir, ec);
+      if (ec || !std::filesystem::is_directory(dir, ec)) {
+        notice += std::string(notice.empty() ? "" : " ") + "Settings will not be saved: the folder " + displayText(dir, 300) +
+                  " cannot be made (" + (ec ? ec.message() : std::string("a file has its name")) + ").";
+      }
     }
   }
   if (!app->openWindow()) {
@@ -125,8 +132,7 @@ std::unique_ptr<AppShell> AppShell::create(const AppOptions& options, std::strin
   app->state_.activePanel = idx >= 0 ? idx : 0;
   app->state_.requestedPanel = app->state_.activePanel;
   if (!notice.empty()) {
-    app->state_.message = notice;
-    app->state_.messageUntil = 12.0;
+    app->state_.settingsNotice = notice + (app->state_.settingsNotice.empty() ? "" : " " + app->state_.settingsNotice);
   }
   return app;
 }
@@ -192,8 +198,14 @@ void AppShell::initImGui() {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = iniPath_.empty() ? nullptr : iniPath_.c_str();
-  if (!iniPath_.empty()) std::filesystem::create_directories(std::filesystem::path(iniPath_).parent_path());
+  // The layout is read and written here, through the safe reader and writer, never by ImGui.
+  io.IniFilename = nullptr;
+  if (!iniPath_.empty()) {
+    std::string notice;
+    const std::string layout = loadLayout(iniPath_, &notice);
+    if (!layout.empty()) ImGui::LoadIniSettingsFromMemory(layout.data(), layout.size());
+    if (!notice.empty()) state_.settingsNotice += (state_.settingsNotice.empty() ? "" : " ") + notice;
+  }
   ImGui::StyleColorsDark();
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
@@ -249,7 +261,11 @@ void AppShell::storeSettings() {
   }
   std::string err;
   if (!saveSettings(settingsPath_, settings_, &err)) std::fprintf(stderr, "posviz: %s\n", err.c_str());
-  if (imguiReady_ && ImGui::GetCurrentContext() && !iniPath_.empty()) ImGui::SaveIniSettingsToDisk(iniPath_.c_str());
+  if (imguiReady_ && ImGui::GetCurrentContext() && !iniPath_.empty()) {
+    std::size_t size = 0;
+    const char* layout = ImGui::SaveIniSettingsToMemory(&size);
+    if (!saveLayout(iniPath_, std::string(layout, size), &err)) std::fprintf(stderr, "posviz: %s\n", err.c_str());
+  }
 }
 
 bool AppShell::shouldClose() const { return glfwWindowShouldClose(window_); }
@@ -339,6 +355,12 @@ bool AppShell::frame(const std::string& screenshotPath, std::string* error) {
     NoticeText(ctx_.gpuNotice);
     ImGui::SameLine();
     if (ImGui::SmallButton("dismiss")) state_.showGpuNotice = false;
+  }
+  if (!state_.settingsNotice.empty()) {  // the button first: a long notice wraps beside it, never over it
+    const bool dismiss = ImGui::SmallButton("dismiss##settings");
+    ImGui::SameLine();
+    NoticeText(state_.settingsNotice);
+    if (dismiss) state_.settingsNotice.clear();
   }
   drawPanelTabs();
   ImGui::End();

@@ -2,12 +2,13 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
+#include <stdexcept>
 
 #include "core/atomic_file.hpp"
+#include "core/untrusted_text.hpp"
 
 namespace posviz::app {
 
@@ -48,37 +49,65 @@ std::string configDir() {
   return "";
 }
 
+namespace {
+
+// Where an unreadable settings file is kept: "<path>.bad-<UTC time>", never over an earlier copy.
+std::string keepAside(const std::string& path) {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
+  for (int n = 0; n < 100; ++n) {
+    const std::string aside = path + ".bad-" + stamp + (n == 0 ? "" : "-" + std::to_string(n));
+    std::error_code ec;
+    if (std::filesystem::exists(std::filesystem::symlink_status(aside, ec))) continue;
+    std::filesystem::rename(path, aside, ec);
+    return ec ? "" : aside;
+  }
+  return "";
+}
+
+Settings parseSettings(const std::string& text) {
+  if (std::optional<std::string> deep = jsonNestingProblem(text)) throw std::runtime_error("it " + *deep);
+  const nlohmann::json j = nlohmann::json::parse(text);
+  if (!j.is_object()) throw std::runtime_error("not a JSON object");
+  Settings s, d;
+  auto getInt = [&](const char* key, int lo, int hi, int fallback) {
+    if (!j.contains(key) || !j[key].is_number_integer()) return fallback;
+    const long long v = j[key].get<long long>();
+    return v < lo || v > hi ? fallback : static_cast<int>(v);
+  };
+  s.windowX = getInt("window_x", -100000, 100000, d.windowX);
+  s.windowY = getInt("window_y", -100000, 100000, d.windowY);
+  s.windowWidth = getInt("window_width", 320, 16384, d.windowWidth);
+  s.windowHeight = getInt("window_height", 240, 16384, d.windowHeight);
+  readSetting(j, "maximized", s.maximized);
+  readSetting(j, "panel", s.panel);
+  if (std::string b; readSetting(j, "backend", b))
+    s.backend = b == "cpu" ? BackendChoice::Cpu : b == "gpu" ? BackendChoice::Gpu : BackendChoice::Auto;
+  readSetting(j, "font_scale", s.fontScale, 0.5f, 3.0f);
+  readSetting(j, "start_here_dismissed", s.startHereDismissed);
+  if (j.contains("panels") && j["panels"].is_object()) s.panels = j["panels"];
+  return s;
+}
+
+}  // namespace
+
 Settings loadSettings(const std::string& path, std::string* notice) {
-  Settings s;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return s;
-  std::stringstream buf;
-  buf << in.rdbuf();
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return Settings{};  // first run
   try {
-    const nlohmann::json j = nlohmann::json::parse(buf.str());
-    if (!j.is_object()) throw std::runtime_error("not a JSON object");
-    Settings d;
-    auto getInt = [&](const char* key, int lo, int hi, int fallback) {
-      if (!j.contains(key) || !j[key].is_number_integer()) return fallback;
-      const long long v = j[key].get<long long>();
-      return v < lo || v > hi ? fallback : static_cast<int>(v);
-    };
-    s.windowX = getInt("window_x", -100000, 100000, d.windowX);
-    s.windowY = getInt("window_y", -100000, 100000, d.windowY);
-    s.windowWidth = getInt("window_width", 320, 16384, d.windowWidth);
-    s.windowHeight = getInt("window_height", 240, 16384, d.windowHeight);
-    readSetting(j, "maximized", s.maximized);
-    readSetting(j, "panel", s.panel);
-    if (std::string b; readSetting(j, "backend", b))
-      s.backend = b == "cpu" ? BackendChoice::Cpu : b == "gpu" ? BackendChoice::Gpu : BackendChoice::Auto;
-    readSetting(j, "font_scale", s.fontScale, 0.5f, 3.0f);
-    readSetting(j, "start_here_dismissed", s.startHereDismissed);
-    if (j.contains("panels") && j["panels"].is_object()) s.panels = j["panels"];
+    return parseSettings(readRegularFile(path, kMaxSettingsBytes, "settings"));
   } catch (const std::exception& e) {
-    if (notice) *notice = "Settings file " + path + " could not be read and was ignored (" + e.what() + ").";
+    const std::string why = displayText(e.what(), 300);
+    const std::string aside = keepAside(path);
+    if (notice) {
+      *notice = "Settings file " + displayText(path, 300) + " could not be read (" + why + "): defaults are used" +
+                (aside.empty() ? "." : "; the file was kept as " + displayText(aside, 300) + ".");
+    }
     return Settings{};
   }
-  return s;
 }
 
 bool saveSettings(const std::string& path, const Settings& s, std::string* error) {
@@ -96,7 +125,33 @@ bool saveSettings(const std::string& path, const Settings& s, std::string* error
   try {
     const std::filesystem::path dir = std::filesystem::path(path).parent_path();
     if (!dir.empty()) std::filesystem::create_directories(dir);
-    writeFileAtomically(path, [&](std::ostream& out) { out << j.dump(2) << '\n'; });
+    // A settings.json the user linked elsewhere (a dotfiles folder) is updated where it points.
+    writeFileAtomically(path, [&](std::ostream& out) { out << j.dump(2) << '\n'; }, WriteOptions{.followTargetLink = true});
+  } catch (const std::exception& e) {
+    if (error) *error = e.what();
+    return false;
+  }
+  return true;
+}
+
+std::string loadLayout(const std::string& path, std::string* notice) {
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return "";
+  try {
+    return readRegularFile(path, kMaxLayoutBytes, "window layout");
+  } catch (const std::exception& e) {
+    const std::string aside = keepAside(path);
+    if (notice) {
+      *notice = "Window layout " + displayText(path, 300) + " was not used (" + displayText(e.what(), 300) + ")" +
+                (aside.empty() ? "." : "; it was kept as " + displayText(aside, 300) + ".");
+    }
+    return "";
+  }
+}
+
+bool saveLayout(const std::string& path, const std::string& text, std::string* error) {
+  try {
+    writeFileAtomically(path, [&](std::ostream& out) { out << text; }, WriteOptions{.followTargetLink = true});
   } catch (const std::exception& e) {
     if (error) *error = e.what();
     return false;

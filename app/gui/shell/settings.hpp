@@ -3,8 +3,11 @@
 // FILE
 //   $XDG_CONFIG_HOME/posviz/settings.json (else ~/.config/posviz/settings.json); imgui.ini
 //   (ImGui's own window layout) sits beside it. POSVIZ_CONFIG_DIR overrides the directory (tests).
-//   A missing file gives the defaults; a corrupt or unreadable one is ignored with a notice
-//   (loadSettings' *notice) and is replaced on the next save. Saving is atomic.
+//   A missing file gives the defaults. One that cannot be read (not a regular file, over
+//   kMaxSettingsBytes, nested past kMaxJsonDepth, not JSON) gives the defaults and a notice
+//   (loadSettings' *notice), and is first renamed to "settings.json.bad-<UTC time>" so nothing
+//   the user had is lost when the next save writes a fresh file. Saving goes through the safe
+//   writer (core/atomic_file.hpp); a symlinked settings.json is updated where it points.
 //
 // PANEL SETTINGS
 //   Each panel's load function reads its own object with readSetting(): a key that is missing, of
@@ -34,13 +37,22 @@ struct Settings {
   nlohmann::json panels = nlohmann::json::object();   // per panel: its own saved parameters
 };
 
+inline constexpr std::size_t kMaxSettingsBytes = 4u << 20;  // a real file is a few KiB
+inline constexpr std::size_t kMaxLayoutBytes = 256u << 10;   // imgui.ini: a few KiB in use
+
 // The configuration directory ("" when neither XDG_CONFIG_HOME nor HOME is set).
 std::string configDir();
 
-// Defaults when the file is missing; defaults + *notice when it cannot be parsed.
+// Defaults when the file is missing; defaults + *notice (and the file kept aside) when it
+// cannot be read or parsed.
 Settings loadSettings(const std::string& path, std::string* notice);
 // False + *error when the file cannot be written (the old one is kept).
 bool saveSettings(const std::string& path, const Settings& s, std::string* error);
+
+// imgui.ini, ImGui's window layout, read and written by posviz (never by ImGui itself): the text
+// of a regular file of at most kMaxLayoutBytes, or "" (and *notice, the file kept aside) otherwise.
+std::string loadLayout(const std::string& path, std::string* notice);
+bool saveLayout(const std::string& path, const std::string& text, std::string* error);
 
 const char* backendChoiceName(BackendChoice b);   // "auto", "cpu", "gpu"
 

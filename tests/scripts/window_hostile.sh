@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The window always opens, whatever its settings folder holds, and nothing the user had is lost:
+#   - the settings folder cannot be made (its name is a file; a read-only config home, as user
+#     nobody): the window opens with a notice, and quits with exit 0;
+#   - settings.json is a FIFO, is nested 100,000 levels deep, or is not JSON: the window opens with
+#     defaults and a notice, the file is kept as settings.json.bad-<time>, and a fresh one is saved;
+#   - settings.json is a link into another folder: the file it points to is updated, the link stays;
+#   - imgui.ini holds 200,000 windows (over the layout cap): refused at once, kept aside, quit promptly;
+#   - a link planted at the F12 screenshot's name is replaced, its target untouched.
+# Each case starts the real window, takes an F12 screenshot, quits with Ctrl+Q within 30 s.
+#   bash window_hostile.sh <posviz-binary> <scratch-dir>     (inside xvfb-run, or it starts one)
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../support/need.sh"
+posviz_need xvfb-run xdotool python3 setpriv
+bin=${1:?usage: window_hostile.sh POSVIZ SCRATCH}
+scratch=${2:?usage: window_hostile.sh POSVIZ SCRATCH}
+if [ -z "${DISPLAY:-}" ]; then
+  exec xvfb-run -a -s "-screen 0 1600x1000x24" bash "$0" "$bin" "$scratch"
+fi
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+rm -rf "$scratch" && mkdir -p "$scratch" || exit 1
+scratch=$(cd "$scratch" && pwd)
+chmod 755 "$scratch"
+failures=0
+checks=0
+ok() { checks=$((checks + 1)); echo "ok: $*"; }
+fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL: $*"; }
+
+# session NAME CONFIG_DIR [RUNNER...]: open the window with POSVIZ_CONFIG_DIR=CONFIG_DIR, F12 into
+# $scratch/NAME.png, Ctrl+Q; sets $rc (exit code) and $took (seconds from Ctrl+Q to exit).
+session() {
+  local name=$1 dir=$2; shift 2
+  local shot="${shot_dir:-$scratch}/$name.png"
+  rm -f "$shot"
+  POSVIZ_CONFIG_DIR=$dir "$@" "$bin" --panel sinusoidal --size 1100x700 --screenshot-path "$shot" \
+    >"$scratch/$name.log" 2>&1 &
+  local pid=$!
+  local wid
+  wid=$(timeout 30 xdotool search --sync --pid "$pid" --name '^posviz$' 2>/dev/null | head -n1)
+  if [ -z "$wid" ]; then
+    kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+    rc=99; took=0; fail "$name: no window within 30 s: $(head -c 300 "$scratch/$name.log")"; return
+  fi
+  sleep 1
+  xdotool key --window "$wid" F12
+  for _ in $(seq 1 100); do [ -s "$shot" ] && break; sleep 0.1; done
+  [ -s "$shot" ] || fail "$name: F12 wrote no screenshot"
+  local start; start=$(date +%s%N)
+  xdotool key --window "$wid" ctrl+q
+  local waited=0
+  while kill -0 "$pid" 2>/dev/null && [ $waited -lt 300 ]; do sleep 0.1; waited=$((waited + 1)); done
+  if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid"; fi
+  wait "$pid"; rc=$?
+  took=$(( ($(date +%s%N) - start) / 1000000 ))
+  [ "$rc" -eq 0 ] && ok "$name: window opened, exit 0 (quit in $took ms)" || fail "$name: exit $rc: $(head -c 300 "$scratch/$name.log")"
+}
+
+# The folder's name is taken by a file.
+touch "$scratch/notadir"
+session folder-is-file "$scratch/notadir"
+[ -f "$scratch/notadir" ] && [ ! -s "$scratch/notadir" ] && ok "folder-is-file: the file is untouched" || fail "folder-is-file: the file changed"
+
+# A read-only config home, as a user who may not write it.
+mkdir -p "$scratch/ro-home" && chmod 555 "$scratch/ro-home"
+if [ "$(id -u)" -eq 0 ]; then
+  # As nobody: the display's cookie and a folder for the screenshot must be theirs to use.
+  mkdir -p "$scratch/nobody" && chmod 777 "$scratch/nobody"
+  if [ -n "${XAUTHORITY:-}" ]; then cp "$XAUTHORITY" "$scratch/nobody/xauth" && chmod 644 "$scratch/nobody/xauth"; fi
+  shot_dir="$scratch/nobody" session read-only "$scratch/ro-home/posviz" setpriv --reuid=65534 --regid=65534 --clear-groups \
+    env XAUTHORITY="$scratch/nobody/xauth" DISPLAY="$DISPLAY"
+else
+  session read-only "$scratch/ro-home/posviz"
+fi
+[ -z "$(ls -A "$scratch/ro-home")" ] && ok "read-only: nothing was written there" || fail "read-only: $(ls -A "$scratch/ro-home")"
+
+# Unreadable settings files: kept aside, defaults used, a fresh file saved at exit.
+bad_settings() {  # bad_settings NAME MAKER: MAKER creates $1/settings.json
+  local name=$1 dir="$scratch/$1"; shift
+  mkdir -p "$dir"
+  "$@" "$dir/settings.json"
+  session "$name" "$dir"
+  local aside; aside=$(find "$dir" -maxdepth 1 -name 'settings.json.bad-*' | head -1)
+  [ -n "$aside" ] && ok "$name: kept as $(basename "$aside")" || fail "$name: no settings.json.bad-* copy: $(ls -A "$dir")"
+  if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["panel"] == "sinusoidal"' "$dir/settings.json" 2>/dev/null; then
+    ok "$name: a fresh settings.json was saved"
+  else
+    fail "$name: settings.json after exit is not a fresh settings file"
+  fi
+}
+make_fifo() { mkfifo "$1"; }
+make_deep() { python3 -c "import sys; open(sys.argv[1],'w').write('{\"panels\": {\"a\": ' + '[' * 100000 + ']' * 100000 + '}}')" "$1"; }
+make_garbage() { printf '{ "window_width": 1000, oops' >"$1"; }
+bad_settings fifo make_fifo
+bad_settings deep make_deep
+bad_settings garbage make_garbage
+[ -p "$(find "$scratch/fifo" -name 'settings.json.bad-*' | head -1)" ] && ok "fifo: the FIFO itself was kept aside" || fail "fifo: the copy is not the FIFO"
+deep_copy=$(find "$scratch/deep" -name 'settings.json.bad-*' | head -1)
+[ "$(wc -c <"$deep_copy")" -eq 200019 ] && ok "deep: the copy holds all 200,019 bytes" || fail "deep: the copy has $(wc -c <"$deep_copy") bytes"
+
+# A settings.json linked into another folder is updated there; the link stays a link.
+mkdir -p "$scratch/linked" "$scratch/dotfiles"
+echo '{"panel": "alibi", "font_scale": 1.5}' >"$scratch/dotfiles/settings.json"
+ln -s ../dotfiles/settings.json "$scratch/linked/settings.json"
+session linked "$scratch/linked"
+[ -L "$scratch/linked/settings.json" ] && ok "linked: settings.json is still a link" || fail "linked: the link was replaced"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["font_scale"] == 1.5 and "window_width" in d' \
+  "$scratch/dotfiles/settings.json" && ok "linked: the file it points to was saved, keeping font_scale 1.5" || fail "linked: the target was not updated"
+
+# An imgui.ini of 200,000 windows: refused by size, kept aside, the quit is prompt.
+mkdir -p "$scratch/bigini"
+python3 -c "
+import sys
+with open(sys.argv[1], 'w') as f:
+    for i in range(200000): f.write('[Window][w%d]\nPos=%d,10\nSize=100,100\nCollapsed=0\n\n' % (i, i % 900))
+" "$scratch/bigini/imgui.ini"
+session bigini "$scratch/bigini"
+[ -n "$(find "$scratch/bigini" -name 'imgui.ini.bad-*')" ] && ok "bigini: kept aside" || fail "bigini: no imgui.ini.bad-* copy"
+[ "$(wc -c <"$scratch/bigini/imgui.ini")" -lt 65536 ] && ok "bigini: the new imgui.ini is small" || fail "bigini: imgui.ini is still large"
+[ "${took:-99999}" -lt 10000 ] && ok "bigini: quit in $took ms" || fail "bigini: quit took $took ms"
+
+# A link planted at the screenshot's own name: replaced by the picture, its target untouched.
+mkdir -p "$scratch/planted"
+echo precious >"$scratch/victim.txt"
+ln -s "$scratch/victim.txt" "$scratch/planted.png"
+session planted "$scratch/planted"
+[ "$(cat "$scratch/victim.txt")" = precious ] && ok "planted: the link's target is untouched" || fail "planted: the screenshot was written through the link"
+[ -f "$scratch/planted.png" ] && [ ! -L "$scratch/planted.png" ] && ok "planted: the screenshot replaced the link" || fail "planted: planted.png is not a plain file"
+
+leftover=$(find "$scratch" -name '.posviz-*.tmp' | head -1)
+[ -z "$leftover" ] && ok "no temporary file left" || fail "temporary file left: $leftover"
+
+echo "window_hostile: $checks checks, $failures failed"
+[ "$failures" -eq 0 ]
