@@ -6,6 +6,7 @@
 
 #include "app/cli/window_options.hpp"
 #include "app/window.hpp"
+#include "core/untrusted_text.hpp"
 
 namespace posviz {
 
@@ -14,7 +15,7 @@ int runWindow(int argc, char** argv) {
   try {
     cli::parseWindowOptions(args);
   } catch (const cli::UsageError& e) {
-    std::fprintf(stderr, "posviz: %s\n", e.what());
+    std::fprintf(stderr, "posviz: %s\n", displayMessage(e.what()).c_str());
     return 2;
   }
   std::fprintf(stderr,

@@ -1,5 +1,7 @@
 #include "core/learned.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -76,6 +78,15 @@ Grid loadLearnedTable(const std::string& path) {
     throw NpyError(path + ": a learned table needs at least one row and one column, got shape " + shape);
   if (a.shape[0] > kIntMax || a.shape[1] > kIntMax)
     throw NpyError(path + ": shape " + shape + " has a dimension over " + std::to_string(kIntMax));
+  // A position table is a list of vectors a model adds to its embeddings: NaN or infinity there
+  // is a broken file, and every picture and number made from it would be garbage.
+  const auto bad = std::find_if(a.data.begin(), a.data.end(), [](auto v) { return !std::isfinite(v); });
+  if (bad != a.data.end()) {
+    const auto at = static_cast<std::int64_t>(bad - a.data.begin());
+    throw NpyError(path + ": holds " + formatValue(static_cast<double>(*bad)) + " at row " + std::to_string(at / a.shape[1]) +
+                   ", column " + std::to_string(at % a.shape[1]) + " (element " + std::to_string(at) +
+                   "); a learned table must hold finite numbers only");
+  }
   Grid g;
   g.rows = static_cast<int>(a.shape[0]);
   g.cols = static_cast<int>(a.shape[1]);

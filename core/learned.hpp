@@ -34,7 +34,8 @@ std::vector<float> learnedLookup(const Grid& table, long long pos);
 Grid learnedSlice(const Grid& table, long long firstPos, int numPositions);
 
 // Load a 2-D .npy (float32 or float64, C order) with at least one row and column as a table;
-// throws NpyError (core/npy.hpp) naming the file.
+// throws NpyError (core/npy.hpp) naming the file, and naming the row and column of the first
+// NaN or infinity when the table holds one.
 Grid loadLearnedTable(const std::string& path);
 // Save as float32 .npy, atomically (temp file, then rename).
 void saveLearnedTable(const std::string& path, const Grid& table);

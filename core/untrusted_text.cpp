@@ -61,6 +61,21 @@ std::string displayText(std::string_view text, std::size_t maxBytes) {
   return out;
 }
 
+std::string displayMessage(std::string_view message, std::size_t maxBytes) {
+  std::string out;
+  std::size_t start = 0;
+  while (start <= message.size()) {
+    const std::size_t end = std::min(message.find('\n', start), message.size());
+    if (!out.empty() || start > 0) out += '\n';
+    const std::size_t room = maxBytes > out.size() ? maxBytes - out.size() : 0;
+    const std::string line = displayText(message.substr(start, end - start), std::max<std::size_t>(room, 1));
+    out += line;
+    if (out.size() >= maxBytes) break;
+    start = end + 1;
+  }
+  return out;
+}
+
 std::string quotedText(std::string_view text, std::size_t maxBytes) {
   std::string escaped;
   for (const char c : text.substr(0, std::min(text.size(), maxBytes * 4 + 8))) {

@@ -23,6 +23,11 @@ inline constexpr int kMaxJsonDepth = 64;
 
 std::string displayText(std::string_view text, std::size_t maxBytes = kDisplayTextBytes);
 
+// A whole message as printed on a terminal: every line through displayText (so only the
+// message's own line breaks remain), the whole cut at maxBytes. The CLI's error printers use it as
+// the last line of defence for text a message took from input without quoting it.
+std::string displayMessage(std::string_view message, std::size_t maxBytes = 4096);
+
 // displayText in double quotes, with '"' and '\\' escaped as well: "got \"12x\"".
 std::string quotedText(std::string_view text, std::size_t maxBytes = kDisplayTextBytes);
 

@@ -387,25 +387,25 @@ std::optional<int> runCli(int argc, char** argv) {
   try {
     return runExport(args);
   } catch (const UsageError& e) {
-    std::cerr << prefix << e.what() << "\n";
+    std::cerr << prefix << displayMessage(e.what()) << "\n";
     return kExitUsage;
   } catch (const app::ConfigError& e) {
-    std::cerr << prefix << e.what() << "\n";
+    std::cerr << prefix << displayMessage(e.what()) << "\n";
     return kExitUsage;
   } catch (const std::invalid_argument& e) {  // core refused a parameter combination or a size
-    std::cerr << prefix << e.what() << "\n";
+    std::cerr << prefix << displayMessage(e.what()) << "\n";
     return kExitUsage;
   } catch (const std::out_of_range& e) {
-    std::cerr << prefix << e.what() << "\n";
+    std::cerr << prefix << displayMessage(e.what()) << "\n";
     return kExitUsage;
   } catch (const RuntimeFailure& e) {
-    std::cerr << prefix << e.what() << "\n";
+    std::cerr << prefix << displayMessage(e.what()) << "\n";
     return kExitRuntime;
   } catch (const std::bad_alloc&) {
     std::cerr << prefix << "out of memory\n";
     return kExitRuntime;
   } catch (const std::exception& e) {  // I/O: writeFileAtomically, writeNpy
-    std::cerr << prefix << e.what() << "\n";
+    std::cerr << prefix << displayMessage(e.what()) << "\n";
     return kExitRuntime;
   }
 }

@@ -117,7 +117,7 @@ int runExamplesCommand(const std::vector<std::string>& args) {
     try {
       printTests();
     } catch (const std::exception& ex) {
-      std::fprintf(stderr, "posviz examples: running the test list failed: %s\n", ex.what());
+      std::fprintf(stderr, "posviz examples: running the test list failed: %s\n", displayMessage(ex.what()).c_str());
       return 1;
     }
     return 0;
@@ -141,7 +141,7 @@ int runExamplesCommand(const std::vector<std::string>& args) {
   try {
     all = workedExamples();
   } catch (const std::exception& ex) {
-    std::fprintf(stderr, "posviz examples: computing the examples failed: %s\n", ex.what());
+    std::fprintf(stderr, "posviz examples: computing the examples failed: %s\n", displayMessage(ex.what()).c_str());
     return 1;
   }
   if (args.empty()) {

@@ -137,7 +137,7 @@ int runModelCommand(const std::vector<std::string>& args) {
       printModel(std::cout, m);
     }
   } catch (const std::exception& e) {  // ConfigError, or core refusing a combination
-    std::cerr << "posviz model: " << e.what() << "\n";
+    std::cerr << "posviz model: " << displayMessage(e.what()) << "\n";
     return 2;
   }
   return 0;

@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli/limits.hpp"
 #include "core/atomic_file.hpp"
 #include "core/check.hpp"
 #include "core/embedded.hpp"
@@ -402,11 +403,11 @@ int ropeHeadDim(const Ctx& x) {
   const json& root = r.root();
   // MLA (DeepSeek-V2 paper, section 2.1.3): q and k are a position-free part of qk_nope_head_dim
   // dims and a decoupled rotary part of qk_rope_head_dim dims; only the latter rotates.
-  if (auto q = r.integer(root, "qk_rope_head_dim", "qk_rope_head_dim", 2, kMaxInt)) return static_cast<int>(*q);
+  if (auto q = r.integer(root, "qk_rope_head_dim", "qk_rope_head_dim", 2, cli::kMaxHeadDim)) return static_cast<int>(*q);
   if (x.type == "chatglm") {  // ChatGLM: rotary_dim = kv_channels (or hidden / heads), half of it rotates
-    if (auto kv = r.integer(root, "kv_channels", "kv_channels", 2, kMaxInt)) return static_cast<int>(*kv);
+    if (auto kv = r.integer(root, "kv_channels", "kv_channels", 2, cli::kMaxHeadDim)) return static_cast<int>(*kv);
   }
-  if (auto hd = r.integer(root, "head_dim", "head_dim", 2, kMaxInt)) return static_cast<int>(*hd);
+  if (auto hd = r.integer(root, "head_dim", "head_dim", 2, cli::kMaxHeadDim)) return static_cast<int>(*hd);
   if (x.fam.headDim > 0) return x.fam.headDim;
   if (x.c.hiddenSize <= 0 || x.c.numHeads <= 0) {
     r.fail("head_dim", "is missing, and hidden_size / num_attention_heads cannot replace it (both are needed)");
@@ -650,7 +651,7 @@ void addExtras(const Ctx& x) {
   if ((x.type == "deepseek_v2" || x.type == "deepseek_v3") && c.encoding == ModelEncoding::Rope) {
     const RopeScaling& s = c.rope.scaling;
     if (s.method == ScalingMethod::Yarn && s.mscaleAllDim > 0.0) {
-      const long long nope = r.integer(root, "qk_nope_head_dim", "qk_nope_head_dim", 0, kMaxInt).value_or(0);
+      const long long nope = r.integer(root, "qk_nope_head_dim", "qk_nope_head_dim", 0, cli::kMaxHeadDim).value_or(0);
       c.extras.push_back(deepSeekSoftmaxExtra(s.factor, s.mscaleAllDim, "mscale_all_dim", static_cast<int>(nope) + c.rope.headDim));
     }
   }
@@ -700,15 +701,15 @@ bool isDeepSeekNative(const Reader& r) {
 
 void parseDeepSeekNative(const Reader& r, ModelConfig& c) {
   const json& root = r.root();
-  auto integer = [&](const char* k, long long def) { return r.integer(root, k, k, 1, kMaxInt).value_or(def); };
+  auto integer = [&](const char* k, long long def, long long max = kMaxInt) { return r.integer(root, k, k, 1, max).value_or(def); };
   auto number = [&](const char* k, double def) { return r.positiveNumber(root, k, k).value_or(def); };
   c.encoding = ModelEncoding::Rope;
-  c.hiddenSize = static_cast<int>(integer("dim", 2048));
-  c.numHeads = static_cast<int>(integer("n_heads", 16));
-  c.numLayers = static_cast<int>(integer("n_layers", 27));
+  c.hiddenSize = static_cast<int>(integer("dim", 2048, cli::kMaxWidth));
+  c.numHeads = static_cast<int>(integer("n_heads", 16, cli::kMaxHeads));
+  c.numLayers = static_cast<int>(integer("n_layers", 27, cli::kMaxLayers));
   c.maxPositions = integer("max_seq_len", 4096 * 4);
   RopeParams& rope = c.rope;
-  rope.headDim = static_cast<int>(integer("qk_rope_head_dim", 64));
+  rope.headDim = static_cast<int>(integer("qk_rope_head_dim", 64, cli::kMaxHeadDim));
   rope.layout = RopeLayout::Interleaved;  // precompute_freqs_cis + view_as_complex: adjacent pairs
   rope.base = number("rope_theta", 10000.0);
   const long long original = integer("original_seq_len", 4096);
@@ -722,7 +723,7 @@ void parseDeepSeekNative(const Reader& r, ModelConfig& c) {
     s.betaFast = number("beta_fast", 32.0);
     s.betaSlow = number("beta_slow", 1.0);
     s.attentionFactor = 1.0;  // freqs_cis is a pure rotation: cos and sin are not scaled
-    const int qkHead = static_cast<int>(integer("qk_nope_head_dim", 128)) + rope.headDim;
+    const int qkHead = static_cast<int>(integer("qk_nope_head_dim", 128, cli::kMaxHeadDim)) + rope.headDim;
     c.extras.push_back(deepSeekSoftmaxExtra(factor, mscale, "mscale", qkHead));
   }
   validateRope("parseModelConfig", rope);
@@ -807,11 +808,11 @@ std::string numberOverflowMessage(const std::string& jsonText, const std::string
 
 void readSizes(const Reader& r, const Family& fam, ModelConfig& c) {
   const json& root = r.root();
-  auto intField = [&](const std::string& key) { return r.integer(root, key, key, 1, kMaxInt); };
-  if (auto v = r.firstOf({"hidden_size", "n_embd", "n_embed", "d_model", "dim"}, intField)) c.hiddenSize = static_cast<int>(*v);
-  if (auto v = r.firstOf({"num_attention_heads", "n_head", "n_heads", "num_heads"}, intField)) c.numHeads = static_cast<int>(*v);
+  auto field = [&](long long max) { return [&r, &root, max](const std::string& key) { return r.integer(root, key, key, 1, max); }; };
+  if (auto v = r.firstOf({"hidden_size", "n_embd", "n_embed", "d_model", "dim"}, field(cli::kMaxWidth))) c.hiddenSize = static_cast<int>(*v);
+  if (auto v = r.firstOf({"num_attention_heads", "n_head", "n_heads", "num_heads"}, field(cli::kMaxHeads))) c.numHeads = static_cast<int>(*v);
   else c.numHeads = fam.numHeads;
-  if (auto v = r.firstOf({"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, intField)) c.numLayers = static_cast<int>(*v);
+  if (auto v = r.firstOf({"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, field(cli::kMaxLayers))) c.numLayers = static_cast<int>(*v);
   else c.numLayers = fam.numLayers;
   if (const json* lt = r.find(root, "layer_types"); lt != nullptr && lt->is_array() && c.numLayers == 0) {
     c.numLayers = static_cast<int>(lt->size());

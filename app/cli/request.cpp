@@ -61,7 +61,7 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"--array", true, "NAME", "attention: weights|output for .npy/.csv/.png (default weights)"},
       // extrapolation (app/cli/views/extrapolation.cpp); it also takes --encoding, --scaling, --factor,
       // --original-max-positions, --head-dim, --base, --positions, --seed, --text, --slope
-      {"--multiples", true, "LIST", "extrapolation: the length sweep as multiples of L0, each > 0 (default 1,2,4,8)"},
+      {"--multiples", true, "LIST", "extrapolation: the length sweep as multiples of L0, each > 0, at most 32 (default 1,2,4,8)"},
       {"--config", true, "FILE", "Hugging Face style config.json supplying the model's parameters"},
       {"--preset", true, "NAME", "a shipped model preset (see posviz --help); flags given override it"},
       {"--dtype", true, "f32|f64", ".npy/.csv/.json number type (default f32)"},
@@ -71,7 +71,7 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"--no-colorbar", false, "", "png/svg: no colorbar"},
       {"--axis-titles", false, "", "png/svg: draw axis titles with the first and last index (default)"},
       {"--no-axis-titles", false, "", "png/svg: no axis titles"},
-      {"--caption", true, "TEXT", "png/svg: the caption line above the image (default \"auto\" = the view and its parameters)"},
+      {"--caption", true, "TEXT", "png/svg: the caption line above the image, at most 300 bytes of printable text (default \"auto\" = the view and its parameters)"},
       // Picture defaults made for people, and the way back to raw pixels.
       {"--no-caption", false, "", "png/svg: no caption"},
       {"--plain", false, "", "png/svg: one pixel per cell, no colorbar, axis titles or caption (raw pixels)"},
@@ -232,6 +232,18 @@ void parsePngOptions(Request& r, const ParsedOptions& o) {
   r.caption = r.plain || o.has("--no-caption") ? "" : "auto";
   if (auto c = get("--caption")) {
     if (c->empty()) throw UsageError("--caption: got \"\", expected a caption or \"auto\" (--no-caption for none)");
+    // One line above the picture: its width grows with the text, so the text is budgeted like a size.
+    if (c->size() > kMaxCaptionBytes) {
+      throw UsageError("--caption: got " + quotedText(*c) + ", expected one line of at most " + std::to_string(kMaxCaptionBytes) +
+                       " bytes");
+    }
+    for (std::size_t i = 0; i < c->size(); ++i) {
+      const auto u = static_cast<unsigned char>((*c)[i]);
+      if (u < 0x20 || u == 0x7f) {
+        throw UsageError("--caption: got " + quotedText(*c) + ", which has a control character at byte " + std::to_string(i) +
+                         "; expected one line of printable text");
+      }
+    }
     r.caption = *c;
   }
 }
@@ -266,7 +278,7 @@ void parseSharedOptions(Request& r, const ViewDef& info, const ParsedOptions& o)
     r.positions = static_cast<int>(parseIntOption("--positions", *n, 1, kMaxInt));
     r.positionsGiven = true;
   }
-  if (auto h = get("--heads")) r.heads = static_cast<int>(parseIntOption("--heads", *h, 1, 65536));
+  if (auto h = get("--heads")) r.heads = static_cast<int>(parseIntOption("--heads", *h, 1, kMaxHeads));
   r.causal = o.has("--causal");
   if (auto s = get("--seed")) r.seed = static_cast<std::uint64_t>(parseIntOption("--seed", *s, 0, std::numeric_limits<long long>::max()));
   if (auto p = get("--position")) {

@@ -20,6 +20,7 @@
 
 #include "app/cli/args.hpp"
 #include "app/cli/export.hpp"
+#include "app/cli/limits.hpp"
 #include "app/cli/model_config.hpp"
 #include "core/attn_temperature.hpp"
 #include "core/attention.hpp"
@@ -147,7 +148,7 @@ void checkOutputPath(const std::string& path);
 void writeDataset(const Request& r, const Dataset& d, const app::ExportProgress& progress);
 
 // Helpers the view definitions share.
-int evenDim(const std::string& flag, const std::string& text, long long max = 1 << 20);
+int evenDim(const std::string& flag, const std::string& text, long long max = kMaxHeadDim);
 std::uint64_t checkedProduct(std::initializer_list<std::uint64_t> factors);
 nlohmann::json ropeParamsJson(const RopeParams& p);
 std::string captionOf(const nlohmann::json& params);

@@ -33,7 +33,7 @@ struct ViewDef {
   bool exactDouble = false;           // --dtype f64 computes in double (else the float32 grid widened)
   bool buildsDocument = false;        // the .json is built whole in memory (budget counts it)
   bool realPositions = false;         // --position/--key-position are real numbers (rope-rotate)
-  long long maxDModel = 1 << 20;      // --d-model's upper bound
+  long long maxDModel = kMaxWidth;    // --d-model's upper bound
   std::vector<std::string> options;   // view-specific options, in help order
 
   void (*setDefaults)(Request&) = nullptr;                   // before config and flags

@@ -110,7 +110,13 @@ void parseLengths(Request& r, const ParsedOptions& o) {
   if (!r.positionsGiven) r.positions = static_cast<int>(std::min<long long>(4LL * l0, maxLen));
   if (r.positions > maxLen)
     throw UsageError("--positions: got " + std::to_string(r.positions) + ", expected 1.." + std::to_string(maxLen) + " for the extrapolation lab");
-  if (auto m = o.value("--multiples")) r.multiples = parseRealListOption("--multiples", *m, RealRange{0.0, 1.0e6, true, false});
+  if (auto m = o.value("--multiples")) {
+    r.multiples = parseRealListOption("--multiples", *m, RealRange{0.0, 1.0e6, true, false});
+    if (r.multiples.size() > kMaxMultiples) {
+      throw UsageError("--multiples: got " + std::to_string(r.multiples.size()) + " lengths, expected at most " +
+                       std::to_string(kMaxMultiples) + " (each is a run of the lab)");
+    }
+  }
   for (double m : r.multiples) {
     const double len = std::round(m * l0);
     if (len < 1.0 || len > maxLen)

@@ -744,7 +744,7 @@ void AppShell::drawConfigPopup() {
       configError_.clear();
       ImGui::CloseCurrentPopup();
     } catch (const std::exception& e) {
-      configError_ = e.what();
+      configError_ = displayMessage(e.what());
     }
   }
   ImGui::SameLine();

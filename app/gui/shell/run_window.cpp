@@ -9,6 +9,7 @@
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/shell/bench_frames.hpp"
 #include "app/window.hpp"
+#include "core/untrusted_text.hpp"
 
 namespace posviz {
 
@@ -17,7 +18,7 @@ int runWindow(int argc, char** argv) {
   try {
     w = cli::parseWindowOptions(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const cli::UsageError& e) {
-    std::fprintf(stderr, "posviz: %s\n", e.what());
+    std::fprintf(stderr, "posviz: %s\n", displayMessage(e.what()).c_str());
     return 2;
   }
   app::AppOptions options;
