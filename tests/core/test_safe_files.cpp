@@ -216,3 +216,12 @@ TEST_CASE("jsonNestingProblem finds nesting past the limit, ignoring brackets in
   REQUIRE(huge);
   CHECK(*huge == "nests deeper than the 64 levels allowed (line 2, column 69)");
 }
+
+TEST_CASE("displayMessage keeps a message's own lines and escapes everything else") {
+  CHECK(displayMessage("bad value\nsee --help") == "bad value\nsee --help");
+  CHECK(displayMessage("name \x1b[2Jx\r") == "name \\x1b[2Jx\\x0d");
+  const std::string shown = displayMessage("head\n" + std::string(100000, 'z'), 200);
+  CHECK(shown.size() < 240);
+  CHECK(shown.rfind("head\n", 0) == 0);
+  CHECK(shown.find("... (100000 bytes)") != std::string::npos);
+}
