@@ -24,24 +24,45 @@ deps_file=${POSVIZ_DEPS_FILE:-$root/scripts/deps.sh}
 # Programs the C++ test binaries start themselves (none today): "source-file program" pairs.
 binary_helpers=()
 
-# owner CMD: the installed Debian package that owns CMD (a name or an absolute path), or nothing.
-owner() {
-  local c=$1 paths=() p real
-  if [[ $c == /* ]]; then paths=("$c"); else paths=(/usr/bin/"$c" /bin/"$c" /usr/sbin/"$c" /sbin/"$c"); fi
-  for p in "${paths[@]}"; do
+# Candidate paths of CMD (a name or an absolute path) as dpkg may record them: merged /usr means a
+# file in /usr/bin may be listed as /bin/..., and an alternative is a link to the real program.
+candidates() {
+  local c=$1 p
+  local -a dirs=()
+  if [[ $c == /* ]]; then dirs=("$c"); else dirs=(/usr/bin/"$c" /bin/"$c" /usr/sbin/"$c" /sbin/"$c"); fi
+  for p in "${dirs[@]}"; do
     [ -e "$p" ] || continue
-    for real in "$p" "$(readlink -f "$p")" "${p/#\/usr\/bin\//\/bin\/}" "${p/#\/usr\/sbin\//\/sbin\/}"; do
-      local pkg
-      pkg=$(dpkg-query -S "$real" 2>/dev/null | awk -F': ' -v f="$real" '$2 == f { sub(/:.*/, "", $1); print $1; exit }')
-      if [ -n "$pkg" ]; then echo "${pkg%%,*}"; return; fi
-    done
+    printf '%s\n' "$p" "$(readlink -f "$p")" "${p/#\/usr\/bin\//\/bin\/}" "${p/#\/usr\/sbin\//\/sbin\/}"
+  done
+}
+
+# owners CMD...: fills owner_of[CMD] with the installed package that owns it (one dpkg query).
+declare -A owner_of=()
+owners() {
+  local c p
+  local -a all=()
+  declare -A by_path=()
+  for c in "$@"; do mapfile -t -O "${#all[@]}" all < <(candidates "$c"); done
+  [ ${#all[@]} -gt 0 ] || return 0
+  while IFS= read -r line; do
+    p=${line#*: }
+    by_path[$p]=${line%%: *}
+  done < <(dpkg-query -S "${all[@]}" 2>/dev/null | grep -v '^diversion ')
+  for c in "$@"; do
+    while IFS= read -r p; do
+      if [ -n "${by_path[$p]:-}" ]; then local pkg=${by_path[$p]%%,*}; owner_of[$c]=${pkg%%:*}; break; fi
+    done < <(candidates "$c")
   done
 }
 
 # in_every_root PKG: Essential or Priority required (what debootstrap --variant=minbase installs).
+declare -A root_pkg=()
 in_every_root() {
-  local f; f=$(dpkg-query -W -f='${Essential} ${Priority}' "$1" 2>/dev/null)
-  [ "$f" = "yes required" ] || [ "${f#* }" = "required" ] || [ "${f%% *}" = "yes" ]
+  if [ -z "${root_pkg[$1]:-}" ]; then
+    local f; f=$(dpkg-query -W -f='${Essential} ${Priority}' "$1" 2>/dev/null)
+    if [ "${f%% *}" = "yes" ] || [ "${f#* }" = "required" ]; then root_pkg[$1]=yes; else root_pkg[$1]=no; fi
+  fi
+  [ "${root_pkg[$1]}" = yes ]
 }
 
 # check DEPS_FILE: prints one "FAIL: ..." per problem, "ok: ..." per command; returns failures.
@@ -52,18 +73,21 @@ check() {
   [ ${#listed[@]} -gt 0 ] || { echo "FAIL: $deps defines no posviz_packages_test"; return 1; }
   declare -A provided=()
   local p d
-  for p in "${listed[@]}"; do
-    provided[$p]="listed"
-    for d in $(dpkg-query -W -f='${Pre-Depends}, ${Depends}' "$p" 2>/dev/null | tr ',|' '\n\n' |
-               sed -E 's/\(.*\)//; s/:any//; s/^ +//; s/ +$//' | grep -v '^$'); do
+  for p in "${listed[@]}"; do provided[$p]="listed"; done
+  local line
+  while IFS=$'\t' read -r p line; do  # one query for every listed package's dependencies
+    for d in $(tr ',|' '\n\n' <<<"$line" | sed -E 's/\(.*\)//; s/:any//; s/^ +//; s/ +$//' | grep -v '^$'); do
       [ -n "${provided[$d]:-}" ] || provided[$d]="a dependency of $p"
     done
-  done
-  local line script cmds needs cmd pkg
+  done < <(dpkg-query -W -f='${Package}\t${Pre-Depends}, ${Depends}\n' "${listed[@]}" 2>/dev/null)
+  local script cmds needs cmd pkg
+  python3 "$root/tests/support/script_commands.py" "$root"/tests/scripts/*.sh >"$scratch/commands.txt"
+  # shellcheck disable=SC2046
+  owners $(cut -f2 "$scratch/commands.txt" | tr ' ' '\n' | sort -u)
   while IFS=$'\t' read -r script cmds; do
     needs=" $(python3 "$root/tests/support/script_commands.py" --needs "$script" | cut -f2) "
     for cmd in $cmds; do
-      pkg=$(owner "$cmd")
+      pkg=${owner_of[$cmd]:-}
       if [ -z "$pkg" ]; then
         echo "FAIL: $(basename "$script") calls '$cmd', which no installed Debian package provides: add its package to posviz_packages_test in scripts/deps.sh"
         failures=$((failures + 1)); continue
@@ -81,7 +105,7 @@ check() {
       fi
       echo "ok: $(basename "$script"): $cmd ($pkg, ${provided[$pkg]})"
     done
-  done < <(python3 "$root/tests/support/script_commands.py" "$root"/tests/scripts/*.sh)
+  done <"$scratch/commands.txt"
   return "$failures"
 }
 

@@ -153,6 +153,10 @@ def lex(text, inner):
                 k = e + 1
             word = (word or "") + text[i:j + 1]
             i = j + 1
+        elif text.startswith("((", i) and word is None:  # an arithmetic command: (( i++ )), for ((;;))
+            j = matching(text, i + 2)
+            word = text[i:j + 2]
+            i = j + 2
         elif text.startswith("$((", i):
             j = matching(text, i + 3)
             word = (word or "") + text[i:j + 2]
