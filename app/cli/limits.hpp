@@ -11,6 +11,8 @@ inline constexpr long long kMaxWidth = 1 << 20;    // --d-model; hidden_size, n_
 inline constexpr long long kMaxHeadDim = 1 << 20;  // --head-dim; head_dim, qk_rope_head_dim, kv_channels, rotary_dim
 inline constexpr long long kMaxHeads = 65536;      // --heads; num_attention_heads, n_head, n_heads
 inline constexpr long long kMaxLayers = 65536;     // num_hidden_layers, n_layer, n_layers (published models: < 200)
+inline constexpr double kMaxBase = 1e300;          // --base; rope_theta, rotary_emb_base
+inline constexpr double kMaxFactor = 1e300;        // --factor; rope_scaling.factor
 
 // Flags that multiply work or size without a size of their own.
 inline constexpr std::size_t kMaxCaptionBytes = 300;  // --caption: one line above the picture

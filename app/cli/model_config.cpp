@@ -360,7 +360,9 @@ void readRopeScaling(const Reader& r, const json& rs, const std::string& p, Rope
   s.method = scalingMethod(r, type, typeField);
 
   const std::optional<double> factor = r.number(rs, "factor", p + "factor");
-  if (factor && *factor < 1.0) r.fail(p + "factor", "must be >= 1 (target length / trained length), got " + formatValue(*factor));
+  if (factor && (*factor < 1.0 || *factor > cli::kMaxFactor)) {
+    r.fail(p + "factor", "must be in [1, " + formatValue(cli::kMaxFactor) + "] (target length / trained length), got " + formatValue(*factor));
+  }
   const int maxInt = std::numeric_limits<int>::max();
   std::optional<long long> original = r.integer(rs, "original_max_position_embeddings", p + "original_max_position_embeddings", 1, maxInt);
   if (!original) original = r.integer(r.root(), "original_max_position_embeddings", "original_max_position_embeddings", 1, maxInt);
@@ -433,7 +435,7 @@ double ropeBase(const Ctx& x, const json* rp, const std::string& rpPath) {
     if (!b && (b = r.number(root, k, k))) field = k;
   }
   if (!b) return x.fam.base;
-  if (!(*b > 1.0)) r.fail(field, "must be > 1, got " + formatValue(*b));
+  if (!(*b > 1.0) || *b > cli::kMaxBase) r.fail(field, "must be in (1, " + formatValue(cli::kMaxBase) + "], got " + formatValue(*b));
   return *b;
 }
 

@@ -291,7 +291,7 @@ void parseSharedOptions(Request& r, const ViewDef& info, const ParsedOptions& o)
   r.keyPosition = r.position;
   if (auto p = get("--key-position")) r.keyPosition = parseRealOption("--key-position", *p, RealRange{0.0, 1.0e15});
   if (auto b = get("--base")) {
-    const double base = parseRealOption("--base", *b, RealRange{1.0, 1.0e300, true, false});
+    const double base = parseRealOption("--base", *b, RealRange{1.0, kMaxBase, true, false});
     r.sin.base = base;
     r.rope.base = base;
   }

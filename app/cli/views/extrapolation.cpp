@@ -86,7 +86,7 @@ void parseScalingOptions(Request& r, const ParsedOptions& o) {
   RopeScaling& s = r.rope.scaling;
   const RealRange positive{0.0, 1.0e300, true, false};
   if (auto f = o.value("--factor")) {
-    s.factor = parseRealOption("--factor", *f, RealRange{1.0, 1.0e300});
+    s.factor = parseRealOption("--factor", *f, RealRange{1.0, kMaxFactor});
     r.factorGiven = true;
   }
   if (auto f = o.value("--beta-fast")) s.betaFast = parseRealOption("--beta-fast", *f, positive);

@@ -105,7 +105,7 @@ void parseScaling(Request& r, const ParsedOptions& o) {
       throw UsageError(name + ": needs --scaling METHOD (or a --config/--preset with rope_scaling); scaling is none");
     }
   }
-  if (auto f = get("--factor")) s.factor = parseRealOption("--factor", *f, RealRange{1.0, 1.0e300});
+  if (auto f = get("--factor")) s.factor = parseRealOption("--factor", *f, RealRange{1.0, kMaxFactor});
   if (auto f = get("--original-max-positions")) s.originalMaxPositions = static_cast<int>(parseIntOption("--original-max-positions", *f, 1, kMaxInt));
   if (auto f = get("--seq-len")) s.seqLen = parseIntOption("--seq-len", *f, 1, 1'000'000'000'000'000LL);
   if (auto f = get("--beta-fast")) s.betaFast = parseRealOption("--beta-fast", *f, positive);
