@@ -18,8 +18,7 @@ if [ -z "${DISPLAY:-}" ]; then
   exec xvfb-run -a -s "-screen 0 1600x1000x24" bash "$0" "$bin" "$scratch"
 fi
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
-rm -rf "$scratch" && mkdir -p "$scratch" || exit 1
-scratch=$(cd "$scratch" && pwd)
+scratch=$(posviz_scratch "$scratch") || exit 1
 chmod 755 "$scratch"
 failures=0
 checks=0
@@ -129,5 +128,4 @@ session planted "$scratch/planted"
 leftover=$(find "$scratch" -name '.posviz-*.tmp' | head -1)
 [ -z "$leftover" ] && ok "no temporary file left" || fail "temporary file left: $leftover"
 
-echo "window_hostile: $checks checks, $failures failed"
-[ "$failures" -eq 0 ]
+posviz_summary window_hostile

@@ -15,8 +15,7 @@ if [ -z "${DISPLAY:-}" ]; then
   exec xvfb-run -a -s "-screen 0 1600x1000x24" bash "$0" "$bin" "$scratch"
 fi
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
-rm -rf "$scratch" && mkdir -p "$scratch/work" || exit 1
-scratch=$(cd "$scratch" && pwd)
+scratch=$(posviz_scratch "$scratch") && mkdir -p "$scratch/work" || exit 1
 cd "$scratch/work" || exit 1   # whatever the random input exports lands here
 export POSVIZ_CONFIG_DIR="$scratch/config"
 seed=${POSVIZ_MONKEY_SEED:-20261126}
