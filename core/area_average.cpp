@@ -125,6 +125,34 @@ void areaAverageWindow(const Grid& full, const GridWindow& w, Grid& out) {
   }
 }
 
+bool areaAverageDiagonals(std::span<const double> f, long long offset, const GridWindow& w, Grid& out,
+                          const std::function<bool()>& cancelled) {
+  const char* fn = "areaAverageDiagonals";
+  requireWellFormed(fn, w);
+  const long long lowest = w.row0 - (w.col0 + w.cols - 1) + offset;   // m - n + offset at its smallest
+  const long long highest = w.row0 + w.rows - 1 - w.col0 + offset;    // and at its largest
+  if (lowest < 0 || highest >= static_cast<long long>(f.size()))
+    failArgument(fn, "m - n + offset spans [" + std::to_string(lowest) + ", " + std::to_string(highest) +
+                         "] over the window, but f has indices [0, " + std::to_string(f.size()) + ")");
+  std::vector<double> prefix(f.size() + 1, 0.0);
+  for (std::size_t i = 0; i < f.size(); ++i) prefix[i + 1] = prefix[i] + f[i];
+  const auto at = [&](long long t) { return prefix[static_cast<std::size_t>(t)]; };
+  out = Grid(w.outRows, w.outCols);
+  for (int r = 0; r < w.outRows; ++r) {
+    if (cancelled && cancelled()) return false;
+    const long long r0 = w.row0 + areaCellBegin(w.rows, w.outRows, r);
+    const long long r1 = w.row0 + areaCellBegin(w.rows, w.outRows, r + 1);
+    for (int c = 0; c < w.outCols; ++c) {
+      const long long c0 = w.col0 + areaCellBegin(w.cols, w.outCols, c);
+      const long long c1 = w.col0 + areaCellBegin(w.cols, w.outCols, c + 1);
+      double sum = 0.0;
+      for (long long m = r0; m < r1; ++m) sum += at(m - c0 + offset + 1) - at(m - c1 + offset + 1);
+      out.at(r, c) = static_cast<float>(sum / static_cast<double>((r1 - r0) * (c1 - c0)));
+    }
+  }
+  return true;
+}
+
 bool areaAverageComputed(const GridWindow& w, long long logicalCols,
                          const std::function<void(long long firstRow, int numRows, float* dst)>& computeRows,
                          Grid& out, const std::function<bool()>& cancelled,

@@ -78,6 +78,17 @@ bool areaAverageComputed(const GridWindow& w, long long logicalCols,
                          Grid& out, const std::function<bool()>& cancelled = {},
                          const std::function<void(float)>& progress = {});
 
+// DIAGONALS: the same average of a grid whose cell (m, n) is f[m - n + offset], constant along
+// its diagonals (a RoPE score of q and k that depends on m - n only), without the grid: with the
+// prefix sums P[t] = f[0] + ... + f[t - 1], logical row m of a display cell covering columns
+// [c0, c1) sums to P[m - c0 + offset + 1] - P[m - c1 + offset + 1]. O(rows x outCols) instead of
+// O(rows x cols); cells split exactly as areaAverageWindow splits them. f must be finite (the
+// prefix sums cannot leave out a masked cell). cancelled (optional) is polled once per display
+// row; on true the function returns false and out is incomplete. Throws when w is not well formed
+// or some m - n + offset of the window falls outside [0, f.size()).
+bool areaAverageDiagonals(std::span<const double> f, long long offset, const GridWindow& w, Grid& out,
+                          const std::function<bool()>& cancelled = {});
+
 // LINES: a curve of n samples drawn at most `buckets` pixels wide. Split the samples into
 // `buckets` runs as above (run i = [b(i), b(i + 1))) and keep, per run, the indices of its
 // smallest and largest finite sample in index order (one index when they coincide), plus the

@@ -1,3 +1,4 @@
+#include "core/angle.hpp"
 #include "core/axial_rope.hpp"
 
 #include <cmath>
@@ -10,7 +11,6 @@ namespace posviz {
 
 namespace {
 
-constexpr double kTwoPi = 2.0 * std::numbers::pi;
 
 void requireQk(const char* fn, const AxialRopeParams& p, std::span<const float> q, std::span<const float> k) {
   if (q.size() != static_cast<std::size_t>(p.headDim) || k.size() != static_cast<std::size_t>(p.headDim))
@@ -78,9 +78,7 @@ Grid axialRopeAngleGrid(const AxialRopeParams& p, int rows, int cols) {
     float* out = g.row(t);
     for (int i = 0; i < pairs; ++i) {
       const double a = (i < quarter ? x : y) * f[static_cast<std::size_t>(i % quarter)];
-      double m = std::fmod(a, kTwoPi);
-      if (m < 0.0) m += kTwoPi;
-      out[i] = static_cast<float>(m);
+      out[i] = static_cast<float>(wrapAngle(a));
     }
   }
   return g;

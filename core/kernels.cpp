@@ -5,6 +5,7 @@
 // [SECTION] clones        the .inl under each ISA
 // [SECTION] dispatch      which clone, how many threads, streaming or not
 // [SECTION] kernels       the public functions, in kernels.hpp's order
+#include "core/angle.hpp"
 #include "core/kernels.hpp"
 
 // GCC 12 reports the deliberate _mm*_undefined_* of its own AVX-512 intrinsics as
@@ -35,17 +36,12 @@ namespace posviz::kernels {
 namespace detail {
 
 // [SECTION] helpers
-constexpr double kTwoPi = 6.283185307179586476925286766559;
 constexpr int kMaxLanesF = 16;  // the widest clone's float lanes; scratch rows pad to it
 
 inline int roundUp(int n, int m) { return (n + m - 1) / m * m; }
 
-// fmod(a, 2*pi) in [0, 2*pi).
-inline double angleMod2Pi(double a) {
-  double r = std::fmod(a, kTwoPi);
-  if (r < 0.0) r += kTwoPi;
-  return r;
-}
+// fmod(a, 2*pi) in [0, 2*pi): core/angle.hpp's one definition.
+inline double angleMod2Pi(double a) { return wrapAngle(a); }
 
 // A zeroed, 64-byte aligned array for scratch rows (vector loads and stores need alignment).
 template <class T>

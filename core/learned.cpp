@@ -52,6 +52,16 @@ std::vector<float> learnedLookup(const Grid& table, long long pos) {
   return std::vector<float>(r, r + table.cols);
 }
 
+double learnedRowNorm(const Grid& table, long long pos) {
+  validateTable("learnedRowNorm", table);
+  requireNonNegativeInt("learnedRowNorm", "pos", pos);
+  if (pos >= table.rows) noRow("learnedRowNorm", pos, table.rows);
+  const float* r = table.row(static_cast<int>(pos));
+  double acc = 0.0;
+  for (int c = 0; c < table.cols; ++c) acc += static_cast<double>(r[c]) * r[c];
+  return std::sqrt(acc);
+}
+
 Grid learnedSlice(const Grid& table, long long firstPos, int numPositions) {
   validateTable("learnedSlice", table);
   requireNonNegativeInt("learnedSlice", "firstPos", firstPos);

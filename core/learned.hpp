@@ -29,6 +29,10 @@ Grid learnedInit(int maxLen, int dModel, std::uint64_t seed, double stddev = kGp
 // std::invalid_argument for pos < 0 or a table whose values do not hold rows * cols.
 std::vector<float> learnedLookup(const Grid& table, long long pos);
 
+// |P[pos]| = sqrt(sum_dim P[pos][dim]^2), the Euclidean length of row pos, summed in float64.
+// Throws like learnedLookup when the row does not exist.
+double learnedRowNorm(const Grid& table, long long pos);
+
 // Rows firstPos .. firstPos+numPositions-1 into a new grid; std::out_of_range naming the first
 // missing row when they do not all exist.
 Grid learnedSlice(const Grid& table, long long firstPos, int numPositions);

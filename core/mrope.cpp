@@ -1,3 +1,4 @@
+#include "core/angle.hpp"
 #include "core/mrope.hpp"
 
 #include <algorithm>
@@ -103,14 +104,12 @@ Grid mropeAngleGrid(const RopeParams& p, const std::vector<int>& section, bool i
   const std::vector<double> invFreq = ropeFrequencies(p).invFreq;
   const int tokens = static_cast<int>(ids.t.size());
   Grid g(tokens, pairs);
-  const double twoPi = 2.0 * std::numbers::pi;
   for (int r = 0; r < tokens; ++r) {
     const std::size_t row = static_cast<std::size_t>(r);
     const long long byAxis[3] = {ids.t[row], ids.h[row], ids.w[row]};
     for (int i = 0; i < pairs; ++i) {
       const double pos = static_cast<double>(byAxis[static_cast<int>(axes[static_cast<std::size_t>(i)])]);
-      double a = std::fmod(pos * invFreq[static_cast<std::size_t>(i)], twoPi);
-      if (a < 0.0) a += twoPi;
+      const double a = wrapAngle(pos * invFreq[static_cast<std::size_t>(i)]);
       g.values[row * static_cast<std::size_t>(pairs) + static_cast<std::size_t>(i)] = static_cast<float>(a);
     }
   }

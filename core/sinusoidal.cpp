@@ -238,4 +238,20 @@ Grid sinusoidalSimilarityGrid(const SinusoidalParams& p, int numPositions) {
   return g;
 }
 
+double sinusoidalOffsetResidual(std::span<const double> mk, std::span<const double> pe, std::span<const double> peK) {
+  const char* fn = "sinusoidalOffsetResidual";
+  const std::size_t d = pe.size();
+  if (d == 0) failArgument(fn, "pe must not be empty");
+  if (peK.size() != d) failArgument(fn, "peK must have pe's " + std::to_string(d) + " values, got " + std::to_string(peK.size()));
+  if (mk.size() != d * d)
+    failArgument(fn, "mk must be " + std::to_string(d) + " x " + std::to_string(d) + ", got " + std::to_string(mk.size()) + " values");
+  double worst = 0.0;
+  for (std::size_t r = 0; r < d; ++r) {
+    double acc = 0.0;
+    for (std::size_t c = 0; c < d; ++c) acc += mk[r * d + c] * pe[c];
+    worst = std::max(worst, std::fabs(acc - peK[r]));
+  }
+  return worst;
+}
+
 }  // namespace posviz

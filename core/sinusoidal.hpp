@@ -25,6 +25,7 @@
 //   result is rounded. Positions are token indices (>= 0), frequencies in rad/position.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "core/grid.hpp"
@@ -71,6 +72,12 @@ void sinusoidalGridInto(const SinusoidalParams& p, int numPositions, long long f
 
 // M_k (dModel x dModel, row-major, float64) with PE(pos+k) = M_k PE(pos). k may be negative.
 std::vector<double> sinusoidalOffsetMatrix(const SinusoidalParams& p, double k);
+
+// How well M_k carries pe to peK: max over rows r of |(M pe)_r - peK_r|, in float64. With
+// pe = PE(pos) and peK = PE(pos + k) it is the rounding error of the identity PE(pos+k) = M_k PE(pos)
+// (about 1e-15 per unit of |pos w|). mk is dModel x dModel row-major; throws unless
+// pe.size() == peK.size() = dModel > 0 and mk.size() == dModel^2.
+double sinusoidalOffsetResidual(std::span<const double> mk, std::span<const double> pe, std::span<const double> peK);
 
 // PE(a) . PE(b) = sum_i cos((a-b) omega_i): depends only on a-b.
 double sinusoidalSimilarity(const SinusoidalParams& p, double posA, double posB);

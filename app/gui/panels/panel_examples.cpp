@@ -15,6 +15,7 @@
 
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/ui_common.hpp"
+#include "core/angle.hpp"
 
 namespace posviz::app {
 
@@ -169,7 +170,7 @@ void drawClock(const MiniView& v, float size) {
   // Legend: label, angle in [0, 2pi) and the hand's (cos, sin).
   for (std::size_t i = 0; i < v.hands.size(); ++i) {
     const ClockHand& hand = v.hands[i];
-    const double wrapped = std::fmod(std::fmod(hand.angle, 2.0 * std::numbers::pi) + 2.0 * std::numbers::pi, 2.0 * std::numbers::pi);
+    const double wrapped = wrapAngle(hand.angle);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(plotColor(static_cast<int>(i))));
     ImGui::Bullet();
     ImGui::PopStyleColor();

@@ -12,6 +12,7 @@
 
 #include "app/gui/shell/settings.hpp"
 #include "app/gui/widgets/ui_common.hpp"
+#include "core/angle.hpp"
 #include "core/axial_rope.hpp"
 #include "core/mrope.hpp"
 
@@ -216,7 +217,7 @@ void drawAngleMap(ImagePanelState& s, float w, float h) {
   const int cols = s.cols;
   spec.exactValue = [p, cols](long long t, long long i) {
     const double a = axialRopeAngle(p, static_cast<int>(i), static_cast<double>(t / cols), static_cast<double>(t % cols));
-    return std::fmod(a, 2.0 * std::numbers::pi);
+    return wrapAngle(a);
   };
   ImGui::Text("angle of every pair at every patch, mod 2 pi");
   drawHeatmap("image-angles", s.angleMap, spec, s.angleImage, w, h);

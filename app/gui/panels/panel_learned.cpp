@@ -48,10 +48,7 @@ void requestTable(LearnedPanelState& s, bool fromFile) {
     r.range = finiteRange(g);
     r.rowNorm.resize(static_cast<std::size_t>(g.rows));
     for (int i = 0; i < g.rows; ++i) {
-      double acc = 0.0;
-      const float* row = g.row(i);
-      for (int c = 0; c < g.cols; ++c) acc += static_cast<double>(row[c]) * row[c];
-      r.rowNorm[static_cast<std::size_t>(i)] = std::sqrt(acc);
+      r.rowNorm[static_cast<std::size_t>(i)] = learnedRowNorm(g, i);
       if ((i & 1023) == 0) {
         throwIfCancelled(jc);
         jc.setProgress(static_cast<float>(i) / static_cast<float>(g.rows));
@@ -201,10 +198,8 @@ void drawControls(LearnedPanelState& s, AppContext&) {
   if (s.table) {
     try {
       const std::vector<float> row = learnedLookup(*s.table, s.lookupPos);
-      double norm = 0.0;
-      for (float v : row) norm += static_cast<double>(v) * v;
       ImGui::Text("P[%d] exists: %d values, |P[%d]| = %s", s.lookupPos, static_cast<int>(row.size()), s.lookupPos,
-                  formatShort(std::sqrt(norm), 5).c_str());
+                  formatShort(learnedRowNorm(*s.table, s.lookupPos), 5).c_str());
       ImGui::Text("P[%d][0..2] = %s, %s, %s", s.lookupPos, formatShort(row[0], 5).c_str(),
                   row.size() > 1 ? formatShort(row[1], 5).c_str() : "-", row.size() > 2 ? formatShort(row[2], 5).c_str() : "-");
     } catch (const std::exception& e) {

@@ -27,6 +27,7 @@
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/retained.hpp"
 #include "app/gui/widgets/ui_common.hpp"
+#include "core/angle.hpp"
 #include "core/gpu/backend.hpp"
 #include "core/area_average.hpp"
 #include "core/exact_average.hpp"
@@ -42,11 +43,6 @@ constexpr ImU32 kKColor = IM_COL32(230, 159, 0, 255);    // orange (Okabe-Ito)
 ImU32 pairHue(int pair, int numPairs) {
   const float h = 0.85f * static_cast<float>(pair) / static_cast<float>(std::max(1, numPairs));
   return ImColor::HSV(h, 0.6f, 0.95f);
-}
-
-double wrapAngle(double a) {  // display only: [0, 2pi)
-  const double w = std::fmod(a, 2.0 * std::numbers::pi);
-  return w < 0 ? w + 2.0 * std::numbers::pi : w;
 }
 
 // "500000" rather than "5.000e+05" for the usual integral bases.
@@ -73,30 +69,6 @@ const char* gridKindName(RopeGridKind k) {
 //-----------------------------------------------------------------------------
 
 namespace {
-
-// s(m, n) = f[m - n + T - 1] is constant along diagonals, so the area average of a display cell
-// needs no T x T grid: with the prefix sums P[t] = f[0] + .. + f[t-1], the cell's row m sums to
-// P[m - c0 + T] - P[m - c1 + T]. Cells split the window exactly as areaAverageWindow does
-// (areaCellBegin), so the picture is the same, in O(rows x outCols) instead of O(rows x cols).
-bool averageByOffset(const std::vector<double>& f, int T, const HeatmapWindow& w, Grid& out, const JobControl& jc) {
-  std::vector<double> prefix(f.size() + 1, 0.0);
-  for (std::size_t i = 0; i < f.size(); ++i) prefix[i + 1] = prefix[i] + f[i];
-  out = Grid(w.outRows, w.outCols);
-  for (int r = 0; r < w.outRows; ++r) {
-    if (jc.cancelled()) return false;
-    const long long r0 = w.row0 + areaCellBegin(w.rows, w.outRows, r);
-    const long long r1 = w.row0 + areaCellBegin(w.rows, w.outRows, r + 1);
-    for (int c = 0; c < w.outCols; ++c) {
-      const long long c0 = w.col0 + areaCellBegin(w.cols, w.outCols, c);
-      const long long c1 = w.col0 + areaCellBegin(w.cols, w.outCols, c + 1);
-      double sum = 0.0;
-      for (long long m = r0; m < r1; ++m)
-        sum += prefix[static_cast<std::size_t>(m - c0 + T)] - prefix[static_cast<std::size_t>(m - c1 + T)];
-      out.at(r, c) = static_cast<float>(sum / static_cast<double>((r1 - r0) * (c1 - c0)));
-    }
-  }
-  return true;
-}
 
 // From this many query rows per pixel on, the score picture is the closed-form block mean
 // (core/exact_average.hpp).
@@ -186,7 +158,9 @@ void requestScore(RopePanelState& s) {
       // geometric-series means per pair) costs O(pairs) a pixel whatever T; otherwise the
       // diagonal prefix sums over s by offset are cheaper.
       if (closedForm) out.image.cells = ropeScoreExactAverage(p, q, k, w);
-      else if (!averageByOffset(*out.byOffset, T, w, out.image.cells, jc)) throw JobCancelled{};
+      // s(m, n) = byOffset[m - n + T - 1]: constant along diagonals (core/area_average.hpp).
+      else if (!areaAverageDiagonals(*out.byOffset, T - 1, w, out.image.cells, [&jc] { return jc.cancelled(); }))
+        throw JobCancelled{};
       out.image.window = w;
       // The colours span the whole grid's range when s by offset is at hand, else the picture's.
       out.image.range = out.curvesVersion == version ? finiteRange(*out.byOffset) : finiteRange(out.image.cells);

@@ -23,6 +23,7 @@
 #include "core/gpu/backend.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/exact_average.hpp"
+#include "core/angle.hpp"
 
 namespace posviz::app {
 
@@ -224,8 +225,8 @@ void drawControls(SinusoidalPanelState& s, AppContext& ctx) {
   // The angle itself, then where the hand points: the clock shows it modulo one turn.
   const double angle = static_cast<double>(s.pos) * wi;
   ImGui::Text("angle at pos %s = %s rad", std::to_string(s.pos).c_str(), formatShort(angle, 6).c_str());
-  ImGui::TextDisabled("  = %s rad mod 2pi (%s turns)", formatShort(std::fmod(angle, 6.283185307179586), 5).c_str(),
-                      formatShort(angle / 6.283185307179586, 5).c_str());
+  ImGui::TextDisabled("  = %s rad mod 2pi (%s turns)", formatShort(wrapAngle(angle), 5).c_str(),
+                      formatShort(angle / kTwoPi, 5).c_str());
   if (!s.error.empty()) ErrorText(s.error);
 }
 
@@ -402,7 +403,7 @@ void drawClocks(SinusoidalPanelState& s) {
     const ImVec2 ctr(c0.x + cell * 0.5f, c0.y + cell * 0.42f);
     const float rad = cell * 0.30f;
     const double w = sinusoidalFrequency(p, i);
-    const double angle = std::fmod(static_cast<double>(s.pos) * w, 6.283185307179586);
+    const double angle = wrapAngle(static_cast<double>(s.pos) * w);
     const float ca = static_cast<float>(std::cos(angle)), sa = static_cast<float>(std::sin(angle));
     const bool sel = i == s.pair;
     dl->AddCircleFilled(ctr, rad, sel ? IM_COL32(50, 58, 75, 255) : IM_COL32(34, 37, 44, 255), 40);
@@ -538,13 +539,7 @@ void updateOffset(SinusoidalPanelState& s) {
   c.peK = sinusoidalVector(p, static_cast<double>(s.pos) + std::max(k, -static_cast<double>(s.pos)));
   c.worst = 0.0;
   if (!c.matrix || s.pos + s.offsetK < 0) return;
-  const std::vector<double>& full = *c.matrix;
-  for (int r = 0; r < d; ++r) {
-    double acc = 0.0;
-    for (int col = 0; col < d; ++col)
-      acc += full[static_cast<std::size_t>(r) * d + static_cast<std::size_t>(col)] * c.pe[static_cast<std::size_t>(col)];
-    c.worst = std::max(c.worst, std::fabs(acc - c.peK[static_cast<std::size_t>(r)]));
-  }
+  c.worst = sinusoidalOffsetResidual(*c.matrix, c.pe, c.peK);
 }
 
 // The pair's 2x2 block of M_k against PE(pos), M_k PE(pos) and core's PE(pos + k).
