@@ -179,7 +179,8 @@ TEST_CASE("rope view: a RoPE config sets the parameters; other encodings leave t
   c.name = "test";
   c.encoding = ModelEncoding::Alibi;
   c.numHeads = 8;
-  applyRopeConfig(s, c);
+  ConfigNotes notes;
+  applyRopeConfig(s, c, notes);
   updateRopePanel(s, ctx);
   CHECK(s.params.headDim == 64);
   CHECK(s.params.base == 10000.0);
@@ -189,13 +190,24 @@ TEST_CASE("rope view: a RoPE config sets the parameters; other encodings leave t
   c.rope.base = 500000.0;
   c.rope.scaling.method = ScalingMethod::Linear;
   c.rope.scaling.factor = 2.0;
-  applyRopeConfig(s, c);
+  applyRopeConfig(s, c, notes);
+  CHECK(notes.empty());
   updateRopePanel(s, ctx);
   CHECK(s.params.headDim == 32);
   CHECK(s.params.base == 500000.0);
   CHECK(s.q.size() == 32);
   REQUIRE(s.freqs.invFreq.size() == 16);
   CHECK(s.freqs.invFreq[0] == doctest::Approx(0.5));  // theta_0 = 1, linear x2
+
+  // Past the sliders: used exactly, and said.
+  c.rope.headDim = 512;
+  c.rope.base = 5.0e8;
+  applyRopeConfig(s, c, notes);
+  CHECK(s.params.headDim == 512);
+  CHECK(s.params.base == 5.0e8);
+  REQUIRE(notes.size() == 2);
+  CHECK(notes[0] == "RoPE tab: head_dim 512 is past its head_dim slider (2..256): used as it is; dragging the slider brings it into the range");
+  CHECK(notes[1].find("rope_theta 500000000 is past its base slider (2..10000000)") != std::string::npos);
 }
 
 TEST_CASE("context view: every method from core; a bad parameter keeps that method's last result") {
@@ -300,7 +312,8 @@ TEST_CASE("context view: a RoPE config sets the shared parameters and the select
   c.rope.scaling.method = ScalingMethod::Llama3;
   c.rope.scaling.factor = 8.0;
   c.rope.scaling.originalMaxPositions = 8192;
-  applyContextExtensionConfig(s, c);
+  ConfigNotes contextNotes;
+  applyContextExtensionConfig(s, c, contextNotes);
   updateContextExtensionPanel(s, ctx);
   CHECK(s.headDim == 64);
   CHECK(s.base == 500000.0);
@@ -321,7 +334,7 @@ TEST_CASE("context view: a RoPE config sets the shared parameters and the select
   // Another encoding's config leaves the panel alone.
   c.encoding = ModelEncoding::Alibi;
   c.rope.headDim = 32;
-  applyContextExtensionConfig(s, c);
+  applyContextExtensionConfig(s, c, contextNotes);
   CHECK(s.headDim == 64);
 }
 
@@ -339,7 +352,7 @@ TEST_CASE("applyModelConfig: one config reaches every panel of its encoding at o
   rope.rope.scaling.method = ScalingMethod::Llama3;
   rope.rope.scaling.factor = 8.0;
   rope.rope.scaling.originalMaxPositions = 8192;
-  applyModelConfig(a, rope);
+  CHECK(applyModelConfig(a, rope).empty());
   CHECK(a.rope.params.headDim == 64);
   CHECK(a.rope.params.base == 500000.0);
   CHECK(a.rope.params.scaling.method == ScalingMethod::Llama3);
@@ -355,7 +368,7 @@ TEST_CASE("applyModelConfig: one config reaches every panel of its encoding at o
   ModelConfig alibi;
   alibi.encoding = ModelEncoding::Alibi;
   alibi.numHeads = 16;
-  applyModelConfig(a, alibi);
+  CHECK(applyModelConfig(a, alibi).empty());
   CHECK(a.alibi.numHeads == 16);
   CHECK(a.rope.params.headDim == 64);
   CHECK(a.context.headDim == 64);
@@ -364,7 +377,7 @@ TEST_CASE("applyModelConfig: one config reaches every panel of its encoding at o
   learned.encoding = ModelEncoding::Learned;
   learned.maxPositions = 1024;
   learned.hiddenSize = 768;
-  applyModelConfig(a, learned);
+  CHECK(applyModelConfig(a, learned).empty());
   CHECK(a.learned.maxLen == 1024);
   CHECK(a.learned.dModel == 768);
   CHECK(a.learned.numPositions == 1280);   // a quarter past the last row
@@ -375,11 +388,29 @@ TEST_CASE("applyModelConfig: one config reaches every panel of its encoding at o
   sinusoidal.encoding = ModelEncoding::Sinusoidal;
   sinusoidal.hiddenSize = 513;
   sinusoidal.maxPositions = 4096;
-  applyModelConfig(a, sinusoidal);
+  CHECK(applyModelConfig(a, sinusoidal).empty());
   CHECK(a.sinusoidal.params.dModel == 512);   // even
   CHECK(a.sinusoidal.numPositions == 4096);
   CHECK(a.learned.maxLen == 1024);
   CHECK(a.alibi.numHeads == 16);
+
+  // A value past a tab's slider is fitted to it and said, never dropped without a word.
+  sinusoidal.hiddenSize = 8192;
+  ConfigNotes notes = applyModelConfig(a, sinusoidal);
+  CHECK(a.sinusoidal.params.dModel == 4096);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0] == "Sinusoidal tab: hidden_size 8192 is past its d_model slider (2..4096): shown at 4096");
+  alibi.numHeads = 200;
+  notes = applyModelConfig(a, alibi);
+  CHECK(a.alibi.numHeads == 128);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0] == "ALiBi tab: num_attention_heads 200 is past its heads slider (1..128): shown at 128");
+  learned.hiddenSize = 12288;
+  learned.maxPositions = 1 << 20;
+  notes = applyModelConfig(a, learned);
+  CHECK(a.learned.dModel == 4096);
+  CHECK(a.learned.maxLen == kLearnedMaxPositions);
+  CHECK(notes.size() == 2);
 }
 
 TEST_CASE("alibi view: slopes, bias grids and toy attention from core") {
@@ -444,7 +475,9 @@ TEST_CASE("alibi view: only the first heads when asked; symmetric, configs and b
   c.name = "bloom-ish";
   c.encoding = ModelEncoding::Alibi;
   c.numHeads = 16;
-  applyAlibiConfig(s, c);
+  ConfigNotes notes;
+  applyAlibiConfig(s, c, notes);
+  CHECK(notes.empty());
   updateAlibiPanel(s, ctx);
   CHECK(s.numHeads == 16);
   CHECK(s.slopes == alibiSlopes(16));

@@ -15,6 +15,7 @@
 #include "app/cli/model_config.hpp"
 #include "app/gui/shell/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
+#include "app/gui/panels/config_notes.hpp"
 
 namespace posviz::app {
 
@@ -67,7 +68,7 @@ void loadAlibiPanel(AlibiPanelState& s, const nlohmann::json& j);
 
 // An ALiBi model's config: its head count (1 .. kAlibiMaxHeads). Other encodings leave the
 // panel alone.
-void applyAlibiConfig(AlibiPanelState& s, const ModelConfig& c);
+void applyAlibiConfig(AlibiPanelState& s, const ModelConfig& c, ConfigNotes& notes);
 
 // Small multiples: count square grids of `cell` pixels (label line included), perRow to a row, in
 // a width x height region with `gap` pixels between them. The largest cell in [minCell, maxCell]

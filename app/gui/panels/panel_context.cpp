@@ -130,10 +130,12 @@ MethodTableCell methodTableCell(ScalingMethod m, MethodColumn column, const Rope
   return c;
 }
 
-void applyContextExtensionConfig(ContextExtensionPanelState& s, const ModelConfig& c) {
+void applyContextExtensionConfig(ContextExtensionPanelState& s, const ModelConfig& c, ConfigNotes& notes) {
   if (c.encoding != ModelEncoding::Rope) return;
   s.headDim = c.rope.headDim;
   s.base = c.rope.base;
+  notePastSlider("Context extension", "head_dim", "head_dim", s.headDim, kContextMinHeadDim, kContextMaxHeadDim, notes);
+  notePastSlider("Context extension", "rope_theta", "base", s.base, kContextMinBase, kContextMaxBase, notes);
   s.rotaryFraction = c.rope.rotaryFraction;
   const ScalingMethod m = c.rope.scaling.method;
   scalingOf(s, m) = c.rope.scaling;
@@ -201,9 +203,9 @@ bool sliderDouble(const char* label, double* v, float lo, float hi, const char* 
 }
 
 void drawSharedParameters(ContextExtensionPanelState& s) {
-  if (SliderIntEven("head_dim", &s.headDim, 4, 256)) s.dirty = true;
+  if (SliderIntEven("head_dim", &s.headDim, kContextMinHeadDim, kContextMaxHeadDim)) s.dirty = true;
   HelpMarker("d: dims per head. theta_i = base^(-2i / d_rot) for pairs i = 0 .. d_rot/2 - 1.");
-  if (sliderDouble("base", &s.base, 2.0f, 1.0e7f, "%.0f", true)) s.dirty = true;
+  if (sliderDouble("base", &s.base, static_cast<float>(kContextMinBase), static_cast<float>(kContextMaxBase), "%.0f", true)) s.dirty = true;
   HelpMarker("theta_i = base^(-2i / d_rot); wavelength_i = 2*pi / theta_i positions.");
   if (sliderDouble("rotary fraction", &s.rotaryFraction, 4.0f / static_cast<float>(s.headDim), 1.0f, "%.3f", false))
     s.dirty = true;

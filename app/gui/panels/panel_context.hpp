@@ -15,10 +15,13 @@
 #include "app/gui/shell/app_context.hpp"
 #include "core/context_extension.hpp"
 #include "core/rope.hpp"
+#include "app/gui/panels/config_notes.hpp"
 
 namespace posviz::app {
 
 constexpr int kNumScalingMethods = 7;  // ScalingMethod::None .. LongRope
+constexpr int kContextMinHeadDim = 4, kContextMaxHeadDim = 256;     // the head_dim slider
+constexpr double kContextMinBase = 2.0, kContextMaxBase = 1.0e7;    // the base slider
 
 // Factor 4 over L0 = 4096 for every method, the reference defaults for the rest.
 std::array<RopeScaling, kNumScalingMethods> defaultContextScalings();
@@ -60,7 +63,7 @@ void loadContextExtensionPanel(ContextExtensionPanelState& s, const nlohmann::js
 // A RoPE model's config: its head_dim, base, rotary fraction and scaling become the selected
 // method's (with "same factor and L0 for all", every method's factor and L0). Other encodings
 // leave the panel alone.
-void applyContextExtensionConfig(ContextExtensionPanelState& s, const ModelConfig& c);
+void applyContextExtensionConfig(ContextExtensionPanelState& s, const ModelConfig& c, ConfigNotes& notes);
 
 // The method table's columns that do not apply to every method, and one cell of them: the number,
 // or "n/a" (applies = false) with why the column means nothing for that method. Exposed for tests.

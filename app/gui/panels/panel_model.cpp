@@ -175,7 +175,7 @@ void drawTemperature(const ModelPanelState& s) {
 
 }  // namespace
 
-void applyModelPanelConfig(ModelPanelState& s, const ModelConfig& config) {
+void applyModelPanelConfig(ModelPanelState& s, const ModelConfig& config, ConfigNotes& /*notes: the tab shows every field as it is*/) {
   const bool same = s.config && s.config->name == config.name && s.config->layerKinds.size() == config.layerKinds.size();
   if (!same) {
     s.selectedKind = 0;

@@ -15,6 +15,7 @@
 
 #include "app/cli/model_config.hpp"
 #include "app/gui/shell/app_context.hpp"
+#include "app/gui/panels/config_notes.hpp"
 
 namespace posviz::app {
 
@@ -31,6 +32,6 @@ struct ModelPanelState {
 std::optional<int> drawModelPanel(ModelPanelState& s, AppContext& ctx);
 
 // Keeps the Model view on the config loaded elsewhere (File > Open config).
-void applyModelPanelConfig(ModelPanelState& s, const ModelConfig& config);
+void applyModelPanelConfig(ModelPanelState& s, const ModelConfig& config, ConfigNotes& notes);
 
 }  // namespace posviz::app

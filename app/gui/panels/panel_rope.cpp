@@ -207,9 +207,11 @@ void updatePairGrid(RopePanelState& s, AppContext& ctx) {
 
 }  // namespace
 
-void applyRopeConfig(RopePanelState& s, const ModelConfig& c) {
+void applyRopeConfig(RopePanelState& s, const ModelConfig& c, ConfigNotes& notes) {
   if (c.encoding != ModelEncoding::Rope) return;
   s.params = c.rope;
+  notePastSlider("RoPE", "head_dim", "head_dim", c.rope.headDim, kRopeMinHeadDim, kRopeMaxHeadDim, notes);
+  notePastSlider("RoPE", "rope_theta", "base", c.rope.base, kRopeMinBase, kRopeMaxBase, notes);
   if (s.typedVectors && static_cast<int>(s.q.size()) != c.rope.headDim) s.typedVectors = false;
   s.dirty = true;
 }
@@ -535,14 +537,15 @@ void drawPairCircles(const RopePanelState& s, float scale) {
 void drawFrequencyParameters(RopePanelState& s) {
   if (s.typedVectors) {
     ImGui::Text("head_dim = %d (from the typed vectors)", s.params.headDim);
-  } else if (SliderIntEven("head_dim", &s.params.headDim, 2, 256)) {
+  } else if (SliderIntEven("head_dim", &s.params.headDim, kRopeMinHeadDim, kRopeMaxHeadDim)) {
     s.dirty = true;
   }
   HelpMarker("d: dims of q and k (even). Pairs i = 0 .. d_rot/2 - 1 rotate by pos * theta_i,\n"
              "theta_i = base^(-2i / d_rot), d_rot = rotary dims.");
 
   float base = static_cast<float>(s.params.base);
-  if (ImGui::SliderFloat("base", &base, 2.0f, 1.0e7f, "%.0f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
+  if (ImGui::SliderFloat("base", &base, static_cast<float>(kRopeMinBase), static_cast<float>(kRopeMaxBase), "%.0f",
+                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
     s.params.base = static_cast<double>(base);
     s.dirty = true;
   }

@@ -20,9 +20,12 @@
 #include "app/gui/widgets/heatmap.hpp"
 #include "app/gui/widgets/worker.hpp"
 #include "core/rope.hpp"
+#include "app/gui/panels/config_notes.hpp"
 
 namespace posviz::app {
 
+constexpr int kRopeMinHeadDim = 2, kRopeMaxHeadDim = 256;        // the head_dim slider
+constexpr double kRopeMinBase = 2.0, kRopeMaxBase = 1.0e7;         // the base slider
 constexpr int kRopeMaxPositions = 1 << 20;   // score pictures are closed-form block means at any T
 constexpr int kRopePairGridMaxPositions = 16384;   // angle / cos / sin grids are computed whole
 // Above this T the two curves (s by offset, the decay bound: O(T) each) are computed once the
@@ -99,7 +102,7 @@ void drawRopePanel(RopePanelState& s, AppContext& ctx);
 
 // A RoPE model's config: its RopeParams (typed q, k give way to seeded ones when head_dim
 // changes). Other encodings leave the panel alone.
-void applyRopeConfig(RopePanelState& s, const ModelConfig& c);
+void applyRopeConfig(RopePanelState& s, const ModelConfig& c, ConfigNotes& notes);
 
 // Settings kept between runs (unknown or out-of-range values are ignored). For the panels table.
 void saveRopePanel(const RopePanelState& s, nlohmann::json& j);

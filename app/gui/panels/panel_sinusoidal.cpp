@@ -666,10 +666,13 @@ void drawOffset(SinusoidalPanelState& s) {
 // [SECTION] drawSinusoidalPanel
 // -----------------------------------------------------------------------------------------------
 
-void applySinusoidalConfig(SinusoidalPanelState& s, const ModelConfig& c) {
+void applySinusoidalConfig(SinusoidalPanelState& s, const ModelConfig& c, ConfigNotes& notes) {
   if (c.encoding != ModelEncoding::Sinusoidal) return;
-  if (c.hiddenSize >= 2 && c.hiddenSize <= kMaxDModel) s.params.dModel = c.hiddenSize - c.hiddenSize % 2;
-  if (c.maxPositions >= 1) s.numPositions = static_cast<int>(std::min<long long>(c.maxPositions, kMaxPositions));
+  if (c.hiddenSize >= 2) {
+    const long long d = fitConfigValue("Sinusoidal", "hidden_size", "d_model", c.hiddenSize, 2, kMaxDModel, notes);
+    s.params.dModel = static_cast<int>(d - d % 2);
+  }
+  if (c.maxPositions >= 1) s.numPositions = static_cast<int>(fitConfigValue("Sinusoidal", "max_position_embeddings", "positions", c.maxPositions, 1, kMaxPositions, notes));
   s.peMap.resetView();
   s.dirty = true;
 }

@@ -12,6 +12,7 @@
 #include "app/gui/widgets/worker.hpp"
 #include "core/colormap.hpp"
 #include "core/sinusoidal.hpp"
+#include "app/gui/panels/config_notes.hpp"
 
 namespace posviz::app {
 
@@ -83,6 +84,6 @@ void drawSinusoidalPanel(SinusoidalPanelState& s, AppContext& ctx);
 
 // A sinusoidal model's config: d_model from hidden_size, positions from max_position_embeddings.
 // Other encodings leave the panel alone.
-void applySinusoidalConfig(SinusoidalPanelState& s, const ModelConfig& c);
+void applySinusoidalConfig(SinusoidalPanelState& s, const ModelConfig& c, ConfigNotes& notes);
 
 }  // namespace posviz::app

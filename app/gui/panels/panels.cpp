@@ -240,13 +240,15 @@ std::vector<PanelInfo> buildPanels() {
 
 }  // namespace
 
-void applyModelConfig(AppState& a, const ModelConfig& config) {
-  applySinusoidalConfig(a.sinusoidal, config);
-  applyLearnedConfig(a.learned, config);
-  applyRopeConfig(a.rope, config);
-  applyContextExtensionConfig(a.context, config);
-  applyAlibiConfig(a.alibi, config);
-  applyModelPanelConfig(a.model, config);
+ConfigNotes applyModelConfig(AppState& a, const ModelConfig& config) {
+  ConfigNotes notes;
+  applySinusoidalConfig(a.sinusoidal, config, notes);
+  applyLearnedConfig(a.learned, config, notes);
+  applyRopeConfig(a.rope, config, notes);
+  applyContextExtensionConfig(a.context, config, notes);
+  applyAlibiConfig(a.alibi, config, notes);
+  applyModelPanelConfig(a.model, config, notes);
+  return notes;
 }
 
 const std::vector<PanelInfo>& panels() {

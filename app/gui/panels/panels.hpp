@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/cli/model_config.hpp"
+#include "app/gui/panels/config_notes.hpp"
 #include "app/gui/shell/app_state.hpp"
 
 namespace posviz::app {
@@ -29,7 +30,8 @@ int findPanel(std::string_view name);   // by tab name or alias: index, or -1
 
 // A loaded model config (File > Open config, Model presets), applied at once to every panel
 // whose encoding it describes: RoPE configs to the RoPE and context-extension panels, ALiBi,
-// learned and sinusoidal configs to their own panel.
-void applyModelConfig(AppState& a, const ModelConfig& config);
+// learned and sinusoidal configs to their own panel. Returns what a tab could not show as the
+// config has it (a value past a slider), one line each (config_notes.hpp).
+ConfigNotes applyModelConfig(AppState& a, const ModelConfig& config);
 
 }  // namespace posviz::app

@@ -132,7 +132,7 @@ std::unique_ptr<AppShell> AppShell::create(const AppOptions& options, std::strin
   app->state_.activePanel = idx >= 0 ? idx : 0;
   app->state_.requestedPanel = app->state_.activePanel;
   if (!notice.empty()) {
-    app->state_.settingsNotice = notice + (app->state_.settingsNotice.empty() ? "" : " " + app->state_.settingsNotice);
+    app->state_.notice = notice + (app->state_.notice.empty() ? "" : " " + app->state_.notice);
   }
   return app;
 }
@@ -204,7 +204,7 @@ void AppShell::initImGui() {
     std::string notice;
     const std::string layout = loadLayout(iniPath_, &notice);
     if (!layout.empty()) ImGui::LoadIniSettingsFromMemory(layout.data(), layout.size());
-    if (!notice.empty()) state_.settingsNotice += (state_.settingsNotice.empty() ? "" : " ") + notice;
+    if (!notice.empty()) state_.notice += (state_.notice.empty() ? "" : " ") + notice;
   }
   ImGui::StyleColorsDark();
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
@@ -356,11 +356,11 @@ bool AppShell::frame(const std::string& screenshotPath, std::string* error) {
     ImGui::SameLine();
     if (ImGui::SmallButton("dismiss")) state_.showGpuNotice = false;
   }
-  if (!state_.settingsNotice.empty()) {  // the button first: a long notice wraps beside it, never over it
+  if (!state_.notice.empty()) {  // the button first: a long notice wraps beside it, never over it
     const bool dismiss = ImGui::SmallButton("dismiss##settings");
     ImGui::SameLine();
-    NoticeText(state_.settingsNotice);
-    if (dismiss) state_.settingsNotice.clear();
+    NoticeText(state_.notice);
+    if (dismiss) state_.notice.clear();
   }
   drawPanelTabs();
   ImGui::End();
@@ -440,7 +440,7 @@ void AppShell::followStartHereLink(StartHereLink link) {
     case StartHereLink::Sinusoidal: state_.requestedPanel = findPanel("sinusoidal"); break;
     case StartHereLink::ModelPreset:
       try {
-        applyModelConfig(state_, loadPreset(kStartHerePreset));
+        showConfigNotes(kStartHerePreset, applyModelConfig(state_, loadPreset(kStartHerePreset)));
         state_.requestedPanel = findPanel("model");
       } catch (const std::exception& e) {
         state_.message = std::string("Preset ") + kStartHerePreset + ": " + e.what();
@@ -711,7 +711,7 @@ void AppShell::drawMenuBar() {
 }
 
 void AppShell::applyConfig(const ModelConfig& config) {
-  applyModelConfig(state_, config);
+  showConfigNotes(config.name, applyModelConfig(state_, config));
   const char* target = "rope";
   switch (config.encoding) {
     case ModelEncoding::Rope: target = "rope"; break;
@@ -722,6 +722,13 @@ void AppShell::applyConfig(const ModelConfig& config) {
   state_.requestedPanel = findPanel(target);
   state_.message = "Loaded " + config.name + (config.description.empty() ? "" : ": " + config.description);
   state_.messageUntil = ImGui::GetTime() + 8.0;
+}
+
+void AppShell::showConfigNotes(const std::string& configName, const ConfigNotes& notes) {
+  if (notes.empty()) return;
+  std::string text = "Config " + configName + ":";
+  for (const std::string& n : notes) text += " " + n + ".";
+  state_.notice = text;
 }
 
 void AppShell::drawConfigPopup() {

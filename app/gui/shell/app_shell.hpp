@@ -18,6 +18,7 @@
 #include "app/gui/shell/app_context.hpp"
 #include "app/gui/shell/app_state.hpp"
 #include "app/cli/model_config.hpp"
+#include "app/gui/panels/config_notes.hpp"
 #include "app/gui/shell/settings.hpp"
 #include "app/gui/shell/view_export.hpp"
 
@@ -68,6 +69,8 @@ class AppShell {
   int activePanel() const { return state_.activePanel; }
   void selectPanel(int index);          // takes effect on the next frame
   void parkMouse();                     // moves the pointer off the window (no hover tooltips)
+  // What the tabs could not show of a loaded config (applyModelConfig's notes), in the banner.
+  void showConfigNotes(const std::string& configName, const ConfigNotes& notes);
   // "Start here": whether it is open; open it (Help > Start here); follow one of its links (the
   // tab switches on the next frame); dismiss it for good (saved to the settings file at once).
   bool startHereOpen() const { return startHereOpen_; }

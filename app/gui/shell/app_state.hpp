@@ -40,7 +40,8 @@ struct AppState {
   bool showAbout = false;
   bool showShortcuts = false;
   bool showGpuNotice = true;    // the GPU-unavailable banner (dismissible)
-  std::string settingsNotice;   // settings or layout that could not be read or saved (dismissible banner)
+  std::string notice;           // what the user must see until dismissed (banner): settings that could
+                                // not be read or saved, config values a tab could not show
   std::string message;          // transient status message ("Saved screenshot to ...")
   double messageUntil = 0.0;    // ImGui time when it disappears
 };

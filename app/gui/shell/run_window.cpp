@@ -40,7 +40,7 @@ int runWindow(int argc, char** argv) {
   }
   if (!app->context().gpuNotice.empty()) std::fprintf(stderr, "posviz: %s\n", app->context().gpuNotice.c_str());
   if (w.model) {
-    app::applyModelConfig(app->state(), *w.model);
+    app->showConfigNotes(w.model->name, app::applyModelConfig(app->state(), *w.model));
     if (w.panel.empty()) app->selectPanel(app::findPanel("model"));
   }
   if (!w.screenshotAll.empty()) return app::screenshotAllPanels(*app, w.screenshotAll) == 0 ? 0 : 1;

@@ -1,0 +1,41 @@
+// config_notes.hpp: a loaded model config never loses a value without a word.
+//
+// A tab's sliders have ranges; a config may hold more (hidden_size 8192 where the Sinusoidal tab's
+// d_model slider ends at 4096). Each panel's apply function fits such a value to its control with
+// fitConfigValue, which returns the nearest value the control can show and adds one line to the
+// notes, and the shell shows the notes in its banner after "Loaded ...".
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace posviz::app {
+
+using ConfigNotes = std::vector<std::string>;
+
+// value when lo <= value <= hi; else the nearest bound, noting "<tab> tab: <field> <value> is past
+// its <control> slider (<lo>..<hi>): shown at <bound>".
+inline long long fitConfigValue(const char* tab, const char* field, const char* control, long long value, long long lo,
+                                long long hi, ConfigNotes& notes) {
+  if (value >= lo && value <= hi) return value;
+  const long long fitted = value < lo ? lo : hi;
+  notes.push_back(std::string(tab) + " tab: " + field + " " + std::to_string(value) + " is past its " + control + " slider (" +
+                  std::to_string(lo) + ".." + std::to_string(hi) + "): shown at " + std::to_string(fitted));
+  return fitted;
+}
+
+// For a value a tab uses exactly whatever its slider's range (the RoPE tabs keep a config's
+// head_dim and base as they are): a note when the slider cannot show it.
+inline void notePastSlider(const char* tab, const char* field, const char* control, double value, double lo, double hi,
+                           ConfigNotes& notes) {
+  if (value >= lo && value <= hi) return;
+  auto text = [](double v) {
+    std::string t = std::to_string(v);
+    if (v == static_cast<double>(static_cast<long long>(v)) && v < 1e15) t = std::to_string(static_cast<long long>(v));
+    return t;
+  };
+  notes.push_back(std::string(tab) + " tab: " + field + " " + text(value) + " is past its " + control + " slider (" + text(lo) +
+                  ".." + text(hi) + "): used as it is; dragging the slider brings it into the range");
+}
+
+}  // namespace posviz::app
