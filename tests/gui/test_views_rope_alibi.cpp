@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +15,9 @@
 #include <thread>
 
 #include "app/gui/panels/panel_alibi.hpp"
+#include "app/gui/panels/panel_extrapolation.hpp"
+#include "app/gui/panels/panel_image.hpp"
+#include "core/mrope.hpp"
 #include "app/gui/panels/panel_context.hpp"
 #include "app/gui/panels/panel_rope.hpp"
 #include "app/gui/panels/panels.hpp"
@@ -361,6 +365,14 @@ TEST_CASE("applyModelConfig: one config reaches every panel of its encoding at o
   CHECK(a.context.base == 500000.0);
   CHECK(a.context.selected == static_cast<int>(ScalingMethod::Llama3));
   CHECK(a.context.dirty);
+  // The Extrapolation tab runs it as itself: Llama 3 scaling from L0 8192, factor 8, base 500000.
+  CHECK(a.extrapolation.trainedLength == 8192);
+  CHECK(a.extrapolation.base == 500000.0);
+  CHECK(a.extrapolation.headDim == 64);
+  CHECK_FALSE(a.extrapolation.autoFactor);
+  CHECK(a.extrapolation.factor == 8.0f);
+  CHECK(a.extrapolation.scaling.method == ScalingMethod::Llama3);
+  CHECK(a.extrapolation.show == std::array<bool, kExtrapolationEncodings>{false, false, false, false, false, false, true, false});
   CHECK(a.sinusoidal.params == sinusoidalBefore);
   CHECK(a.learned.maxLen == learnedBefore);
   CHECK(a.alibi.numHeads == headsBefore);
@@ -377,7 +389,12 @@ TEST_CASE("applyModelConfig: one config reaches every panel of its encoding at o
   learned.encoding = ModelEncoding::Learned;
   learned.maxPositions = 1024;
   learned.hiddenSize = 768;
-  CHECK(applyModelConfig(a, learned).empty());
+  const ConfigNotes learnedNotes = applyModelConfig(a, learned);
+  // The Extrapolation tab runs the model as itself; its toy width slider ends at 256.
+  REQUIRE(learnedNotes.size() == 1);
+  CHECK(learnedNotes[0] == "Extrapolation tab: hidden_size 768 is past its head_dim slider (4..256): shown at 256");
+  CHECK(a.extrapolation.trainedLength == 1024);
+  CHECK(a.extrapolation.show == std::array<bool, kExtrapolationEncodings>{false, true, false, false, false, false, false, false});
   CHECK(a.learned.maxLen == 1024);
   CHECK(a.learned.dModel == 768);
   CHECK(a.learned.numPositions == 1280);   // a quarter past the last row
@@ -410,7 +427,50 @@ TEST_CASE("applyModelConfig: one config reaches every panel of its encoding at o
   notes = applyModelConfig(a, learned);
   CHECK(a.learned.dModel == 4096);
   CHECK(a.learned.maxLen == kLearnedMaxPositions);
-  CHECK(notes.size() == 2);
+  CHECK(notes.size() == 4);  // Learned: d_model and max_len; Extrapolation: L0 and the toy width
+  CHECK(a.extrapolation.trainedLength == kLabMaxTrainedLength);
+}
+
+TEST_CASE("applyModelConfig: the Image RoPE tab takes a config's M-RoPE as mrope-angles --config does") {
+  AppState a;
+  // Qwen2.5-VL: head_dim 128, mrope_section 16, 24, 24 in blocks, base 1e6.
+  // (Other tabs may note a value past their sliders; the Image RoPE tab takes this one whole.)
+  const auto noImageNote = [](const ConfigNotes& notes) {
+    return std::none_of(notes.begin(), notes.end(), [](const std::string& n) { return n.rfind("Image RoPE", 0) == 0; });
+  };
+  CHECK(noImageNote(applyModelConfig(a, loadPreset("qwen2.5-vl-7b"))));
+  CHECK(a.image.mropeHeadDim == 128);
+  CHECK(a.image.mropeBase == 1.0e6);
+  CHECK(a.image.sectionT == 16);
+  CHECK(a.image.sectionH == 24);
+  CHECK(a.image.sectionW == 24);
+  CHECK_FALSE(a.image.mropeInterleaved);
+  // Qwen3.5: M-RoPE over the 64 rotary dims of head_dim 256, sections 11, 11, 10, interleaved, base 1e7.
+  CHECK(noImageNote(applyModelConfig(a, loadPreset("qwen3.5-27b"))));
+  CHECK(a.image.mropeHeadDim == 64);
+  CHECK(a.image.mropeBase == 1.0e7);
+  CHECK(a.image.sectionT == 11);
+  CHECK(a.image.sectionH == 11);
+  CHECK(a.image.sectionW == 10);
+  CHECK(a.image.mropeInterleaved);
+  // The tab's angles are core's for the same parameters, pair axes interleaved.
+  updateImagePanel(a.image);
+  REQUIRE(a.image.mropeError.empty());
+  REQUIRE(a.image.pairAxis.size() == 32);
+  CHECK(a.image.pairAxis[0] == 0);
+  CHECK(a.image.pairAxis[1] == 1);
+  CHECK(a.image.pairAxis[2] == 2);
+  RopeParams p;
+  p.headDim = 64;
+  p.base = 1.0e7;
+  const std::vector<MropeSegment> seg = {{false, 4, 1, 1, 1}, {true, 0, 1, 4, 6}, {false, 3, 1, 1, 1}};  // the tab's default sequence
+  const Grid expected = mropeAngleGrid(p, {11, 11, 10}, true, mropePositionIds(seg));
+  CHECK(a.image.mropeAngles.values == expected.values);
+  // A plain RoPE config leaves the tab alone.
+  ModelConfig plain = loadPreset("llama-3.1-8b");
+  a.image.mropeHeadDim = 32;
+  applyModelConfig(a, plain);
+  CHECK(a.image.mropeHeadDim == 32);
 }
 
 TEST_CASE("alibi view: slopes, bias grids and toy attention from core") {

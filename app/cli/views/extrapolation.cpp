@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "core/untrusted_text.hpp"
+#include "app/cli/lab_model.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 #include "core/alibi.hpp"
@@ -27,38 +28,24 @@ void labDefaults(Request& r) {
   r.extrapolationEncodings = allExtrapolationEncodings();
 }
 
-ExtrapolationEncoding ropeRun(ScalingMethod m) {
-  switch (m) {
-    case ScalingMethod::Linear: return ExtrapolationEncoding::RopeLinear;
-    case ScalingMethod::NtkAware: return ExtrapolationEncoding::RopeNtk;
-    case ScalingMethod::Yarn: return ExtrapolationEncoding::RopeYarn;
-    case ScalingMethod::Llama3: return ExtrapolationEncoding::RopeLlama3;
-    default: return ExtrapolationEncoding::Rope;
-  }
-}
-
-// A RoPE model: its head_dim, base, trained length and scaling; ALiBi: its steepest head; learned:
-// its table length and width.
+// The model's run (app/cli/lab_model.hpp, shared with the Extrapolation tab).
 void labModel(Request& r, const app::ModelConfig& m, const std::string& source) {
-  if (m.encoding == app::ModelEncoding::Rope) {
-    const ScalingMethod method = m.rope.scaling.method;
-    if (method == ScalingMethod::DynamicNtk || method == ScalingMethod::LongRope)
-      throw UsageError(source + ": the model scales RoPE with " + scalingName(method) +
-                       ", which the lab does not run (none|linear|ntk|yarn|llama3)");
-    r.rope = m.rope;
-    r.rope.scaling.originalMaxPositions =
-        method == ScalingMethod::None ? static_cast<int>(std::min<long long>(m.maxPositions, kMaxInt)) : m.rope.scaling.originalMaxPositions;
-    r.extrapolationEncodings = {ropeRun(method)};
-    r.factorGiven = method != ScalingMethod::None;
-  } else if (m.encoding == app::ModelEncoding::Alibi && m.numHeads >= 1) {
-    r.slope = alibiSlopes(m.numHeads).front();
-    r.extrapolationEncodings = {ExtrapolationEncoding::Alibi};
-  } else if (m.encoding == app::ModelEncoding::Learned && m.maxPositions >= 2) {
-    r.rope.scaling.originalMaxPositions = static_cast<int>(std::min<long long>(m.maxPositions, kMaxExtrapolationLength));
-    r.rope.headDim = static_cast<int>(std::clamp(m.hiddenSize - m.hiddenSize % 2, 2, 4096));
-    r.extrapolationEncodings = {ExtrapolationEncoding::Learned};
-  } else {
+  LabModel lab;
+  try {
+    lab = labModelOf(m);
+  } catch (const std::invalid_argument& e) {
+    if (m.encoding == app::ModelEncoding::Rope) throw UsageError(source + ": " + e.what());
     modelMismatch(r, m, source, "a RoPE, ALiBi or learned-position model");
+  }
+  r.extrapolationEncodings = {lab.encoding};
+  if (lab.encoding == ExtrapolationEncoding::Alibi) {
+    r.slope = lab.alibiSlope;
+  } else if (lab.encoding == ExtrapolationEncoding::Learned) {
+    r.rope.scaling.originalMaxPositions = lab.trainedLength;
+    r.rope.headDim = lab.headDim;
+  } else {
+    r.rope = lab.rope;
+    r.factorGiven = lab.factorGiven;
   }
 }
 

@@ -7,6 +7,8 @@
 // [SECTION] Settings
 #include "app/gui/panels/panel_extrapolation.hpp"
 
+#include "app/cli/lab_model.hpp"
+
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
@@ -49,6 +51,7 @@ void requestLab(ExtrapolationPanelState& s) {
   setup.base = s.base;
   setup.factor = s.autoFactor ? 0.0 : static_cast<double>(s.factor);
   setup.alibiSlope = s.alibiSlope;
+  setup.scaling = s.scaling;
   s.lab.request([setup, id = ++s.requests](JobControl& jc) {
     ExtrapolationLabResult r;
     r.id = id;
@@ -188,12 +191,13 @@ void drawModelControls(ExtrapolationPanelState& s) {
   if (ImGui::InputText("##sentence", s.sentence, sizeof s.sentence)) s.dirty = true;
   ImGui::PopItemWidth();
   if (!s.inputError.empty()) ErrorText(s.inputError);
-  if (SliderIntLog("trained length L0", &s.trainedLength, 16, 16384)) s.dirty = true;
+  if (SliderIntLog("trained length L0", &s.trainedLength, kLabMinTrainedLength, kLabMaxTrainedLength)) s.dirty = true;
   HelpMarker("The length the model was trained at: positions 0..L0-1, distances 0..L0-1.");
-  if (SliderIntEven("head_dim", &s.headDim, 4, 256)) s.dirty = true;
+  if (SliderIntEven("head_dim", &s.headDim, kLabMinHeadDim, kLabMaxHeadDim)) s.dirty = true;
   HelpMarker("Toy d_model = the one head's width; RoPE rotates head_dim/2 pairs.");
   float base = static_cast<float>(s.base);
-  if (ImGui::SliderFloat("RoPE base", &base, 100.0f, 1.0e6f, "%.0f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
+  if (ImGui::SliderFloat("RoPE base", &base, static_cast<float>(kLabMinBase), static_cast<float>(kLabMaxBase), "%.0f",
+                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
     s.base = base;
     s.dirty = true;
   }
@@ -219,9 +223,10 @@ void drawScalingControls(ExtrapolationPanelState& s) {
   if (ImGui::Checkbox("scaling factor = L / L0", &s.autoFactor)) s.dirty = true;
   HelpMarker("PI, NTK, YaRN and Llama 3.1 are configured for each length (factor L / L0).\n"
              "Off: one factor for every length, as a model ships with one.");
-  if (!s.autoFactor && ImGui::SliderFloat("factor", &s.factor, 1.0f, 64.0f, "%.2f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+  if (!s.autoFactor &&
+      ImGui::SliderFloat("factor", &s.factor, kLabMinFactor, kLabMaxFactor, "%.2f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
     s.dirty = true;
-  if (ImGui::SliderFloat("ALiBi slope m", &s.alibiSlope, 1.0f / 256.0f, 1.0f, "%.4f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+  if (ImGui::SliderFloat("ALiBi slope m", &s.alibiSlope, kLabMinSlope, kLabMaxSlope, "%.4f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
     s.dirty = true;
   HelpMarker("bias = -m * distance. 0.5 is the toy model's (the steepest of 8 heads).");
 }
@@ -368,13 +373,13 @@ void saveExtrapolationPanel(const ExtrapolationPanelState& s, nlohmann::json& j)
 }
 
 void loadExtrapolationPanel(ExtrapolationPanelState& s, const nlohmann::json& j) {
-  readSetting(j, "trained_length", s.trainedLength, 16, 16384);
-  readSetting(j, "head_dim", s.headDim, 4, 256);
+  readSetting(j, "trained_length", s.trainedLength, kLabMinTrainedLength, kLabMaxTrainedLength);
+  readSetting(j, "head_dim", s.headDim, kLabMinHeadDim, kLabMaxHeadDim);
   s.headDim -= s.headDim % 2;
-  readSetting(j, "base", s.base, 100.0, 1.0e6);
+  readSetting(j, "base", s.base, kLabMinBase, kLabMaxBase);
   readSetting(j, "auto_factor", s.autoFactor);
-  readSetting(j, "factor", s.factor, 1.0f, 64.0f);
-  readSetting(j, "alibi_slope", s.alibiSlope, 1.0f / 256.0f, 1.0f);
+  readSetting(j, "factor", s.factor, kLabMinFactor, kLabMaxFactor);
+  readSetting(j, "alibi_slope", s.alibiSlope, kLabMinSlope, kLabMaxSlope);
   readSetting(j, "seed", s.seed, 0, 999);
   if (std::string text; readSetting(j, "sentence", text) && text.size() < sizeof s.sentence) {
     std::memcpy(s.sentence, text.c_str(), text.size() + 1);
@@ -385,6 +390,46 @@ void loadExtrapolationPanel(ExtrapolationPanelState& s, const nlohmann::json& j)
       if ((*it)[e].is_boolean()) s.show[e] = (*it)[e].get<bool>();
   }
   readSetting(j, "log_weights", s.logWeights);
+  s.dirty = true;
+  s.plotsDirty = true;
+}
+
+void applyExtrapolationConfig(ExtrapolationPanelState& s, const ModelConfig& c, ConfigNotes& notes) {
+  if (c.encoding == ModelEncoding::Sinusoidal) return;  // the sinusoidal run has no parameter of a model
+  cli::LabModel lab;
+  try {
+    lab = cli::labModelOf(c);
+  } catch (const std::invalid_argument& e) {
+    notes.push_back(std::string("Extrapolation tab: ") + e.what() + "; the tab keeps its settings");
+    return;
+  }
+  const char* tab = "Extrapolation";
+  const auto& all = encodings();
+  for (std::size_t e = 0; e < all.size(); ++e) s.show[e] = all[e] == lab.encoding;
+  if (lab.encoding == ExtrapolationEncoding::Alibi) {
+    if (lab.alibiSlope < kLabMinSlope || lab.alibiSlope > kLabMaxSlope) {
+      notes.push_back(std::string(tab) + " tab: the steepest ALiBi slope " + std::to_string(lab.alibiSlope) +
+                      " is past its slope slider: shown at the nearest end");
+    }
+    s.alibiSlope = std::clamp(static_cast<float>(lab.alibiSlope), kLabMinSlope, kLabMaxSlope);
+  } else {
+    s.trainedLength = static_cast<int>(fitConfigValue(tab, c.encoding == ModelEncoding::Learned ? "max_position_embeddings" : "trained length L0",
+                                                      "trained length L0", lab.trainedLength, kLabMinTrainedLength, kLabMaxTrainedLength, notes));
+    const long long d = fitConfigValue(tab, c.encoding == ModelEncoding::Learned ? "hidden_size" : "head_dim", "head_dim", lab.headDim,
+                                       kLabMinHeadDim, kLabMaxHeadDim, notes);
+    s.headDim = static_cast<int>(d - d % 2);
+  }
+  if (isRotary(lab.encoding)) {
+    s.base = lab.rope.base;
+    notePastSlider(tab, "rope_theta", "RoPE base", s.base, kLabMinBase, kLabMaxBase, notes);
+    s.scaling = lab.rope.scaling;
+    s.autoFactor = !lab.factorGiven;
+    if (lab.factorGiven) {
+      const double f = lab.rope.scaling.factor;
+      if (f > kLabMaxFactor) notes.push_back(std::string(tab) + " tab: rope_scaling.factor " + std::to_string(f) + " is past its factor slider (1..64): shown at 64");
+      s.factor = std::clamp(static_cast<float>(f), kLabMinFactor, kLabMaxFactor);
+    }
+  }
   s.dirty = true;
   s.plotsDirty = true;
 }

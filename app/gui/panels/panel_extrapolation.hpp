@@ -17,6 +17,8 @@
 #include "app/gui/shell/app_context.hpp"
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/worker.hpp"
+#include "app/cli/model_config.hpp"
+#include "app/gui/panels/config_notes.hpp"
 #include "core/extrapolation.hpp"
 
 namespace posviz::app {
@@ -24,6 +26,12 @@ namespace posviz::app {
 constexpr int kExtrapolationEncodings = 8;        // allExtrapolationEncodings()
 constexpr std::array<int, 4> kExtrapolationMultiples = {1, 2, 4, 8};
 constexpr int kExtrapolationTextSize = 256;
+// The sliders' ranges: controls, saved settings and a loaded config all keep to them.
+constexpr int kLabMinTrainedLength = 16, kLabMaxTrainedLength = 16384;
+constexpr int kLabMinHeadDim = 4, kLabMaxHeadDim = 256;
+constexpr double kLabMinBase = 100.0, kLabMaxBase = 1.0e6;
+constexpr float kLabMinFactor = 1.0f, kLabMaxFactor = 64.0f;
+constexpr float kLabMinSlope = 1.0f / 256.0f, kLabMaxSlope = 1.0f;
 
 // What the job hands back: runs[m][e] = encoding e at L0 x kExtrapolationMultiples[m].
 struct ExtrapolationLabResult {
@@ -40,6 +48,8 @@ struct ExtrapolationPanelState {
   int trainedLength = 1024;               // L0, 16..16384
   int headDim = 64;                       // toy d_model = head_dim, even, 4..256
   double base = 10000.0;                  // RoPE theta, > 1
+  RopeScaling scaling;                    // a loaded model's YaRN betas and Llama 3 bands (method,
+                                          // factor and L0 are set per run)
   bool autoFactor = true;                 // scaled RoPE's factor = L / L0 at each length
   float factor = 4.0f;                    // else this factor at every length, 1..64
   float alibiSlope = 0.5f;                // the toy model's slope by default, 1/256..1
@@ -64,6 +74,11 @@ void drawExtrapolationPanel(ExtrapolationPanelState& s, AppContext& ctx);
 // Starts the job when inputs changed and rebuilds the plots when a result or the display
 // changed. Exposed for tests (wait with s.lab.waitIdle(), then call again).
 void updateExtrapolationPanel(ExtrapolationPanelState& s);
+
+// A loaded config runs as itself (cli::labModelOf, as `export extrapolation --config` does): its
+// encoding alone is shown, with its head_dim, base, L0, scaling or slope; what a slider cannot show
+// is said in notes. A model the lab cannot run leaves the tab as it was, with a note.
+void applyExtrapolationConfig(ExtrapolationPanelState& s, const ModelConfig& c, ConfigNotes& notes);
 
 // Settings kept between runs (unknown or out-of-range values are ignored). For the panels table.
 void saveExtrapolationPanel(const ExtrapolationPanelState& s, nlohmann::json& j);

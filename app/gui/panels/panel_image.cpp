@@ -57,9 +57,9 @@ void recomputeMrope(ImagePanelState& s) {
     p.headDim = s.mropeHeadDim;
     p.base = s.mropeBase;
     const std::vector<int> section = {s.sectionT, s.sectionH, s.sectionW};
-    s.mropeAngles = mropeAngleGrid(p, section, false, ids);
+    s.mropeAngles = mropeAngleGrid(p, section, s.mropeInterleaved, ids);
     s.pairAxis.clear();
-    for (MropeAxis a : mropePairAxes(section, false)) s.pairAxis.push_back(static_cast<int>(a));
+    for (MropeAxis a : mropePairAxes(section, s.mropeInterleaved)) s.pairAxis.push_back(static_cast<int>(a));
   } catch (const std::invalid_argument& e) {
     s.mropeError = e.what();
     s.mropeAngles = Grid();
@@ -137,14 +137,18 @@ bool drawMropeControls(ImagePanelState& s) {
   changed |= ImGui::SliderInt("pairs on t", &s.sectionT, 0, pairs, "%d", ImGuiSliderFlags_AlwaysClamp);
   changed |= ImGui::SliderInt("pairs on h", &s.sectionH, 0, pairs, "%d", ImGuiSliderFlags_AlwaysClamp);
   s.sectionW = std::max(0, pairs - s.sectionT - s.sectionH);
-  ImGui::Text("pairs on w: %d (the rest)", s.sectionW);
+  ImGui::Text("pairs on w: %d (the rest); base %g", s.sectionW, s.mropeBase);
   HelpMarker("mrope_section: pairs [0, t) follow the time id, the next h the row id, the rest the column id.\n"
              "Qwen2-VL: 16, 24, 24 of 64 pairs.");
+  changed |= ImGui::Checkbox("interleaved sections", &s.mropeInterleaved);
+  HelpMarker("Qwen3-VL and Qwen3.5 (mrope_interleaved): the three axes take turns pair by pair (t, h, w, t, h, w, ...)\n"
+             "instead of one block each.");
   if (ImGui::Button("Qwen2-VL defaults")) {
     s.mropeHeadDim = 128;
     s.mropeBase = 1.0e6;
     s.sectionT = 16;
     s.sectionH = 24;
+    s.mropeInterleaved = false;
     changed = true;
   }
   return changed;
@@ -270,6 +274,12 @@ void publish(const ImagePanelState& s, AppContext& ctx) {
 
 }  // namespace
 
+void updateImagePanel(ImagePanelState& s) {
+  if (!s.dirty) return;
+  recompute(s);
+  s.dirty = false;
+}
+
 void drawImagePanel(ImagePanelState& s, AppContext& ctx) {
   const float fh = ImGui::GetFontSize();
   ImGui::BeginChild("controls", ImVec2(std::min(fh * 22.0f, std::floor(ImGui::GetContentRegionAvail().x * 0.3f)), 0), true);
@@ -278,10 +288,7 @@ void drawImagePanel(ImagePanelState& s, AppContext& ctx) {
   s.dirty |= drawMropeControls(s);
   ImGui::PopItemWidth();
   ImGui::EndChild();
-  if (s.dirty) {
-    recompute(s);
-    s.dirty = false;
-  }
+  updateImagePanel(s);
   ImGui::SameLine();
   ImGui::BeginChild("views", ImVec2(0, 0), false);
   if (!s.error.empty()) ErrorText(s.error);
@@ -304,7 +311,8 @@ void drawImagePanel(ImagePanelState& s, AppContext& ctx) {
 void saveImagePanel(const ImagePanelState& s, nlohmann::json& j) {
   j = {{"head_dim", s.headDim}, {"base", s.base}, {"rows", s.rows}, {"cols", s.cols}, {"query_row", s.queryRow},
        {"query_col", s.queryCol}, {"text_before", s.textBefore}, {"image_rows", s.imageH}, {"image_cols", s.imageW},
-       {"text_after", s.textAfter}, {"mrope_head_dim", s.mropeHeadDim}, {"section_t", s.sectionT}, {"section_h", s.sectionH}};
+       {"text_after", s.textAfter}, {"mrope_head_dim", s.mropeHeadDim}, {"section_t", s.sectionT}, {"section_h", s.sectionH},
+       {"mrope_interleaved", s.mropeInterleaved}};
 }
 
 void loadImagePanel(ImagePanelState& s, const nlohmann::json& j) {
@@ -323,6 +331,26 @@ void loadImagePanel(ImagePanelState& s, const nlohmann::json& j) {
   s.mropeHeadDim -= s.mropeHeadDim % 4;
   readSetting(j, "section_t", s.sectionT, 0, s.mropeHeadDim / 2);
   readSetting(j, "section_h", s.sectionH, 0, s.mropeHeadDim / 2 - s.sectionT);
+  readSetting(j, "mrope_interleaved", s.mropeInterleaved);
+  s.dirty = true;
+}
+
+void applyImageConfig(ImagePanelState& s, const ModelConfig& c, ConfigNotes& notes) {
+  if (c.encoding != ModelEncoding::Rope || c.mropeSection.size() != 3) return;
+  // M-RoPE turns the rotary dims only (Qwen3.5: 64 of head_dim 256, partial_rotary_factor 0.25).
+  const long long d = fitConfigValue("Image RoPE", "rotary dims", "M-RoPE head dim", ropeRotaryDims(c.rope), 4, 256, notes);
+  s.mropeHeadDim = static_cast<int>(d - d % 4);
+  s.mropeBase = c.rope.base;
+  const int pairs = s.mropeHeadDim / 2;
+  s.sectionT = std::clamp(c.mropeSection[0], 0, pairs);
+  s.sectionH = std::clamp(c.mropeSection[1], 0, pairs - s.sectionT);
+  s.sectionW = pairs - s.sectionT - s.sectionH;
+  if (s.sectionT != c.mropeSection[0] || s.sectionH != c.mropeSection[1] || s.sectionW != c.mropeSection[2]) {
+    notes.push_back("Image RoPE tab: mrope_section " + std::to_string(c.mropeSection[0]) + ", " + std::to_string(c.mropeSection[1]) +
+                    ", " + std::to_string(c.mropeSection[2]) + " does not fit " + std::to_string(pairs) + " pairs: shown as " +
+                    std::to_string(s.sectionT) + ", " + std::to_string(s.sectionH) + ", " + std::to_string(s.sectionW));
+  }
+  s.mropeInterleaved = c.mropeInterleaved;
   s.dirty = true;
 }
 

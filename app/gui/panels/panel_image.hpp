@@ -13,6 +13,8 @@
 
 #include "app/gui/shell/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
+#include "app/cli/model_config.hpp"
+#include "app/gui/panels/config_notes.hpp"
 #include "core/grid.hpp"
 
 namespace posviz::app {
@@ -31,6 +33,7 @@ struct ImagePanelState {
   int mropeHeadDim = 128;      // Qwen2-VL: 128 with mrope_section 16, 24, 24 and base 1e6
   double mropeBase = 1.0e6;
   int sectionT = 16, sectionH = 24, sectionW = 24;
+  bool mropeInterleaved = false;  // Qwen3-VL / Qwen3.5: axes alternate pair by pair instead of in blocks
 
   // Derived
   Grid queryScores, offsetScores, angles, mropeIds, mropeAngles;
@@ -42,7 +45,12 @@ struct ImagePanelState {
 };
 
 void drawImagePanel(ImagePanelState& s, AppContext& ctx);
+void updateImagePanel(ImagePanelState& s);   // recompute when dirty (drawImagePanel calls it)
 void saveImagePanel(const ImagePanelState& s, nlohmann::json& j);
 void loadImagePanel(ImagePanelState& s, const nlohmann::json& j);
+
+// A config with M-RoPE (mrope_section) sets the M-RoPE half: head_dim, base, the three sections
+// and the interleaved layout, as `posviz export mrope-angles --config` reads them. Others leave it.
+void applyImageConfig(ImagePanelState& s, const ModelConfig& c, ConfigNotes& notes);
 
 }  // namespace posviz::app

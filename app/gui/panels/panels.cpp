@@ -247,6 +247,8 @@ ConfigNotes applyModelConfig(AppState& a, const ModelConfig& config) {
   applyRopeConfig(a.rope, config, notes);
   applyContextExtensionConfig(a.context, config, notes);
   applyAlibiConfig(a.alibi, config, notes);
+  applyExtrapolationConfig(a.extrapolation, config, notes);
+  applyImageConfig(a.image, config, notes);
   applyModelPanelConfig(a.model, config, notes);
   return notes;
 }

@@ -28,9 +28,11 @@ struct PanelInfo {
 const std::vector<PanelInfo>& panels();
 int findPanel(std::string_view name);   // by tab name or alias: index, or -1
 
-// A loaded model config (File > Open config, Model presets), applied at once to every panel
-// whose encoding it describes: RoPE configs to the RoPE and context-extension panels, ALiBi,
-// learned and sinusoidal configs to their own panel. Returns what a tab could not show as the
+// A loaded model config (File > Open config, Model presets, --config), applied at once to every
+// panel whose encoding it describes: RoPE configs to the RoPE and context-extension panels, ALiBi,
+// learned and sinusoidal configs to their own panel; RoPE, ALiBi and learned configs to the
+// Extrapolation lab (as `export extrapolation --config` runs them); M-RoPE configs to Image RoPE
+// (as `export mrope-angles --config`); every config to the Model tab. Returns what a tab could not show as the
 // config has it (a value past a slider), one line each (config_notes.hpp).
 ConfigNotes applyModelConfig(AppState& a, const ModelConfig& config);
 
