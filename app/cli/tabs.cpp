@@ -42,4 +42,14 @@ std::string tabList(const std::string& sep) {
   return s;
 }
 
+const char* tabShowing(app::ModelEncoding encoding, bool scaledRope) {
+  switch (encoding) {
+    case app::ModelEncoding::Rope: return scaledRope ? "context" : "rope";
+    case app::ModelEncoding::Alibi: return "alibi";
+    case app::ModelEncoding::Learned: return "learned";
+    case app::ModelEncoding::Sinusoidal: return "sinusoidal";
+  }
+  return "rope";
+}
+
 }  // namespace posviz::cli

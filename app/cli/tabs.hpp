@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "app/cli/model_config.hpp"
+
 namespace posviz::cli {
 
 struct TabDef {
@@ -31,5 +33,10 @@ const std::vector<TabDef>& tabs();
 const TabDef* findTab(std::string_view nameOrAlias);
 // The tab names joined by sep: "sinusoidal, learned, ...".
 std::string tabList(const std::string& sep);
+
+// The tab that shows a model's positions: "rope" ("context" when scaledRope: a scaled RoPE is
+// the Context extension tab's subject), "alibi", "learned" or "sinusoidal". The one place where a
+// scheme meets a tab name.
+const char* tabShowing(app::ModelEncoding encoding, bool scaledRope = false);
 
 }  // namespace posviz::cli

@@ -433,26 +433,29 @@ TEST_CASE("applyModelConfig: one config reaches every panel of its encoding at o
 
 TEST_CASE("applyModelConfig: the Image RoPE tab takes a config's M-RoPE as mrope-angles --config does") {
   AppState a;
-  // Qwen2.5-VL: head_dim 128, mrope_section 16, 24, 24 in blocks, base 1e6.
-  // (Other tabs may note a value past their sliders; the Image RoPE tab takes this one whole.)
+  // (Other tabs may note a value past their sliders; the Image RoPE tab takes these whole.)
   const auto noImageNote = [](const ConfigNotes& notes) {
     return std::none_of(notes.begin(), notes.end(), [](const std::string& n) { return n.rfind("Image RoPE", 0) == 0; });
   };
-  CHECK(noImageNote(applyModelConfig(a, loadPreset("qwen2.5-vl-7b"))));
-  CHECK(a.image.mropeHeadDim == 128);
-  CHECK(a.image.mropeBase == 1.0e6);
-  CHECK(a.image.sectionT == 16);
-  CHECK(a.image.sectionH == 24);
-  CHECK(a.image.sectionW == 24);
-  CHECK_FALSE(a.image.mropeInterleaved);
-  // Qwen3.5: M-RoPE over the 64 rotary dims of head_dim 256, sections 11, 11, 10, interleaved, base 1e7.
-  CHECK(noImageNote(applyModelConfig(a, loadPreset("qwen3.5-27b"))));
-  CHECK(a.image.mropeHeadDim == 64);
-  CHECK(a.image.mropeBase == 1.0e7);
-  CHECK(a.image.sectionT == 11);
-  CHECK(a.image.sectionH == 11);
-  CHECK(a.image.sectionW == 10);
-  CHECK(a.image.mropeInterleaved);
+  // Qwen2.5-VL: head_dim 128, mrope_section 16, 24, 24 in blocks, base 1e6. Qwen3.5: M-RoPE over
+  // the 64 rotary dims of head_dim 256 (partial_rotary_factor 0.25), 11, 11, 10 interleaved, base 1e7.
+  const struct {
+    const char* preset;
+    int headDim;
+    double base;
+    int t, h, w;
+    bool interleaved;
+  } cases[] = {{"qwen2.5-vl-7b", 128, 1.0e6, 16, 24, 24, false}, {"qwen3.5-27b", 64, 1.0e7, 11, 11, 10, true}};
+  for (const auto& c : cases) {
+    CAPTURE(c.preset);
+    CHECK(noImageNote(applyModelConfig(a, loadPreset(c.preset))));
+    CHECK(a.image.mropeHeadDim == c.headDim);
+    CHECK(a.image.mropeBase == c.base);
+    CHECK(a.image.sectionT == c.t);
+    CHECK(a.image.sectionH == c.h);
+    CHECK(a.image.sectionW == c.w);
+    CHECK(a.image.mropeInterleaved == c.interleaved);
+  }
   // The tab's angles are core's for the same parameters, pair axes interleaved.
   updateImagePanel(a.image);
   REQUIRE(a.image.mropeError.empty());

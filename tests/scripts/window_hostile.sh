@@ -40,14 +40,21 @@ session() {
     kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
     rc=99; took=0; fail "$name: no window within 30 s: $(head -c 300 "$scratch/$name.log")"; return
   fi
-  sleep 1
-  xdotool key --window "$wid" F12
-  for _ in $(seq 1 100); do [ -s "$shot" ] && break; sleep 0.1; done
-  [ -s "$shot" ] || fail "$name: F12 wrote no screenshot"
+  xdotool windowactivate --sync "$wid" 2>/dev/null || xdotool windowfocus "$wid" 2>/dev/null || true
+  # Keys sent before the first frames are drawn can be lost on a loaded machine: F12 again every
+  # 2 s until the picture appears (60 s at most), Ctrl+Q again every 3 s until the window is gone.
+  local tries
+  for tries in $(seq 1 30); do
+    xdotool key --window "$wid" F12
+    for _ in $(seq 1 20); do [ -s "$shot" ] && break 2; sleep 0.1; done
+  done
+  [ -s "$shot" ] || fail "$name: F12 wrote no screenshot in 60 s"
   local start; start=$(date +%s%N)
-  xdotool key --window "$wid" ctrl+q
   local waited=0
-  while kill -0 "$pid" 2>/dev/null && [ $waited -lt 300 ]; do sleep 0.1; waited=$((waited + 1)); done
+  while kill -0 "$pid" 2>/dev/null && [ $waited -lt 600 ]; do
+    [ $((waited % 30)) -eq 0 ] && xdotool key --window "$wid" ctrl+q 2>/dev/null
+    sleep 0.1; waited=$((waited + 1))
+  done
   if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid"; fi
   wait "$pid"; rc=$?
   took=$(( ($(date +%s%N) - start) / 1000000 ))

@@ -75,8 +75,11 @@ done
 
 # The end: still alive, and a clean quit.
 xdotool key --window "$wid" Escape Escape
-xdotool key --window "$wid" ctrl+q
-for _ in $(seq 1 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+for i in $(seq 1 300); do   # Ctrl+Q again every 3 s: a key can be lost while a frame is busy
+  kill -0 "$pid" 2>/dev/null || break
+  [ $((i % 30)) -eq 1 ] && xdotool key --window "$wid" ctrl+q 2>/dev/null
+  sleep 0.1
+done
 if kill -0 "$pid" 2>/dev/null; then
   echo "FAIL: no exit within 30 s of Ctrl+Q"; failures=$((failures + 1))
 else

@@ -38,4 +38,11 @@ inline void notePastSlider(const char* tab, const char* field, const char* contr
                   ".." + text(hi) + "): used as it is; dragging the slider brings it into the range");
 }
 
+// The banner's text: "Config NAME: note. note."
+inline std::string configNotesText(const std::string& configName, const ConfigNotes& notes) {
+  std::string text = "Config " + configName + ":";
+  for (const std::string& n : notes) text += " " + n + ".";
+  return text;
+}
+
 }  // namespace posviz::app

@@ -167,21 +167,19 @@ void tweakPipeline(AppState& a) {
 void openLayerKind(AppState& a, int kindIndex) {
   ModelConfig c = *a.model.config;
   const LayerKind& k = c.layerKinds.at(static_cast<std::size_t>(kindIndex));
-  const char* target = "rope";
   switch (k.scheme) {
     case LayerScheme::Rope:
       c.encoding = ModelEncoding::Rope;
       c.rope = k.rope;
-      target = k.rope.scaling.method == ScalingMethod::None ? "rope" : "context";
       break;
-    case LayerScheme::Alibi: c.encoding = ModelEncoding::Alibi; target = "alibi"; break;
-    case LayerScheme::Learned: c.encoding = ModelEncoding::Learned; target = "learned"; break;
+    case LayerScheme::Alibi: c.encoding = ModelEncoding::Alibi; break;
+    case LayerScheme::Learned: c.encoding = ModelEncoding::Learned; break;
     case LayerScheme::NoPE:
     case LayerScheme::None: return;
   }
   a.model.selectedKind = kindIndex;
-  applyModelConfig(a, c);
-  a.requestedPanel = findPanel(target);
+  if (const ConfigNotes notes = applyModelConfig(a, c); !notes.empty()) a.notice = configNotesText(c.name, notes);
+  a.requestedPanel = findPanel(cli::tabShowing(c.encoding, c.encoding == ModelEncoding::Rope && k.rope.scaling.method != ScalingMethod::None));
 }
 
 // Each tab of the vocabulary (app/cli/tabs.hpp) with the functions that draw and keep it.

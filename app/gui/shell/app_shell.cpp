@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "app/cli/cli.hpp"
+#include "app/cli/tabs.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/gui/shell/view_export.hpp"
 #include "app/gui/panels/panels.hpp"
@@ -712,23 +713,13 @@ void AppShell::drawMenuBar() {
 
 void AppShell::applyConfig(const ModelConfig& config) {
   showConfigNotes(config.name, applyModelConfig(state_, config));
-  const char* target = "rope";
-  switch (config.encoding) {
-    case ModelEncoding::Rope: target = "rope"; break;
-    case ModelEncoding::Alibi: target = "alibi"; break;
-    case ModelEncoding::Learned: target = "learned"; break;
-    case ModelEncoding::Sinusoidal: target = "sinusoidal"; break;
-  }
-  state_.requestedPanel = findPanel(target);
+  state_.requestedPanel = findPanel(cli::tabShowing(config.encoding));
   state_.message = "Loaded " + config.name + (config.description.empty() ? "" : ": " + config.description);
   state_.messageUntil = ImGui::GetTime() + 8.0;
 }
 
 void AppShell::showConfigNotes(const std::string& configName, const ConfigNotes& notes) {
-  if (notes.empty()) return;
-  std::string text = "Config " + configName + ":";
-  for (const std::string& n : notes) text += " " + n + ".";
-  state_.notice = text;
+  if (!notes.empty()) state_.notice = configNotesText(configName, notes);
 }
 
 void AppShell::drawConfigPopup() {
