@@ -67,7 +67,7 @@ double fireInput(const FireParams& p, long long i, long long j) {
   requireNonNegativeInt("fireInput", "i", i);
   requireNonNegativeInt("fireInput", "j", j);
   if (j > i) failArgument("fireInput", "key j must be <= query i (FIRE is causal), got i = " + std::to_string(i) + ", j = " + std::to_string(j));
-  return psi(p.c, static_cast<double>(i - j)) / psi(p.c, std::max(p.threshold, static_cast<double>(i)));
+  return psi(p.c, static_cast<double>(i - j)) / (psi(p.c, std::max(p.threshold, static_cast<double>(i))) + kFireEpsilon);
 }
 
 double fireBias(const FireParams& p, const FireMlp& f, long long i, long long j) {
@@ -86,7 +86,7 @@ Grid fireBiasGrid(const FireParams& p, const FireMlp& f, int numPositions) {
   const float masked = -std::numeric_limits<float>::infinity();
   for (int i = 0; i < numPositions; ++i) {
     float* row = g.row(i);
-    const double norm = psi(p.c, std::max(p.threshold, static_cast<double>(i)));
+    const double norm = psi(p.c, std::max(p.threshold, static_cast<double>(i))) + kFireEpsilon;
     for (int j = 0; j < numPositions; ++j) {
       row[j] = j > i ? masked : static_cast<float>(evalUnchecked(f, psi(p.c, static_cast<double>(i - j)) / norm));
     }

@@ -89,8 +89,8 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"--kernel", true, "NAME", "kerple-bias: log (-r1*log(1 + r2*|i-j|)) or power (-r1*|i-j|^r2) (default log)"},
       {"--r1", true, "X", "kerple-bias: r1 in (0, 1e6] (default 1)"},
       {"--r2", true, "X", "kerple-bias: r2 in (0, 1e6], power kernel (0, 2] (default 1)"},
-      {"--fire-c", true, "X", "fire-bias: c in psi(x) = log(c*x + 1), (0, 1e6] (default 1)"},
-      {"--fire-threshold", true, "X", "fire-bias: L in psi(max(L, i)), [1, 1e9] (default 8)"},
+      {"--fire-c", true, "X", "fire-bias: c in psi(x) = log(c*x + 1), (0, 1e6] (default 0.1, the reference's init_c)"},
+      {"--fire-threshold", true, "X", "fire-bias: L in psi(max(L, i)), [1, 1e9] (default 512, the reference's init_L)"},
       {"--fire-hidden", true, "N", "fire-bias: hidden units of the MLP f_theta, 1..4096 (default 32)"},
       // shaw-scores, txl-terms (app/cli/views/relative_scores.cpp)
       {"--clip", true, "N", "shaw-scores: Shaw's clipping distance k (table of 2k + 1 rows), 1..65536 (default 4)"},

@@ -21,6 +21,7 @@
 #include "app/cli/args.hpp"
 #include "app/cli/export.hpp"
 #include "app/cli/limits.hpp"
+#include "core/fire.hpp"
 #include "app/cli/model_config.hpp"
 #include "core/attn_temperature.hpp"
 #include "core/attention.hpp"
@@ -74,8 +75,8 @@ struct Request {
   double scaleBase = 512.0;      // xPos scale_base
   bool kerplePower = false;      // KERPLE kernel: log (false) or power (true)
   double kerpleR1 = 1.0, kerpleR2 = 1.0;
-  double fireC = 1.0, fireThreshold = 8.0;    // FIRE psi(x) = log(c x + 1), L in max(L, i)
-  int fireHidden = 32;           // FIRE MLP hidden width
+  double fireC = FireParams{}.c, fireThreshold = FireParams{}.threshold;  // FIRE psi(x) = log(c x + 1), L in max(L, i)
+  int fireHidden = kFireHidden;  // FIRE MLP hidden width
   // shaw-scores, txl-terms (app/cli/views/relative_scores.cpp)
   int shawClip = 4;                    // Shaw's k
   std::string shawVariant = "shaw";    // shaw | relative_key | relative_key_query

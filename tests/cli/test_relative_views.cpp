@@ -251,13 +251,20 @@ TEST_CASE("relative_views: fire-bias is the formula applied with the MLP weights
         CHECK(j["values"][static_cast<std::size_t>(i)][static_cast<std::size_t>(k)].is_null());
         continue;
       }
-      // Li et al. 2023 eq. (2)-(4): x = log(c (i - j) + 1) / log(c max(L, i) + 1), then the MLP.
-      const double x = std::log(0.5 * (i - k) + 1.0) / std::log(0.5 * std::max(4.0, static_cast<double>(i)) + 1.0);
+      // Li et al. 2023 eq. (2)-(4) as their FIRE module computes it: x = log(c (i - j) + 1) /
+      // (log(c max(L, i) + 1) + 1e-6), then the MLP.
+      const double x = std::log(0.5 * (i - k) + 1.0) / (std::log(0.5 * std::max(4.0, static_cast<double>(i)) + 1.0) + 1e-6);
       double y = b2;
       for (std::size_t u = 0; u < 8; ++u) y += w2[u] * std::max(0.0, w1[u] * x + b1[u]);
       CHECK(v == doctest::Approx(y).epsilon(1e-6));
     }
   }
+  // The defaults are the reference module's: c 0.1, L 512, 32 hidden units.
+  REQUIRE(runCli({"export", "fire-bias", "--positions", "4", "-o", (dir / "d.json").string()}).code == 0);
+  const nlohmann::json d = nlohmann::json::parse(readBytes(dir / "d.json"));
+  CHECK(d["params"]["c"] == 0.1);
+  CHECK(d["params"]["threshold"] == 512.0);
+  CHECK(d["params"]["hidden"] == 32);
   // Another seed, other weights, another grid.
   REQUIRE(runCli({"export", "fire-bias", "--positions", "12", "--seed", "12", "-o", (dir / "g.npy").string()}).code == 0);
   CHECK(posviz::readNpy((dir / "g.npy").string()).data != a.data);

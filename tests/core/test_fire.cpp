@@ -1,8 +1,9 @@
-// FIRE (core/fire.hpp). No reference implementation is published with the paper (Li et al. 2023,
-// arXiv:2310.04418); the values below are worked by hand from its eq. (2)-(4),
-// b(i, j) = f(psi(i - j) / psi(max(L, i))), psi(x) = log(c x + 1), with a two-unit MLP whose
-// weights are chosen to make each ReLU's contribution visible:
+// FIRE (core/fire.hpp). The values below are worked by hand from the paper's eq. (2)-(4) (Li et
+// al. 2023, arXiv:2310.04418) as its PyTorch FIRE module computes them,
+// b(i, j) = f(psi(i - j) / (psi(max(L, i)) + 1e-6)), psi(x) = log(c x + 1), with a two-unit MLP
+// whose weights are chosen to make each ReLU's contribution visible:
 //   f(x) = -1 + 2 max(0, x) + 3 max(0, 0.5 - x).
+// The module's defaults (init_c = 0.1, init_L = 512., mlp_width = 32, eps = 1e-6) are FireParams{}.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -22,16 +23,27 @@ FireMlp handMlp() { return FireMlp{{1.0, -1.0}, {0.0, 0.5}, {2.0, 3.0}, -1.0}; }
 
 TEST_CASE("fire: the normalised log distance and the bias, by hand") {
   const FireParams p{1.0, 2.0};   // c = 1, L = 2
-  // i = 4 > L: log(1 + 3) / log(1 + 4)
-  CHECK(posviz::fireInput(p, 4, 1) == doctest::Approx(std::log(4.0) / std::log(5.0)).epsilon(1e-15));
-  CHECK(posviz::fireBias(p, handMlp(), 4, 1) == doctest::Approx(0.7227062322935722).epsilon(1e-14));
-  // i = 1 < L: the threshold normalises, log 2 / log 3
-  CHECK(posviz::fireInput(p, 1, 0) == doctest::Approx(0.6309297535714574).epsilon(1e-14));
-  CHECK(posviz::fireBias(p, handMlp(), 1, 0) == doctest::Approx(0.26185950714291484).epsilon(1e-14));
+  // i = 4 > L: log(1 + 3) / (log(1 + 4) + 1e-6)
+  CHECK(posviz::fireInput(p, 4, 1) == doctest::Approx(std::log(4.0) / (std::log(5.0) + 1e-6)).epsilon(1e-15));
+  CHECK(posviz::fireInput(p, 4, 1) == doctest::Approx(0.8613525809583367).epsilon(1e-14));
+  CHECK(posviz::fireBias(p, handMlp(), 4, 1) == doctest::Approx(0.7227051619166733).epsilon(1e-14));
+  // i = 1 < L: the threshold normalises, log 2 / (log 3 + 1e-6)
+  CHECK(posviz::fireInput(p, 1, 0) == doctest::Approx(0.6309291792749692).epsilon(1e-14));
+  CHECK(posviz::fireBias(p, handMlp(), 1, 0) == doctest::Approx(0.26185835854993833).epsilon(1e-14));
   CHECK(posviz::fireBias(p, handMlp(), 0, 0) == doctest::Approx(0.5));   // distance 0: only the second unit
-  CHECK(posviz::fireBias(p, handMlp(), 9, 0) == doctest::Approx(1.0));   // the first key of i >= L: input exactly 1
-  CHECK(posviz::fireBias(p, handMlp(), 9, 4) == doctest::Approx(0.556302500767287).epsilon(1e-14));
+  CHECK(posviz::fireBias(p, handMlp(), 9, 0) == doctest::Approx(1.0));   // the first key of i >= L: input 1 - 4e-7
+  CHECK(posviz::fireBias(p, handMlp(), 9, 4) == doctest::Approx(0.5563018248739922).epsilon(1e-14));
   CHECK(posviz::fireBias(p, handMlp(), 3, 4) == -std::numeric_limits<double>::infinity());
+}
+
+TEST_CASE("fire: the defaults are the reference module's") {
+  const FireParams p;
+  CHECK(p.c == 0.1);           // init_c
+  CHECK(p.threshold == 512.0); // init_L
+  CHECK(posviz::kFireHidden == 32);       // mlp_width
+  CHECK(posviz::kFireEpsilon == 1e-6);    // eps, added to the normaliser
+  // Below L every query is normalised by psi(L): the input is log(0.1 d + 1) / (log(0.1 * 512 + 1) + 1e-6).
+  CHECK(posviz::fireInput(p, 100, 0) == doctest::Approx(std::log(11.0) / (std::log(52.2) + 1e-6)).epsilon(1e-14));
 }
 
 TEST_CASE("fire: the grid is causal, and every row past L spans inputs 1 .. 0 whatever the length") {

@@ -32,7 +32,10 @@ TEST_CASE("relative view: grids and curves are core's, on one shared bias range"
   CHECK(s.t5Bias.values == t5BiasGrid({8, 16, true}, t5BiasTable(8, 4, 0), 2, 20).values);
   CHECK(s.kerple.values == kerpleBiasGrid({KerpleKernel::Log, 1.0, 1.0}, 20, true).values);
   CHECK(s.alibi.values == alibiBiasGrid(0.0625, 20, true).values);
-  CHECK(s.fire.values == fireBiasGrid({1.0, 8.0}, fireSeededMlp(32, 0), 20).values);
+  // The tab starts at the reference FIRE module's defaults (c 0.1, L 512, 32 hidden units).
+  CHECK(s.fire.values == fireBiasGrid(FireParams{}, fireSeededMlp(kFireHidden, 0), 20).values);
+  CHECK(s.fireC == 0.1);
+  CHECK(s.fireThreshold == 512.0);
   // The shared range spans all three grids' finite values.
   CHECK(s.biasRange.min == doctest::Approx(-std::log(20.0)).epsilon(1e-6));   // KERPLE log at distance 19
   CHECK(s.biasRange.max >= 0.0f);

@@ -202,11 +202,10 @@ void drawBiasParameters(RelativePanelState& s) {
                          ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
     s.dirty = true;
   HelpMarker("KERPLE's r2 > 0: inside the log, or the power's exponent (<= 2).");
-  if (ImGui::SliderFloat("FIRE c", &s.fireC, 0.01f, 100.0f, "%.3f", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
-    s.dirty = true;
-  HelpMarker("FIRE (Li et al. 2023): b(i, j) = f(psi(i - j) / psi(max(L, i))), psi(x) = log(c x + 1).");
-  if (ImGui::SliderFloat("FIRE L", &s.fireThreshold, 1.0f, 256.0f, "%.1f", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
-    s.dirty = true;
+  if (SliderDouble("FIRE c", &s.fireC, kFireMinC, kFireMaxC, "%.3f", true)) s.dirty = true;
+  HelpMarker("FIRE (Li et al. 2023): b(i, j) = f(psi(i - j) / (psi(max(L, i)) + 1e-6)), psi(x) = log(c x + 1).\n"
+             "Defaults are the reference module's: c 0.1, L 512, 32 hidden units.");
+  if (SliderDouble("FIRE L", &s.fireThreshold, kFireMinL, kFireMaxL, "%.1f", true)) s.dirty = true;
   HelpMarker("The threshold L: queries before L are normalised by psi(L), later ones by their own psi(i).");
   if (ImGui::SliderInt("FIRE hidden", &s.fireHidden, 1, 128, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
   HelpMarker("Hidden units of f: 1 -> hidden (ReLU) -> 1.");
@@ -517,8 +516,8 @@ void loadRelativePanel(RelativePanelState& s, const nlohmann::json& j) {
   if (std::string kernel; readSetting(j, "kerple_kernel", kernel)) s.kerplePower = kernel == "power";
   readSetting(j, "kerple_r1", s.kerpleR1, 0.01f, 10.0f);
   readSetting(j, "kerple_r2", s.kerpleR2, 0.01f, 10.0f);
-  readSetting(j, "fire_c", s.fireC, 0.01f, 100.0f);
-  readSetting(j, "fire_threshold", s.fireThreshold, 1.0f, 256.0f);
+  readSetting(j, "fire_c", s.fireC, kFireMinC, kFireMaxC);
+  readSetting(j, "fire_threshold", s.fireThreshold, kFireMinL, kFireMaxL);
   readSetting(j, "fire_hidden", s.fireHidden, 1, 128);
   readSetting(j, "fire_seed", s.fireSeed, 0, 999);
   readSetting(j, "head_dim", s.headDim, 2, 256);

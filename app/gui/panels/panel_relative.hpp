@@ -18,6 +18,9 @@
 
 namespace posviz::app {
 
+constexpr double kFireMinC = 0.01, kFireMaxC = 100.0;     // the FIRE c slider
+constexpr double kFireMinL = 1.0, kFireMaxL = 65536.0;     // the FIRE L slider (the reference starts at 512)
+
 constexpr int kRelativeMaxPositions = 256;
 constexpr int kRelativeMaxHeads = 32;
 
@@ -38,8 +41,8 @@ struct RelativePanelState {
   bool sharedScale = true;           // the three grids on one colour scale (else each its own)
   bool kerplePower = false;          // log or power kernel
   float kerpleR1 = 1.0f, kerpleR2 = 1.0f;
-  float fireC = 1.0f, fireThreshold = 8.0f;
-  int fireHidden = 32;
+  double fireC = FireParams{}.c, fireThreshold = FireParams{}.threshold;
+  int fireHidden = kFireHidden;
   int fireSeed = 0;
   FireMlp fireMlp;                   // fireSeededMlp(fireHidden, fireSeed)
 

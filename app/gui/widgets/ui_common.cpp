@@ -92,6 +92,11 @@ bool SliderIntLog(const char* label, int* v, int lo, int hi, const char* format)
   return ImGui::SliderInt(label, v, lo, hi, format, ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
 }
 
+bool SliderDouble(const char* label, double* v, double lo, double hi, const char* format, bool log) {
+  const ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp | (log ? ImGuiSliderFlags_Logarithmic : 0);
+  return ImGui::SliderScalar(label, ImGuiDataType_Double, v, &lo, &hi, format, flags);
+}
+
 bool SliderIntEven(const char* label, int* v, int lo, int hi) {
   int x = *v;
   if (!ImGui::SliderInt(label, &x, lo, hi, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) return false;

@@ -30,6 +30,9 @@ void BusySpinner(const char* id, float progress);
 bool SliderIntLog(const char* label, int* v, int lo, int hi, const char* format = "%d");
 // Slider for an even int in [lo, hi] (d_model), always clamped and rounded to even.
 bool SliderIntEven(const char* label, int* v, int lo, int hi);
+// Slider for a double in [lo, hi], always clamped, log scale when log: the value stays a double
+// (a loaded 0.1 is 0.1, not float 0.1), so the window computes with what the CLI computes with.
+bool SliderDouble(const char* label, double* v, double lo, double hi, const char* format, bool log);
 
 // "0.5, -1, 2e-3" -> values (commas and/or spaces separate). False with *error set
 // ("value 3 is not a number: 'x'") on bad or non-finite input; out is left untouched then.
