@@ -48,7 +48,12 @@ session() {
     xdotool key --window "$wid" F12
     for _ in $(seq 1 20); do [ -s "$shot" ] && break 2; sleep 0.1; done
   done
-  [ -s "$shot" ] || fail "$name: F12 wrote no screenshot in 60 s"
+  if [ ! -s "$shot" ]; then
+    # Say whose fault it is: a window that stopped answering, or keys that never reached it.
+    local talk="xdotool reaches the display"
+    xdotool getwindowname "$wid" >/dev/null 2>&1 || talk="xdotool cannot reach the display"
+    fail "$name: F12 wrote no screenshot in 60 s ($talk; posviz state: $(ps -o stat=,etimes= -p "$pid" 2>/dev/null || echo gone))"
+  fi
   local start; start=$(date +%s%N)
   local waited=0
   while kill -0 "$pid" 2>/dev/null && [ $waited -lt 600 ]; do
