@@ -20,10 +20,6 @@ fi
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 scratch=$(posviz_scratch "$scratch") || exit 1
 chmod 755 "$scratch"
-failures=0
-checks=0
-ok() { checks=$((checks + 1)); echo "ok: $*"; }
-fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL: $*"; }
 
 # session NAME CONFIG_DIR [RUNNER...]: open the window with POSVIZ_CONFIG_DIR=CONFIG_DIR, F12 into
 # $scratch/NAME.png, Ctrl+Q; sets $rc (exit code) and $took (seconds from Ctrl+Q to exit). A window
