@@ -52,7 +52,7 @@ alive() {
 keys=(Tab shift+Tab Left Right Up Down Return Escape space BackSpace Delete Home End Page_Up Page_Down
       ctrl+1 ctrl+2 ctrl+3 ctrl+4 ctrl+5 ctrl+6 ctrl+7 ctrl+8 ctrl+9 ctrl+z ctrl+a ctrl+o F1 F11 F12 minus plus
       a b e k n p r s x 0 1 5 9 period comma)
-words=("0" "-1" "1e308" "nan" "65536" "abc" "4096" "0.5" "../../etc" "$(printf 'x%.0s' $(seq 1 300))")
+words=("0" "-1" "1e308" "nan" "65536" "abc" "4096" "0.5" "../../no-such-dir" "$(printf 'x%.0s' $(seq 1 300))")
 
 start
 declare -A done_kinds=()
