@@ -246,7 +246,8 @@ const ImVec4& verdictColor(Verdict v) {
 
 void drawList(ExamplesPanelState& s) {
   ImGui::TextUnformatted("Worked examples");
-  HelpMarker("Every example from the documents in shared/seeds/, recomputed by core.\n"
+  HelpMarker("Every example from the four articles posviz was built from (each step names its article and section),\n"
+             "recomputed by core.\n"
              "Green: the document's number agrees at the precision it prints. Yellow: it is right but\n"
              "its last digit is cut off instead of rounded. Red: it is wrong; the step gives the correct\n"
              "value and the likely cause, and a cause repeated over many claims counts once.");
