@@ -154,7 +154,6 @@ std::uint64_t fnv1a(const std::string& s) {
 
 void validateToy(const char* fn, const ToyModel& m) {
   requireEven(fn, "model.dModel", m.dModel);
-  constexpr int kMaxToyDim = 4096;
   if (m.dModel > kMaxToyDim)
     failArgument(fn, "model.dModel must be <= " + std::to_string(kMaxToyDim) + ", got " + std::to_string(m.dModel));
 }

@@ -40,8 +40,10 @@ namespace posviz {
 enum class PositionEncoding { None, Sinusoidal, Learned, Rope, Alibi };
 const char* positionEncodingName(PositionEncoding e);  // "none", "sinusoidal", "learned", "rope", "alibi"
 
+inline constexpr int kMaxToyDim = 4096;  // the widest toy model (dModel)
+
 struct ToyModel {
-  int dModel = 8;                 // even, >= 2
+  int dModel = 8;                 // even, 2 .. kMaxToyDim
   std::uint64_t seed = 0;
   bool causal = false;
 };

@@ -13,11 +13,9 @@ namespace posviz::cli {
 
 namespace {
 
-std::string quoted(const std::string& text) { return quotedText(text); }
-
 [[noreturn]] void failValue(const std::string& flag, const std::string& text, const std::string& expected,
                             const std::string& why = "") {
-  throw UsageError(flag + ": got " + quoted(text) + (why.empty() ? "" : " (" + why + ")") + ", expected " + expected);
+  throw UsageError(flag + ": got " + quotedText(text) + (why.empty() ? "" : " (" + why + ")") + ", expected " + expected);
 }
 
 std::string formatBound(double v) {
@@ -84,11 +82,11 @@ ParsedOptions parseOptions(const std::vector<std::string>& args, const std::vect
     const auto spec = std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& s) { return s.name == name; });
     if (spec == specs.end()) {
       const std::string near = closestOptionName(name, specs);
-      throw UsageError("unknown option " + quoted(name) + (near.empty() ? "" : " (did you mean " + near + "?)"));
+      throw UsageError("unknown option " + quotedText(name) + (near.empty() ? "" : " (did you mean " + near + "?)"));
     }
     if (out.has(name)) throw UsageError(name + ": given more than once");
     if (!spec->takesValue) {
-      if (inlineValue) throw UsageError(name + ": takes no value, got " + quoted(*inlineValue));
+      if (inlineValue) throw UsageError(name + ": takes no value, got " + quotedText(*inlineValue));
       out.values[name] = "";
       continue;
     }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/alibi.hpp"
+#include "core/attention.hpp"
 #include "core/context_extension.hpp"
 
 namespace posviz::cli {
@@ -13,7 +14,6 @@ namespace posviz::cli {
 namespace {
 
 constexpr long long kMaxIntValue = std::numeric_limits<int>::max();
-constexpr int kMaxToyWidth = 4096;  // the toy model's widest d_model (core/attention.cpp)
 
 ExtrapolationEncoding ropeRun(ScalingMethod m) {
   switch (m) {
@@ -52,7 +52,7 @@ LabModel labModelOf(const app::ModelConfig& m) {
   if (m.encoding == app::ModelEncoding::Learned && m.maxPositions >= 2) {
     lab.encoding = ExtrapolationEncoding::Learned;
     lab.trainedLength = static_cast<int>(std::min<long long>(m.maxPositions, kMaxExtrapolationLength));
-    lab.headDim = std::clamp(m.hiddenSize - m.hiddenSize % 2, 2, kMaxToyWidth);
+    lab.headDim = std::clamp(m.hiddenSize - m.hiddenSize % 2, 2, kMaxToyDim);
     return lab;
   }
   throw std::invalid_argument("expected a RoPE, ALiBi or learned-position model");

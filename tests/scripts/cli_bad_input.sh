@@ -21,14 +21,8 @@ posviz_need python3
 bin=${1:?usage: cli_bad_input.sh POSVIZ SCRATCH}
 scratch=${2:?usage: cli_bad_input.sh POSVIZ SCRATCH}
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
-rm -rf "$scratch" && mkdir -p "$scratch/in" "$scratch/o" || exit 1
-scratch=$(cd "$scratch" && pwd)
+scratch=$(posviz_scratch "$scratch") && mkdir -p "$scratch/in" "$scratch/o" || exit 1
 out="$scratch/o"
-checks=0
-failures=0
-
-ok() { checks=$((checks + 1)); echo "ok: $*"; }
-fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL: $*"; }
 
 run() {  # run ARGS...: posviz ARGS with a time limit; sets rc, err (first 400 bytes), outbytes
   timeout 30 "$bin" "$@" >"$scratch/stdout" 2>"$scratch/stderr"

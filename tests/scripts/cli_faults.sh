@@ -22,12 +22,7 @@ posviz_need python3 /usr/bin/time
 bin=${1:?usage: cli_faults.sh POSVIZ SCRATCH}
 scratch=${2:?usage: cli_faults.sh POSVIZ SCRATCH}
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
-rm -rf "$scratch" && mkdir -p "$scratch" || exit 1
-scratch=$(cd "$scratch" && pwd)
-checks=0
-failures=0
-ok() { checks=$((checks + 1)); echo "ok: $*"; }
-fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL: $*"; }
+scratch=$(posviz_scratch "$scratch") || exit 1
 
 # listing DIR: every path under DIR, sorted (compared before and after a failing export).
 listing() { find "$1" -mindepth 1 -printf '%P\n' 2>/dev/null | sort; }

@@ -17,8 +17,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../support/need.sh"
 posviz_need python3 dpkg-query
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-scratch=${2:?usage: deps_listed.sh POSVIZ SCRATCH}
-rm -rf "$scratch" && mkdir -p "$scratch" || exit 1
+scratch=$(posviz_scratch "${2:?usage: deps_listed.sh POSVIZ SCRATCH}") || exit 1
 deps_file=${POSVIZ_DEPS_FILE:-$root/scripts/deps.sh}
 
 # Programs the C++ test binaries start themselves (none today): "source-file program" pairs.

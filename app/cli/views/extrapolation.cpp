@@ -19,7 +19,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr long long kMaxLabDim = 4096;  // the toy model's widest d_model (core/attention.cpp)
+constexpr long long kMaxLabDim = kMaxToyDim;  // the toy model's widest d_model (core/attention.hpp)
 
 void labDefaults(Request& r) {
   r.text = "The cat sat on the mat";

@@ -24,18 +24,29 @@ inline long long fitConfigValue(const char* tab, const char* field, const char* 
   return fitted;
 }
 
+// A slider value as a note prints it: whole numbers without decimals.
+inline std::string noteNumber(double v) {
+  if (v == static_cast<double>(static_cast<long long>(v)) && v < 1e15) return std::to_string(static_cast<long long>(v));
+  return std::to_string(v);
+}
+
+// fitConfigValue for a real-valued slider (a slope, a factor).
+inline double fitConfigReal(const char* tab, const char* field, const char* control, double value, double lo, double hi,
+                            ConfigNotes& notes) {
+  if (value >= lo && value <= hi) return value;
+  const double fitted = value < lo ? lo : hi;
+  notes.push_back(std::string(tab) + " tab: " + field + " " + noteNumber(value) + " is past its " + control + " slider (" +
+                  noteNumber(lo) + ".." + noteNumber(hi) + "): shown at " + noteNumber(fitted));
+  return fitted;
+}
+
 // For a value a tab uses exactly whatever its slider's range (the RoPE tabs keep a config's
 // head_dim and base as they are): a note when the slider cannot show it.
 inline void notePastSlider(const char* tab, const char* field, const char* control, double value, double lo, double hi,
                            ConfigNotes& notes) {
   if (value >= lo && value <= hi) return;
-  auto text = [](double v) {
-    std::string t = std::to_string(v);
-    if (v == static_cast<double>(static_cast<long long>(v)) && v < 1e15) t = std::to_string(static_cast<long long>(v));
-    return t;
-  };
-  notes.push_back(std::string(tab) + " tab: " + field + " " + text(value) + " is past its " + control + " slider (" + text(lo) +
-                  ".." + text(hi) + "): used as it is; dragging the slider brings it into the range");
+  notes.push_back(std::string(tab) + " tab: " + field + " " + noteNumber(value) + " is past its " + control + " slider (" +
+                  noteNumber(lo) + ".." + noteNumber(hi) + "): used as it is; dragging the slider brings it into the range");
 }
 
 // The banner's text: "Config NAME: note. note."

@@ -194,20 +194,13 @@ void updateContextExtensionPanel(ContextExtensionPanelState& s, AppContext&) {
 
 namespace {
 
-bool sliderDouble(const char* label, double* v, float lo, float hi, const char* fmt, bool log) {
-  float f = static_cast<float>(*v);
-  const ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp | (log ? ImGuiSliderFlags_Logarithmic : 0);
-  if (!ImGui::SliderFloat(label, &f, lo, hi, fmt, flags)) return false;
-  *v = static_cast<double>(f);
-  return true;
-}
 
 void drawSharedParameters(ContextExtensionPanelState& s) {
   if (SliderIntEven("head_dim", &s.headDim, kContextMinHeadDim, kContextMaxHeadDim)) s.dirty = true;
   HelpMarker("d: dims per head. theta_i = base^(-2i / d_rot) for pairs i = 0 .. d_rot/2 - 1.");
-  if (sliderDouble("base", &s.base, static_cast<float>(kContextMinBase), static_cast<float>(kContextMaxBase), "%.0f", true)) s.dirty = true;
+  if (SliderDouble("base", &s.base, kContextMinBase, kContextMaxBase, "%.0f", true)) s.dirty = true;
   HelpMarker("theta_i = base^(-2i / d_rot); wavelength_i = 2*pi / theta_i positions.");
-  if (sliderDouble("rotary fraction", &s.rotaryFraction, 4.0f / static_cast<float>(s.headDim), 1.0f, "%.3f", false))
+  if (SliderDouble("rotary fraction", &s.rotaryFraction, 4.0f / static_cast<float>(s.headDim), 1.0f, "%.3f", false))
     s.dirty = true;
   HelpMarker("d_rot = 2 * floor(fraction * d / 2) dims rotate; the methods act on those pairs.");
 
@@ -217,7 +210,7 @@ void drawSharedParameters(ContextExtensionPanelState& s) {
   HelpMarker("On: factor and original max positions edits apply to every method, so they compare\n"
              "at the same extension. Off: each method keeps its own.");
   if (hasFactor) {
-    if (sliderDouble("factor s", &sel.factor, 1.0f, 64.0f, "%.2f", true)) {
+    if (SliderDouble("factor s", &sel.factor, 1.0f, 64.0f, "%.2f", true)) {
       if (s.linkFactor)
         for (int i = 1; i < kNumScalingMethods; ++i) s.scaling[static_cast<std::size_t>(i)].factor = sel.factor;
       s.dirty = true;
@@ -268,25 +261,25 @@ void drawMethodSummary(ContextExtensionPanelState& s, ScalingMethod m, RopeScali
 }
 
 void drawYarnParameters(ContextExtensionPanelState& s, RopeScaling& sc) {
-  if (sliderDouble("beta_fast", &sc.betaFast, 0.5f, 256.0f, "%.2f", true)) s.dirty = true;
+  if (SliderDouble("beta_fast", &sc.betaFast, 0.5f, 256.0f, "%.2f", true)) s.dirty = true;
   HelpMarker("Rotations over L0 above which a pair is kept. low = floor(d*ln(L0/(beta_fast*2pi)) / (2 ln base)).\n"
              "Must be > beta_slow.");
-  if (sliderDouble("beta_slow", &sc.betaSlow, 0.05f, 64.0f, "%.2f", true)) s.dirty = true;
+  if (SliderDouble("beta_slow", &sc.betaSlow, 0.05f, 64.0f, "%.2f", true)) s.dirty = true;
   HelpMarker("Rotations over L0 below which a pair is fully interpolated (theta/s).\n"
              "high = ceil(d*ln(L0/(beta_slow*2pi)) / (2 ln base)); ramp_i = clamp((i-low)/(high-low), 0, 1).");
   if (ImGui::Checkbox("truncate correction range", &sc.truncate)) s.dirty = true;
   HelpMarker("floor/ceil low and high (Hugging Face default true).");
-  if (sliderDouble("mscale", &sc.mscale, 0.0f, 2.0f, "%.3f", false)) s.dirty = true;
+  if (SliderDouble("mscale", &sc.mscale, 0.0f, 2.0f, "%.3f", false)) s.dirty = true;
   HelpMarker("DeepSeek variant (0 = unset). With mscale and mscale_all_dim both set the attention factor\n"
              "is get(s, mscale) / get(s, mscale_all_dim), get(s, m) = 0.1 * m * ln(s) + 1 (1 when s <= 1).");
-  if (sliderDouble("mscale_all_dim", &sc.mscaleAllDim, 0.0f, 2.0f, "%.3f", false)) s.dirty = true;
+  if (SliderDouble("mscale_all_dim", &sc.mscaleAllDim, 0.0f, 2.0f, "%.3f", false)) s.dirty = true;
   HelpMarker("DeepSeek variant (0 = unset); otherwise the factor is get(s, 1) = 0.1 ln(s) + 1.");
 }
 
 void drawLlama3Parameters(ContextExtensionPanelState& s, RopeScaling& sc) {
-  if (sliderDouble("low_freq_factor", &sc.lowFreqFactor, 0.1f, 32.0f, "%.2f", true)) s.dirty = true;
+  if (SliderDouble("low_freq_factor", &sc.lowFreqFactor, 0.1f, 32.0f, "%.2f", true)) s.dirty = true;
   HelpMarker("Pairs with wavelength > L0 / low_freq_factor are divided by s.");
-  if (sliderDouble("high_freq_factor", &sc.highFreqFactor, 0.1f, 64.0f, "%.2f", true)) s.dirty = true;
+  if (SliderDouble("high_freq_factor", &sc.highFreqFactor, 0.1f, 64.0f, "%.2f", true)) s.dirty = true;
   HelpMarker("Pairs with wavelength < L0 / high_freq_factor are kept; between: theta' = (1-b) theta/s + b theta,\n"
              "b = (L0/wavelength - low) / (high - low). Must be > low_freq_factor.");
 }
@@ -330,7 +323,7 @@ void drawAttentionOverride(ContextExtensionPanelState& s, ScalingMethod m, RopeS
                                       : "attention_factor: replaces sqrt(1 + ln(s) / ln(L0)) (multiplies cos and sin).");
   if (!sc.attentionFactor) return;
   double af = *sc.attentionFactor;
-  if (sliderDouble("attention factor", &af, 0.1f, 4.0f, "%.3f", false)) {
+  if (SliderDouble("attention factor", &af, 0.1f, 4.0f, "%.3f", false)) {
     sc.attentionFactor = af;
     s.dirty = true;
   }

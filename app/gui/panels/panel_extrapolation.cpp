@@ -407,11 +407,7 @@ void applyExtrapolationConfig(ExtrapolationPanelState& s, const ModelConfig& c, 
   const auto& all = encodings();
   for (std::size_t e = 0; e < all.size(); ++e) s.show[e] = all[e] == lab.encoding;
   if (lab.encoding == ExtrapolationEncoding::Alibi) {
-    if (lab.alibiSlope < kLabMinSlope || lab.alibiSlope > kLabMaxSlope) {
-      notes.push_back(std::string(tab) + " tab: the steepest ALiBi slope " + std::to_string(lab.alibiSlope) +
-                      " is past its slope slider: shown at the nearest end");
-    }
-    s.alibiSlope = std::clamp(static_cast<float>(lab.alibiSlope), kLabMinSlope, kLabMaxSlope);
+    s.alibiSlope = static_cast<float>(fitConfigReal(tab, "steepest ALiBi slope", "ALiBi slope m", lab.alibiSlope, kLabMinSlope, kLabMaxSlope, notes));
   } else {
     s.trainedLength = static_cast<int>(fitConfigValue(tab, c.encoding == ModelEncoding::Learned ? "max_position_embeddings" : "trained length L0",
                                                       "trained length L0", lab.trainedLength, kLabMinTrainedLength, kLabMaxTrainedLength, notes));
@@ -425,9 +421,7 @@ void applyExtrapolationConfig(ExtrapolationPanelState& s, const ModelConfig& c, 
     s.scaling = lab.rope.scaling;
     s.autoFactor = !lab.factorGiven;
     if (lab.factorGiven) {
-      const double f = lab.rope.scaling.factor;
-      if (f > kLabMaxFactor) notes.push_back(std::string(tab) + " tab: rope_scaling.factor " + std::to_string(f) + " is past its factor slider (1..64): shown at 64");
-      s.factor = std::clamp(static_cast<float>(f), kLabMinFactor, kLabMaxFactor);
+      s.factor = static_cast<float>(fitConfigReal(tab, "rope_scaling.factor", "factor", lab.rope.scaling.factor, kLabMinFactor, kLabMaxFactor, notes));
     }
   }
   s.dirty = true;

@@ -103,7 +103,7 @@ bool drawAxialControls(ImagePanelState& s) {
   bool changed = false;
   ImGui::TextUnformatted("2-D axial RoPE (image patches)");
   ImGui::Separator();
-  changed |= sliderMultipleOf4("head dim", &s.headDim, 4, 256);
+  changed |= sliderMultipleOf4("head dim", &s.headDim, kImageMinHeadDim, kImageMaxHeadDim);
   HelpMarker("head_dim D, a multiple of 4: pairs 0..D/4-1 rotate by the patch's column, pairs D/4..D/2-1 by its row,\n"
              "each half with frequencies f_j = base^(-4j/D) (rope-vit, compute_axial_cis).");
   float base = static_cast<float>(s.base);
@@ -132,7 +132,7 @@ bool drawMropeControls(ImagePanelState& s) {
   changed |= ImGui::SliderInt("text after", &s.textAfter, 0, 32, "%d", ImGuiSliderFlags_AlwaysClamp);
   HelpMarker("Qwen2-VL (get_rope_index): text tokens count up on all three axes; an image's merged patch (i, j)\n"
              "gets (s, s + i, s + j) after s tokens; the next text starts at 1 + the largest id so far.");
-  changed |= sliderMultipleOf4("head dim##mrope", &s.mropeHeadDim, 4, 256);
+  changed |= sliderMultipleOf4("head dim##mrope", &s.mropeHeadDim, kImageMinHeadDim, kImageMaxHeadDim);
   const int pairs = s.mropeHeadDim / 2;
   changed |= ImGui::SliderInt("pairs on t", &s.sectionT, 0, pairs, "%d", ImGuiSliderFlags_AlwaysClamp);
   changed |= ImGui::SliderInt("pairs on h", &s.sectionH, 0, pairs, "%d", ImGuiSliderFlags_AlwaysClamp);
@@ -316,7 +316,7 @@ void saveImagePanel(const ImagePanelState& s, nlohmann::json& j) {
 }
 
 void loadImagePanel(ImagePanelState& s, const nlohmann::json& j) {
-  readSetting(j, "head_dim", s.headDim, 4, 256);
+  readSetting(j, "head_dim", s.headDim, kImageMinHeadDim, kImageMaxHeadDim);
   s.headDim -= s.headDim % 4;
   readSetting(j, "base", s.base, 2.0, 1.0e6);
   readSetting(j, "rows", s.rows, 1, kImageMaxSide);
@@ -327,7 +327,7 @@ void loadImagePanel(ImagePanelState& s, const nlohmann::json& j) {
   readSetting(j, "image_rows", s.imageH, 1, 16);
   readSetting(j, "image_cols", s.imageW, 1, 16);
   readSetting(j, "text_after", s.textAfter, 0, 32);
-  readSetting(j, "mrope_head_dim", s.mropeHeadDim, 4, 256);
+  readSetting(j, "mrope_head_dim", s.mropeHeadDim, kImageMinHeadDim, kImageMaxHeadDim);
   s.mropeHeadDim -= s.mropeHeadDim % 4;
   readSetting(j, "section_t", s.sectionT, 0, s.mropeHeadDim / 2);
   readSetting(j, "section_h", s.sectionH, 0, s.mropeHeadDim / 2 - s.sectionT);
@@ -338,7 +338,7 @@ void loadImagePanel(ImagePanelState& s, const nlohmann::json& j) {
 void applyImageConfig(ImagePanelState& s, const ModelConfig& c, ConfigNotes& notes) {
   if (c.encoding != ModelEncoding::Rope || c.mropeSection.size() != 3) return;
   // M-RoPE turns the rotary dims only (Qwen3.5: 64 of head_dim 256, partial_rotary_factor 0.25).
-  const long long d = fitConfigValue("Image RoPE", "rotary dims", "M-RoPE head dim", ropeRotaryDims(c.rope), 4, 256, notes);
+  const long long d = fitConfigValue("Image RoPE", "rotary dims", "M-RoPE head dim", ropeRotaryDims(c.rope), kImageMinHeadDim, kImageMaxHeadDim, notes);
   s.mropeHeadDim = static_cast<int>(d - d % 4);
   s.mropeBase = c.rope.base;
   const int pairs = s.mropeHeadDim / 2;

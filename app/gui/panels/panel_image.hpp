@@ -20,6 +20,7 @@
 namespace posviz::app {
 
 constexpr int kImageMaxSide = 64;
+constexpr int kImageMinHeadDim = 4, kImageMaxHeadDim = 256;   // both head-dim sliders (multiples of 4)
 
 struct ImagePanelState {
   bool dirty = true;

@@ -68,6 +68,25 @@ std::string keepAside(const std::string& path) {
   return "";
 }
 
+// What read() returns; T{} when the file is missing (a first run). A file read() cannot take (not
+// a regular file, too large, not parseable) gives T{} as well, is first kept aside, and *notice
+// says so: "<what> PATH could not be read (WHY): <consequence>; the file was kept as ASIDE."
+template <class T, class Read>
+T readOrKeepAside(const std::string& path, const char* what, const char* consequence, Read read, std::string* notice) {
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return T{};
+  try {
+    return read();
+  } catch (const std::exception& e) {
+    const std::string aside = keepAside(path);
+    if (notice) {
+      *notice = std::string(what) + " " + displayText(path, 300) + " could not be read (" + displayText(e.what(), 300) + "): " +
+                consequence + (aside.empty() ? "." : "; the file was kept as " + displayText(aside, 300) + ".");
+    }
+    return T{};
+  }
+}
+
 Settings parseSettings(const std::string& text) {
   if (std::optional<std::string> deep = jsonNestingProblem(text)) throw std::runtime_error("it " + *deep);
   const nlohmann::json j = nlohmann::json::parse(text);
@@ -95,19 +114,9 @@ Settings parseSettings(const std::string& text) {
 }  // namespace
 
 Settings loadSettings(const std::string& path, std::string* notice) {
-  std::error_code ec;
-  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return Settings{};  // first run
-  try {
-    return parseSettings(readRegularFile(path, kMaxSettingsBytes, "settings"));
-  } catch (const std::exception& e) {
-    const std::string why = displayText(e.what(), 300);
-    const std::string aside = keepAside(path);
-    if (notice) {
-      *notice = "Settings file " + displayText(path, 300) + " could not be read (" + why + "): defaults are used" +
-                (aside.empty() ? "." : "; the file was kept as " + displayText(aside, 300) + ".");
-    }
-    return Settings{};
-  }
+  return readOrKeepAside<Settings>(
+      path, "Settings file", "defaults are used",
+      [&] { return parseSettings(readRegularFile(path, kMaxSettingsBytes, "settings")); }, notice);
 }
 
 bool saveSettings(const std::string& path, const Settings& s, std::string* error) {
@@ -135,18 +144,9 @@ bool saveSettings(const std::string& path, const Settings& s, std::string* error
 }
 
 std::string loadLayout(const std::string& path, std::string* notice) {
-  std::error_code ec;
-  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return "";
-  try {
-    return readRegularFile(path, kMaxLayoutBytes, "window layout");
-  } catch (const std::exception& e) {
-    const std::string aside = keepAside(path);
-    if (notice) {
-      *notice = "Window layout " + displayText(path, 300) + " was not used (" + displayText(e.what(), 300) + ")" +
-                (aside.empty() ? "." : "; it was kept as " + displayText(aside, 300) + ".");
-    }
-    return "";
-  }
+  return readOrKeepAside<std::string>(
+      path, "Window layout", "the default window layout is used", [&] { return readRegularFile(path, kMaxLayoutBytes, "window layout"); },
+      notice);
 }
 
 bool saveLayout(const std::string& path, const std::string& text, std::string* error) {
