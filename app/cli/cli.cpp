@@ -26,6 +26,7 @@
 
 #include "app/cli/args.hpp"
 #include "app/cli/examples_command.hpp"
+#include "app/cli/learn_command.hpp"
 #include "app/cli/model_command.hpp"
 #include "app/cli/export.hpp"
 #include "app/cli/model_config.hpp"
@@ -76,6 +77,9 @@ std::string mainHelp() {
      << "                                  write a view's numbers (.npy .csv .json) or heatmap (.png .svg)\n"
      << "  posviz export --help            every export option\n"
      << "  posviz export VIEW --help       one view's options and output layout\n"
+     << "  posviz learn [--list | STEP [--set KEY=VALUE ...]]\n"
+     << "                                  the Learn path as text: chapters and steps, or one step's\n"
+     << "                                  explanation, figure numbers and the article's claim\n"
      << "  posviz examples [NAME | --topic TOPIC | --tests]\n"
      << "                                  the documents' worked examples and code audits, recomputed and\n"
      << "                                  checked; --tests: 001's test list run against every listing\n"
@@ -364,7 +368,7 @@ std::string commandLine(const std::vector<std::string>& args) {
 std::optional<int> runCli(int argc, char** argv) {
   if (argc < 2 || argv[1] == nullptr) return std::nullopt;
   const std::string command = argv[1];
-  if (command != "export" && command != "examples" && command != "model" && command != "--help" && command != "-h" && command != "--version") {
+  if (command != "export" && command != "examples" && command != "learn" && command != "model" && command != "--help" && command != "-h" && command != "--version") {
     return std::nullopt;
   }
   std::vector<std::string> args;
@@ -379,6 +383,9 @@ std::optional<int> runCli(int argc, char** argv) {
   }
   if (command == "examples") {
     return runExamplesCommand(args);
+  }
+  if (command == "learn") {
+    return runLearnCommand(args);
   }
   if (command == "model") {
     return runModelCommand(args);

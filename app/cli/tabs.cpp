@@ -6,6 +6,7 @@ namespace posviz::cli {
 
 const std::vector<TabDef>& tabs() {
   static const std::vector<TabDef> kTabs = {
+      {"learn", "Learn", "A guided path through the documents: why each scheme works, one live figure per step", "", {"start"}},
       {"sinusoidal", "Sinusoidal", "Fixed sin/cos encoding: heatmap, wavelengths, clocks, similarity, the offset matrix M_k",
        "sinusoidal", {}},
       {"learned", "Learned", "A learned position table (seeded or .npy) and the positions it has no row for", "learned", {}},

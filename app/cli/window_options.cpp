@@ -4,12 +4,14 @@
 #include <cstdio>
 
 #include "app/cli/tabs.hpp"
+#include "core/lessons/learn.hpp"
 
 namespace posviz::cli {
 
 const std::vector<OptionSpec>& windowOptionSpecs() {
   static const std::vector<OptionSpec> kSpecs = {
       {"--panel", true, "NAME", "open on this tab: " + tabList(" ")},
+      {"--step", true, "STEP", "open the Learn tab on this step (posviz learn --list names them)"},
       {"--screenshot-path", true, "FILE", "where F12 saves a screenshot (default ./posviz-<tab>-<n>.png)"},
       {"--screenshot-all", true, "DIR", "render every tab to DIR/<tab>.png at 1440x900, then exit"},
       {"--screenshot", true, "FILE", "render the start tab (--panel) to FILE.png at 1440x900 (or --size), then exit"},
@@ -41,13 +43,21 @@ void parseSize(const std::string& text, WindowOptions& w) {
 WindowOptions parseWindowOptions(const std::vector<std::string>& args) {
   const ParsedOptions o = parseOptions(args, windowOptionSpecs());
   if (!o.positional.empty()) {
-    throw UsageError("unknown command " + quotedText(o.positional[0]) + "; commands: export, examples, model (posviz --help)");
+    throw UsageError("unknown command " + quotedText(o.positional[0]) + "; commands: export, examples, learn, model (posviz --help)");
   }
   WindowOptions w;
   if (auto p = o.value("--panel")) {
     const TabDef* tab = findTab(*p);
     if (tab == nullptr) throw UsageError("--panel: got " + quotedText(*p) + ", expected one of " + tabList(", "));
     w.panel = tab->name;
+  }
+  if (auto p = o.value("--step")) {
+    if (!learn::findStep(*p))
+      throw UsageError("--step: got " + quotedText(*p) + ", expected a Learn step id; posviz learn --list shows the " +
+                       std::to_string(learn::stepCount()) + " steps");
+    if (!w.panel.empty() && w.panel != "learn") throw UsageError("--step: a Learn step, but --panel " + w.panel + " was given; use --panel learn or leave --panel out");
+    w.step = *p;
+    w.panel = "learn";
   }
   if (auto p = o.value("--screenshot-path")) w.screenshotPath = *p;
   if (auto p = o.value("--screenshot-all")) {

@@ -1,7 +1,7 @@
 // window_options.hpp: the window's command-line flags, parsed by the same parser as every CLI
 // command (app/cli/args.hpp), so `posviz --help` lists them and a headless build can say what it
 // cannot do.
-//   posviz [--panel NAME] [--screenshot-path FILE] [--size WxH] [--no-settings] [--gl33]
+//   posviz [--panel NAME] [--step STEP] [--screenshot-path FILE] [--size WxH] [--no-settings] [--gl33]
 //   posviz --screenshot-all DIR      render every tab and save DIR/<tab>.png, then exit
 //   posviz --screenshot FILE         render the start tab (--panel) and save FILE, then exit
 //   posviz --config FILE | --preset NAME   open with a model's config applied (as File > Open config)
@@ -19,6 +19,7 @@ namespace posviz::cli {
 
 struct WindowOptions {
   std::string panel;            // a tab name (app/cli/tabs.hpp), aliases resolved; "" = from settings
+  std::string step;             // a Learn step id (core/lessons/learn.hpp); implies --panel learn
   std::string screenshotPath;   // F12 writes here; "" = ./posviz-<tab>-<n>.png
   std::string screenshotAll;    // non-empty: render every tab into this folder and exit
   std::string screenshot;       // non-empty: render the start tab into this PNG and exit

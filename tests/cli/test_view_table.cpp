@@ -222,8 +222,16 @@ TEST_CASE("view_table: the window's flags parse with the CLI's parser and name w
   CHECK(shots.screenshotAll == "out");
   CHECK_FALSE(shots.useSettings);   // reproducible pictures
   CHECK(shots.width == 1440);
-  CHECK_THROWS_WITH_AS(parseWindowOptions({"--panel", "ropes"}), doctest::Contains("expected one of sinusoidal, learned"),
+  CHECK_THROWS_WITH_AS(parseWindowOptions({"--panel", "ropes"}), doctest::Contains("expected one of learn, sinusoidal, learned"),
                        UsageError);
+  // --step opens Learn on a step; it names an unknown id and refuses another tab.
+  const posviz::cli::WindowOptions step = parseWindowOptions({"--step", "rope-2d"});
+  CHECK(step.step == "rope-2d");
+  CHECK(step.panel == "learn");
+  CHECK(parseWindowOptions({"--panel", "start", "--step", "alibi-4"}).step == "alibi-4");   // "start" is Learn's alias
+  CHECK_THROWS_WITH_AS(parseWindowOptions({"--step", "rope-3d"}), doctest::Contains("--step: got \"rope-3d\", expected a Learn step id"),
+                       UsageError);
+  CHECK_THROWS_WITH_AS(parseWindowOptions({"--panel", "rope", "--step", "rope-2d"}), doctest::Contains("but --panel rope was given"), UsageError);
   CHECK_THROWS_WITH_AS(parseWindowOptions({"--size", "100x100"}), doctest::Contains("320 <= W"), UsageError);
   CHECK_THROWS_WITH_AS(parseWindowOptions({"--bench-frames", "5"}), doctest::Contains("[10, 100000]"), UsageError);
   CHECK_THROWS_WITH_AS(parseWindowOptions({"--panle", "rope"}), doctest::Contains("--panel"), UsageError);

@@ -43,7 +43,7 @@ session_once() {
     >"$scratch/$name.log" 2>&1 &
   local pid=$!
   local wid
-  wid=$(timeout 30 xdotool search --sync --pid "$pid" --name '^posviz$' 2>/dev/null | head -n1)
+  wid=$(timeout 30 xdotool search --sync --pid "$pid" --name '^posviz( - .*)?$' 2>/dev/null | head -n1)
   if [ -z "$wid" ]; then
     kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
     rc=99; took=0; echo "FAIL detail: $name: no window within 30 s: $(head -c 300 "$scratch/$name.log")"; return

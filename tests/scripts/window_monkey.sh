@@ -29,7 +29,7 @@ trap cleanup EXIT
 start() {
   "$bin" --size 1280x800 --screenshot-path "$scratch/work/shot.png" >>"$scratch/posviz.log" 2>&1 &
   pid=$!
-  wid=$(timeout 60 xdotool search --sync --pid "$pid" --name '^posviz$' 2>/dev/null | head -n1)
+  wid=$(timeout 60 xdotool search --sync --pid "$pid" --name '^posviz( - .*)?$' 2>/dev/null | head -n1)
   if [ -z "$wid" ]; then echo "FAIL: no window within 60 s"; tail -20 "$scratch/posviz.log"; exit 1; fi
   eval "$(xdotool getwindowgeometry --shell "$wid")"   # X Y WIDTH HEIGHT
   xdotool windowactivate --sync "$wid" 2>/dev/null || xdotool windowfocus "$wid" 2>/dev/null || true

@@ -22,7 +22,7 @@ pid=$!
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null' EXIT
 
 # By pid: other tests may have their own posviz windows open on the same display.
-wid=$(timeout 30 xdotool search --sync --pid "$pid" --name '^posviz$' | head -n1)
+wid=$(timeout 30 xdotool search --sync --pid "$pid" --name '^posviz( - .*)?$' | head -n1)
 if [ -z "$wid" ]; then
   echo "FAIL: no posviz window appeared within 30 s"; cat "$scratch/posviz.log"; exit 1
 fi

@@ -83,6 +83,12 @@ void examplesSelect(ExamplesPanelState& s, int example) {
   s.step = 0;
 }
 
+void examplesSelectByName(ExamplesPanelState& s, const std::string& name) {
+  ensureExamples(s);
+  for (std::size_t i = 0; i < s.examples.size(); ++i)
+    if (s.examples[i].name == name) examplesSelect(s, static_cast<int>(i));
+}
+
 void examplesNextStep(ExamplesPanelState& s) {
   if (s.selected < 0 || s.selected >= static_cast<int>(s.examples.size())) return;
   const int n = static_cast<int>(s.examples[static_cast<std::size_t>(s.selected)].steps.size());

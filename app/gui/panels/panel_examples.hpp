@@ -40,5 +40,7 @@ void drawExamplesPanel(ExamplesPanelState& s, AppContext& ctx);
 void examplesNextStep(ExamplesPanelState& s);
 void examplesPreviousStep(ExamplesPanelState& s);
 void examplesSelect(ExamplesPanelState& s, int example);
+// The example of that name (core/lessons/lessons.hpp), step 1; unknown names change nothing.
+void examplesSelectByName(ExamplesPanelState& s, const std::string& name);
 
 }  // namespace posviz::app

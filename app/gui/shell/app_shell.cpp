@@ -425,6 +425,13 @@ void AppShell::drawPanelTabs() {
   }
   if (opened >= 0) state_.activePanel = opened;
   if (state_.requestedPanel >= 0 && state_.requestedPanel == opened) state_.requestedPanel = -1;
+  // The window title names the tab, and on Learn the step: scripts follow a walk by it.
+  std::string title = "posviz";
+  if (opened >= 0) title += std::string(" - ") + (std::string(table[static_cast<std::size_t>(opened)].name) == "learn" ? learnTitle(state_.learn) : table[static_cast<std::size_t>(opened)].title);
+  if (title != windowTitle_) {
+    windowTitle_ = title;
+    glfwSetWindowTitle(window_, title.c_str());
+  }
 }
 
 // -----------------------------------------------------------------------------------------------
@@ -594,8 +601,15 @@ void AppShell::keyCallback(GLFWwindow* window, int key, int, int action, int mod
 void AppShell::handleShortcuts() {
   const auto& table = panels();
   const bool typing = ImGui::GetIO().WantTextInput;
+  const bool onLearn = state_.activePanel == findPanel("learn");
   for (const auto& [key, mods] : keyPresses_) {
     if (key == GLFW_KEY_F12) screenshotRequested_ = true;
+    // Learn's Next and Back: from the key queue, so a quick tap between two frames is not lost.
+    if (onLearn && mods == 0) {
+      const bool free = !typing && !ImGui::IsAnyItemActive();
+      if (key == GLFW_KEY_PAGE_DOWN || (free && key == GLFW_KEY_RIGHT)) learnNext(state_.learn);
+      if (key == GLFW_KEY_PAGE_UP || (free && key == GLFW_KEY_LEFT)) learnBack(state_.learn);
+    }
     if (!(mods & GLFW_MOD_CONTROL)) continue;
     if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9 && key - GLFW_KEY_1 < static_cast<int>(table.size()))
       state_.requestedPanel = key - GLFW_KEY_1;

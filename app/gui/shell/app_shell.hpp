@@ -118,6 +118,7 @@ class AppShell {
   bool screenshotRequested_ = false;
   bool continuous_ = false;
   bool startHereOpen_ = false;
+  std::string windowTitle_;           // what the window's title bar shows now
   std::string startHereExample_;      // "title (name)" of the first worked example, computed once
   int screenshotCount_ = 0;
   int glMajor_ = 0, glMinor_ = 0;

@@ -10,6 +10,7 @@
 #include "app/gui/panels/panel_examples.hpp"
 #include "app/gui/panels/panel_image.hpp"
 #include "app/gui/panels/panel_extrapolation.hpp"
+#include "app/gui/panels/panel_learn.hpp"
 #include "app/gui/panels/panel_learned.hpp"
 #include "app/gui/panels/panel_model.hpp"
 #include "app/gui/panels/panel_order.hpp"
@@ -21,6 +22,7 @@
 namespace posviz::app {
 
 struct AppState {
+  LearnPanelState learn;
   SinusoidalPanelState sinusoidal;
   LearnedPanelState learned;
   RopePanelState rope;

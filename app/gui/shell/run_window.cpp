@@ -28,9 +28,9 @@ int runWindow(int argc, char** argv) {
   options.height = w.height;
   options.useSettings = w.useSettings;
   options.forceGl33 = w.gl33;
-  // "Start here" greets a person at the interactive window only, never a screenshot
-  // (--screenshot-all, --screenshot-path: scripted pictures) or benchmark run.
-  options.startHere = w.screenshotAll.empty() && w.screenshot.empty() && w.screenshotPath.empty() && w.benchFrames <= 0 && !w.model;
+  // A first run opens on the Learn tab (the settings' default panel); "Start here" stays in the Help
+  // menu and does not cover the path.
+  options.startHere = false;
 
   std::string error;
   auto app = app::AppShell::create(options, &error);
@@ -39,6 +39,7 @@ int runWindow(int argc, char** argv) {
     return 1;
   }
   if (!app->context().gpuNotice.empty()) std::fprintf(stderr, "posviz: %s\n", app->context().gpuNotice.c_str());
+  if (!w.step.empty()) app::learnGo(app->state().learn, w.step);
   if (w.model) {
     app->showConfigNotes(w.model->name, app::applyModelConfig(app->state(), *w.model));
     if (w.panel.empty()) app->selectPanel(app::findPanel("model"));

@@ -30,7 +30,7 @@ struct Settings {
   int windowX = -1, windowY = -1;      // -1: let the window manager place it
   int windowWidth = 1440, windowHeight = 900;
   bool maximized = false;
-  std::string panel = "sinusoidal";    // the panel shown at start (panels.hpp names)
+  std::string panel = "learn";         // the panel shown at start (panels.hpp names)
   BackendChoice backend = BackendChoice::Auto;
   float fontScale = 1.0f;              // on top of the monitor's content scale, 0.5..3
   bool startHereDismissed = false;     // "Start here" was closed once: never shown at start again

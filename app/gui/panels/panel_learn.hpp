@@ -1,0 +1,57 @@
+// panel_learn.hpp: the Learn tab, the guided path through the documents (core/lessons/learn.hpp).
+//
+// Left: the chapters and their steps (a tick on each chapter finished). Right: the step's title,
+// why, one figure with at most three controls (and a play button where motion teaches), what to
+// notice, the article's claim with its verdict coloured by severity, a prediction to make before
+// the answer is shown, "try this" and "Open in <tab>", which carries the step's values over.
+// Back / Next (or Page Up / Page Down, or Left / Right when no control has focus) walk every step
+// in order. The window title names the step, so scripts can follow the walk.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "app/gui/shell/app_context.hpp"
+#include "core/lessons/learn.hpp"
+
+namespace posviz::app {
+
+struct LearnPanelState {
+  std::string step;                               // the step shown (learn::Step::id); "" = the first
+  std::map<std::string, std::vector<double>> values;  // per step: its control values (defaults when absent)
+  std::set<std::string> visited;                  // steps seen; a chapter is done when all its steps are
+  bool playing = false;                           // play advances the step's play control
+  float playSpeed = 2.0f;                         // steps of the play control per second
+  double playCarry = 0.0;                         // fraction of a step accumulated
+  std::string answer;                             // the prediction typed so far
+  bool revealed = false;                          // the prediction's answer is shown
+  bool showClaim = true;                          // the article's claim and verdict (hide: lesson only)
+
+  // Derived
+  std::string shownStep;
+  std::vector<double> shownValues;
+  learn::Figure figure;
+  std::string error;
+  float fade = 1.0f;                              // 0..1 after a step change
+};
+
+// What the Open-in button asks of the shell: show `tab` with these settings applied.
+struct OpenRequest {
+  std::string tab;
+  std::vector<learn::OpenSetting> settings;
+  std::string example;   // tab "examples": the worked example to select
+};
+
+std::optional<OpenRequest> drawLearnPanel(LearnPanelState& s, AppContext& ctx);
+
+// Navigation (also used by the keys and tests).
+void learnGo(LearnPanelState& s, const std::string& stepId);
+void learnNext(LearnPanelState& s);
+void learnBack(LearnPanelState& s);
+// "Learn 3/27: A row of clock hands" for the window title.
+std::string learnTitle(const LearnPanelState& s);
+
+}  // namespace posviz::app
