@@ -82,7 +82,8 @@ std::string mainHelp() {
      << "                                  explanation, figure numbers and the article's claim\n"
      << "  posviz examples [NAME | --topic TOPIC | --tests]\n"
      << "                                  the documents' worked examples and code audits, recomputed and\n"
-     << "                                  checked; --tests: 001's test list run against every listing\n"
+     << "                                  checked; --tests: the test list of Teaching Transformers to\n"
+     << "                                  Count run against every listing\n"
      << "  posviz model --config FILE      a model's positional scheme layer by layer (--preset NAME, --json)\n"
      << "  posviz --help | -h | --version\n\n"
      << "Window options (posviz [options]):\n";

@@ -18,7 +18,8 @@ void printUsage(std::FILE* f) {
                "usage: posviz examples                  list the documents' worked examples\n"
                "       posviz examples --topic TOPIC    list one topic's examples, each claim with its verdict\n"
                "                                        (and, for code audits, what the listing did)\n"
-               "       posviz examples --tests          001's test list run against every listing (pass / FAIL / n/a)\n"
+               "       posviz examples --tests          the test list of Teaching Transformers to Count run\n"
+               "                                        against every listing (pass / FAIL / n/a)\n"
                "       posviz examples NAME             print NAME's steps, numbers and checked claims\n");
 }
 
@@ -54,7 +55,7 @@ void printTopic(const std::vector<WorkedExample>& all, const std::string& topic)
 
 void printTests() {
   const TestGrid g = documentTestGrid();
-  std::printf("001's \"Test Coverage\" list run against each listing (pass / FAIL / n/a: the test is about another kind of module)\n");
+  std::printf("The \"Test Coverage\" list of Teaching Transformers to Count run against each listing (pass / FAIL / n/a: the test is about another kind of module)\n");
   std::printf("%-44s", "");
   for (std::size_t l = 0; l < g.listings.size(); ++l) std::printf(" %c%-3zu", 'L', l + 1);
   std::printf("\n");

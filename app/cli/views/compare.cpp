@@ -128,7 +128,7 @@ std::vector<ViewDef> compareViews() {
   v.aliases = {"comparison"};
   v.tab = "compare";
   v.summary = "the documents' comparison table for sinusoidal, learned, RoPE, ALiBi, NoPE, computed for d_model, heads, L0, L";
-  v.layout = ".json: params, schemes (cells as text, numbers), claims of 001/004 with verdicts; .csv/.npy: (5 schemes, 15 metrics), "
+  v.layout = ".json: params, schemes (cells as text, numbers), claims of Teaching Transformers to Count and the interview guide with verdicts; .csv/.npy: (5 schemes, 15 metrics), "
              "rows and cols named in the .csv comments";
   v.exactDouble = true;
   v.buildsDocument = true;

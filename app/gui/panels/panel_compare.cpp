@@ -98,7 +98,7 @@ void drawParameters(ComparePanelState& s, float scale) {
              "qualifies = true as stated, but the numbers add a condition (hover a verdict for why).");
   int counts[4] = {0, 0, 0, 0};
   for (const ClaimVerdict& v : s.verdicts) ++counts[static_cast<int>(v.verdict)];
-  ImGui::Text("%zu claims of 001 and 004:", s.verdicts.size());
+  ImGui::Text("%zu claims of Teaching Transformers to Count and the interview guide:", s.verdicts.size());
   for (CellVerdict v : {CellVerdict::Agrees, CellVerdict::Qualifies, CellVerdict::Contradicts, CellVerdict::NotTested})
     ImGui::TextColored(verdictColor(v), "  %d %s", counts[static_cast<int>(v)], cellVerdictName(v));
   ImGui::Separator();
@@ -213,7 +213,8 @@ std::string drawDecisionChart(ComparePanelState& s, float scale) {
   ImGui::TextUnformatted("Which to use when");
   ImGui::SameLine();
   ImGui::TextDisabled("(%s)", data.decisionSource.c_str());
-  HelpMarker("001's decision chart. Click an answer; a leaf shows what the table computed for the\n"
+  HelpMarker("The decision chart of Teaching Transformers to Count (\"Comparison: Which to Use When\").\n"
+             "Click an answer; a leaf shows what the table computed for the\n"
              "scheme it recommends and opens that scheme's tab.");
   int node = 0;
   std::string open;

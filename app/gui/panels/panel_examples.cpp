@@ -258,8 +258,8 @@ void drawList(ExamplesPanelState& s) {
              "its last digit is cut off instead of rounded. Red: it is wrong; the step gives the correct\n"
              "value and the likely cause, and a cause repeated over many claims counts once.");
   ImGui::Separator();
-  if (ImGui::Selectable("001's test list, per listing", s.showTests)) s.showTests = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("001's \"Test Coverage\" list run against every code listing of the documents");
+  if (ImGui::Selectable("Test list of Teaching Transformers to Count, per listing", s.showTests)) s.showTests = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The \"Test Coverage\" list of Teaching Transformers to Count, run against every code listing of the documents");
   ImGui::Separator();
   for (int i = 0; i < static_cast<int>(s.examples.size()); ++i) {
     const WorkedExample& e = s.examples[static_cast<std::size_t>(i)];
@@ -330,7 +330,7 @@ const ImVec4& cellColor(TestCell c) {
 
 // 001's test list: one row per test, one column per listing; hover a cell for what it ran.
 void drawTestGrid(const TestGrid& g) {
-  ImGui::TextUnformatted("001's \"Test Coverage\" list, run against every code listing of the documents");
+  ImGui::TextUnformatted("The \"Test Coverage\" list of Teaching Transformers to Count, run against every code listing of the documents");
   ImGui::TextDisabled("pass / FAIL computed from the listings' transcriptions; n/a: the test is about another kind of module. Hover a cell.");
   const int cols = static_cast<int>(g.listings.size()) + 1;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp;

@@ -282,7 +282,7 @@ void drawTable(const ExtrapolationPanelState& s, const std::vector<Extrapolation
   ImGui::TableSetupColumn("entropy (nats)", ImGuiTableColumnFlags_WidthStretch, 0.8f);
   ImGui::TableSetupColumn("H / ln L", ImGuiTableColumnFlags_WidthStretch, 0.6f);
   ImGui::TableSetupColumn("unseen angles", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-  ImGui::TableSetupColumn("seed 001 says", ImGuiTableColumnFlags_WidthStretch, 1.7f);
+  ImGui::TableSetupColumn("the article says", ImGuiTableColumnFlags_WidthStretch, 1.7f);
   ImGui::TableSetupColumn("status", ImGuiTableColumnFlags_WidthStretch, 2.6f);
   ImGui::TableHeadersRow();
   for (std::size_t e = 0; e < runs.size(); ++e)

@@ -71,8 +71,10 @@ const ImVec4 kSame(0.40f, 0.85f, 0.45f, 1.0f);
 
 void drawParameters(PipelinePanelState& s, float scale) {
   ImGui::TextUnformatted("Where position enters");
-  HelpMarker("Sinusoidal and learned encodings are added to the embeddings before the stack (002 8.5.6);\n"
-             "RoPE rotates Q and K inside attention, not V (001); ALiBi adds a bias to the scores.");
+  HelpMarker("Sinusoidal and learned encodings are added to the embeddings before the stack\n"
+             "(8.5 Positional Encoding, 8.5.6 Where Positional Encoding Is Added);\n"
+             "RoPE rotates Q and K inside attention, not V (Teaching Transformers to Count,\n"
+             "\"How RoPE Integrates with Multi-Head Attention\"); ALiBi adds a bias to the scores.");
   ImGui::PushItemWidth(170.0f * scale);
   const char* current = positionEncodingName(chosenEncoding(s));
   if (ImGui::BeginCombo("encoding", current)) {
@@ -84,10 +86,11 @@ void drawParameters(PipelinePanelState& s, float scale) {
     ImGui::EndCombo();
   }
   if (ImGui::Checkbox("add vs concatenate", &s.concatenate)) s.dirty = true;
-  HelpMarker("z = x + p keeps d_model; z = [x; p] makes it 2 d_model (002 8.5.3), and every later\n"
-             "linear layer must grow with it. Norms: ||x + p||^2 = ||x||^2 + ||p||^2 + 2 x.p, ||[x; p]||^2 = ||x||^2 + ||p||^2.");
+  HelpMarker("z = x + p keeps d_model; z = [x; p] makes it 2 d_model (8.5 Positional Encoding, 8.5.3),\n"
+             "and every later linear layer must grow with it.\n"
+             "Norms: ||x + p||^2 = ||x||^2 + ||p||^2 + 2 x.p, ||[x; p]||^2 = ||x||^2 + ||p||^2.");
   if (ImGui::Checkbox("rotate V too", &s.rotateValues)) s.dirty = true;
-  HelpMarker("004 question 7: rotate V as well as Q and K. The weights softmax(QK^T/sqrt(d)) never read V,\n"
+  HelpMarker("Interview guide, question 7: rotate V as well as Q and K. The weights softmax(QK^T/sqrt(d)) never read V,\n"
              "so they stay the same; the outputs sum_j w_ij R_j v_j do not.");
   ImGui::TextUnformatted("sentence");
   if (ImGui::InputText("##pipeline-sentence", s.sentence, sizeof s.sentence)) s.dirty = true;
@@ -200,7 +203,7 @@ void drawAddConcat(const PipelinePanelState& s) {
   if (!s.addConcat) return;
   const AddVsConcat& a = *s.addConcat;
   const std::string tok = s.tokens.empty() ? "" : s.tokens[static_cast<std::size_t>(s.token)];
-  ImGui::Text("%s (002 8.5.3)", s.concatenate ? "Concatenate: z = [x; p]" : "Add: z = x + p");
+  ImGui::Text("%s (8.5 Positional Encoding, 8.5.3)", s.concatenate ? "Concatenate: z = [x; p]" : "Add: z = x + p");
   ImGui::TextWrapped("x = embedding('%s'), p = %s at pos %d", tok.c_str(), positionEncodingName(s.addConcatEncoding), s.token);
   if (chosenEncoding(s) != s.addConcatEncoding)
     ImGui::TextDisabled("(%s adds nothing to the embedding: sinusoidal shown)", positionEncodingName(chosenEncoding(s)));
@@ -239,7 +242,7 @@ HeatmapSpec outputSpec(const Grid& o, const std::vector<std::string>& tok, const
 void drawRotateValues(PipelinePanelState& s) {
   if (!s.rotate) return;
   const RotateValuesResult& r = *s.rotate;
-  ImGui::TextUnformatted("RoPE with V rotated too (004 question 7)");
+  ImGui::TextUnformatted("RoPE with V rotated too (interview guide, question 7)");
   ImGui::TextColored(kSame, "weights: max |w(V rotated) - w(Q, K only)| = %s", formatShort(r.maxWeightDelta, 3).c_str());
   ImGui::TextColored(kAccent, "outputs: max |out(V rotated) - out(Q, K only)| = %s", formatShort(r.maxOutputDelta, 4).c_str());
   if (!s.rotateValues) {
