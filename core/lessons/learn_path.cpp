@@ -636,12 +636,19 @@ Figure figBeyondTable(std::span<const double> v) {
                       {ExtrapolationEncoding::Learned, "poor without retraining or interpolation", "L0 x d"},
                       {ExtrapolationEncoding::Rope, "good; further improved by scaling", "none"},
                       {ExtrapolationEncoding::Alibi, "strong linear bias inductive prior", "none"}};
+  Bars b;
+  b.title = "attention entropy / ln L of the last query at L = " + std::to_string(times) + " x L0 (the learned table has none)";
   for (const Row& r : rows) {
     const ExtrapolationRun run = runExtrapolation(setup, r.e, times * l0);
     t.rows.push_back({extrapolationEncodingTitle(r.e), r.words, r.params, run.error.empty() ? fx(run.entropyRatio, 3) : "no number: no row past L0"});
+    if (run.error.empty()) {
+      b.labels.push_back(extrapolationEncodingTitle(r.e));
+      b.values.push_back(run.entropyRatio);
+    }
   }
   Figure f;
   f.table = t;
+  f.bars = b;
   f.readout.push_back("entropy / ln L is 1 when attention is spread evenly over every key, 0 when it rests on one");
   return f;
 }
