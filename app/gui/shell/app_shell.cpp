@@ -408,7 +408,12 @@ void AppShell::drawPanelTabs() {
       ImGuiTabItemFlags tf = 0;
       if (state_.requestedPanel == static_cast<int>(i)) tf |= ImGuiTabItemFlags_SetSelected;
       const bool open = ImGui::BeginTabItem(p.title, nullptr, tf);
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s  (Ctrl+%d)", p.summary, static_cast<int>(i) + 1);
+      if (ImGui::IsItemHovered()) {
+        if (i < 9)   // only Ctrl+1 .. Ctrl+9 can be typed
+          ImGui::SetTooltip("%s  (Ctrl+%d)", p.summary, static_cast<int>(i) + 1);
+        else
+          ImGui::SetTooltip("%s", p.summary);
+      }
       if (!open) continue;
       opened = static_cast<int>(i);
       const ImGuiStackMark mark = ImGuiStackMark::take();
@@ -531,7 +536,8 @@ void AppShell::drawHelpWindows() {
   }
   if (state_.showShortcuts) {
     if (ImGui::Begin("Keyboard shortcuts", &state_.showShortcuts, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
-      ImGui::Text("Ctrl+1 .. Ctrl+%d   switch tab", static_cast<int>(panels().size()));
+      ImGui::Text("Ctrl+1 .. Ctrl+%d   switch to one of the first %d tabs", std::min(9, static_cast<int>(panels().size())),
+                  std::min(9, static_cast<int>(panels().size())));
       ImGui::TextUnformatted("F12                save a screenshot (PNG)");
       ImGui::TextUnformatted("Ctrl+O             open a learned table (.npy)");
       ImGui::TextUnformatted("Ctrl+= / Ctrl+-    larger / smaller text");
@@ -867,7 +873,7 @@ void AppShell::drawStatusBar(float) {
     ImGui::SameLine(0, 24 * ctx_.uiScale);
     ImGui::TextUnformatted(state_.message.c_str());
   }
-  const std::string hintText = "F12 screenshot  Ctrl+1.." + std::to_string(panels().size()) + " tabs";
+  const std::string hintText = "F12 screenshot  Ctrl+1..9 tabs";
   const char* hint = hintText.c_str();
   const float hintW = ImGui::CalcTextSize(hint).x;
   ImGui::SameLine();
