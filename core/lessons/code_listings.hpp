@@ -1,7 +1,7 @@
 // code_listings.hpp: the documents' PyTorch modules run at their edges, shape by shape.
 //
 // WHAT
-//   Each runXxx function restates one module of shared/seeds/ (constructor + forward) at the level
+//   Each runXxx function restates one module of the articles' code listings (constructor + forward) at the level
 //   of tensor shapes, with PyTorch's rules: slicing a[s:e] clamps to the tensor (a slice past the
 //   end is short or empty, never an error), elementwise ops broadcast (a 1 stretches, a 0 wins over
 //   a 1, any other mismatch raises), nn.Embedding raises on an index >= num_embeddings. A run

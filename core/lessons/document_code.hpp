@@ -1,7 +1,7 @@
 // document_code.hpp: the documents' own code, transcribed, so the lessons can run it.
 //
 // WHAT
-//   Each function restates one snippet of shared/seeds/ line for line (PyTorch/NumPy semantics
+//   Each function restates one snippet of the articles' code line for line (PyTorch/NumPy semantics
 //   on one vector, in float64), bugs included: the lessons compare it with core's reference and
 //   report where it differs. inv_freq is 1 / base^(arange(0, d, 2) / d) in every snippet.
 //

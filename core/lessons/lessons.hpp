@@ -1,7 +1,7 @@
 // lessons.hpp: the documents' worked examples, recomputed by core and checked claim by claim.
 //
 // WHAT
-//   Each WorkedExample is a sequence of Steps taken from one document in shared/seeds/ (the
+//   Each WorkedExample is a sequence of Steps taken from one of the articles (the
 //   sinusoidal vector at pos 3 with d_model 8, the d_model 512 wavelength table, the 2-D RoPE
 //   score at m = 5, n = 2, ...). A Step carries the formula, the numbers core computes for it
 //   and the Claims the document makes there (core/lessons/claims.hpp). Every number is computed

@@ -15,8 +15,8 @@ if [ -z "${DISPLAY:-}" ]; then
   exec xvfb-run -a -s "-screen 0 1600x1000x24" bash "$0" "$bin" "$scratch"
 fi
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
-scratch=$(posviz_scratch "$scratch") && mkdir -p "$scratch/work" || exit 1
-cd "$scratch/work" || exit 1   # whatever the random input exports lands here
+scratch=$(posviz_scratch "$scratch") && mkdir -p "$scratch/cwd" || exit 1
+cd "$scratch/cwd" || exit 1   # whatever the random input exports lands here
 export POSVIZ_CONFIG_DIR="$scratch/config"
 seed=${POSVIZ_MONKEY_SEED:-20261126}
 actions=${POSVIZ_MONKEY_ACTIONS:-500}
@@ -27,7 +27,7 @@ cleanup() { [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; }
 trap cleanup EXIT
 
 start() {
-  "$bin" --size 1280x800 --screenshot-path "$scratch/work/shot.png" >>"$scratch/posviz.log" 2>&1 &
+  "$bin" --size 1280x800 --screenshot-path "$scratch/cwd/shot.png" >>"$scratch/posviz.log" 2>&1 &
   pid=$!
   wid=$(timeout 60 xdotool search --sync --pid "$pid" --name '^posviz( - .*)?$' 2>/dev/null | head -n1)
   if [ -z "$wid" ]; then echo "FAIL: no window within 60 s"; tail -20 "$scratch/posviz.log"; exit 1; fi
