@@ -183,14 +183,14 @@ void drawPrediction(LearnPanelState& s, const learn::Step& st, float width) {
 
 }  // namespace
 
-void learnGo(LearnPanelState& s, const std::string& stepId) {
+void learnGo(LearnPanelState& s, const std::string& stepId, bool animate) {
   if (!findStep(stepId) || stepId == s.step) return;
   s.step = stepId;
   s.visited.insert(stepId);
   s.playing = false;
   s.answer.clear();
   s.revealed = false;
-  s.fade = 0.0f;
+  s.fade = animate ? 0.0f : 1.0f;
 }
 
 void learnNext(LearnPanelState& s) { learnGo(s, nextStep(current(s))->id); }
@@ -201,39 +201,24 @@ std::string learnTitle(const LearnPanelState& s) {
   return "Learn " + std::to_string(flatIndex(r) + 1) + "/" + std::to_string(stepCount()) + ": " + r->title;
 }
 
-std::optional<OpenRequest> drawLearnPanel(LearnPanelState& s, AppContext& ctx) {
-  const StepRef at = current(s);
-  const learn::Step& st = at.get();
-  if (s.step.empty()) s.step = st.id;
-  s.visited.insert(st.id);
-  std::vector<double>& v = valuesOf(s, st);
-  advancePlay(s, st, v, ctx);
-  if (s.fade < 1.0f) {
-    s.fade = std::min(1.0f, s.fade + ctx.deltaTime * 4.0f);
-    ctx.status.animating = true;
-  }
-  // Recompute when the step or a value changed, never every frame.
-  if (s.shownStep != st.id || s.shownValues != v) {
-    try {
-      s.figure = stepFigure(st, v);
-      s.error.clear();
-    } catch (const std::exception& e) {
-      s.figure = {};
-      s.error = e.what();
-    }
-    s.shownStep = st.id;
-    s.shownValues = v;
-  }
+namespace {
 
-  std::optional<OpenRequest> open;
-  const float scale = ctx.uiScale;
-  const float listW = 270.0f * scale;
-  ImGui::BeginChild("learn-chapters", ImVec2(listW, 0), true);
-  drawChapterList(s, at);
-  ImGui::EndChild();
-  ImGui::SameLine();
-  ImGui::BeginChild("learn-step", ImVec2(0, 0), false);
-  const float w = ImGui::GetContentRegionAvail().x;
+// Recompute when the step or a value changed, never every frame.
+void refreshFigure(LearnPanelState& s, const learn::Step& st, const std::vector<double>& v) {
+  if (s.shownStep == st.id && s.shownValues == v) return;
+  try {
+    s.figure = stepFigure(st, v);
+    s.error.clear();
+  } catch (const std::exception& e) {
+    s.figure = {};
+    s.error = e.what();
+  }
+  s.shownStep = st.id;
+  s.shownValues = v;
+}
+
+// Where the step is on the path, its title, the chapter's intro on its first step, and why.
+void drawStepHeader(StepRef at, const learn::Step& st, float w) {
   const Chapter& ch = chapters()[static_cast<std::size_t>(at.chapter)];
   ImGui::TextDisabled("%s  -  step %d of %zu  -  %d of %d on the path", ch.title.c_str(), at.step + 1, ch.steps.size(), flatIndex(at) + 1, stepCount());
   ImGui::SetWindowFontScale(1.35f);
@@ -248,16 +233,10 @@ std::optional<OpenRequest> drawLearnPanel(LearnPanelState& s, AppContext& ctx) {
   ImGui::TextWrapped("%s", st.why.c_str());
   ImGui::PopTextWrapPos();
   ImGui::Separator();
+}
 
-  const float sideW = std::max(300.0f * scale, w * 0.32f);
-  const float figW = w - sideW - 16.0f * scale;
-  const float navH = ImGui::GetFrameHeightWithSpacing() * 1.6f;
-  const float controlsH = ImGui::GetFrameHeightWithSpacing() * (static_cast<float>(std::count_if(st.controls.begin(), st.controls.end(), [](const Control& c) { return !c.extra; })) +
-                                                                 (st.playControl >= 0 ? 1.0f : 0.0f) + 1.0f);
-  const float readoutH = ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(s.figure.readout.size()) * 1.5f + 0.5f);
-  const float figH = std::max(200.0f * scale, ImGui::GetContentRegionAvail().y - controlsH - readoutH - navH);
-
-  const float startX = ImGui::GetCursorPosX();
+// The figure, its exact numbers and the controls, in a column figW wide.
+void drawFigureColumn(LearnPanelState& s, const learn::Step& st, std::vector<double>& v, float figW, float figH) {
   ImGui::BeginGroup();
   if (!s.error.empty()) {
     ErrorText("This figure could not be drawn: " + s.error);
@@ -272,9 +251,12 @@ std::optional<OpenRequest> drawLearnPanel(LearnPanelState& s, AppContext& ctx) {
   }
   drawControls(s, st, v, figW);
   ImGui::EndGroup();
+}
 
-  ImGui::SameLine(startX + figW + 16.0f * scale);
-  ImGui::BeginChild("learn-side", ImVec2(sideW, figH + readoutH + controlsH), false);
+// What to notice, the article's claim, the prediction, try this, and the ways deeper.
+std::optional<OpenRequest> drawSideColumn(LearnPanelState& s, const learn::Step& st, const std::vector<double>& v, float sideW, float h) {
+  std::optional<OpenRequest> open;
+  ImGui::BeginChild("learn-side", ImVec2(sideW, h), false);
   heading("What to notice");
   ImGui::TextWrapped("%s", st.notice.c_str());
   ImGui::Spacing();
@@ -294,7 +276,11 @@ std::optional<OpenRequest> drawLearnPanel(LearnPanelState& s, AppContext& ctx) {
   }
   ImGui::Checkbox("show the articles' claims", &s.showClaim);
   ImGui::EndChild();
+  return open;
+}
 
+// Back and Next, with the next step's title on the button.
+void drawNavigation(LearnPanelState& s, StepRef at, float scale) {
   ImGui::Separator();
   const bool first = flatIndex(at) == 0, last = flatIndex(at) == stepCount() - 1;
   ImGui::BeginDisabled(first);
@@ -309,6 +295,45 @@ std::optional<OpenRequest> drawLearnPanel(LearnPanelState& s, AppContext& ctx) {
   }
   ImGui::SameLine();
   ImGui::TextDisabled("(Page Down / Page Up)");
+}
+
+}  // namespace
+
+std::optional<OpenRequest> drawLearnPanel(LearnPanelState& s, AppContext& ctx) {
+  const StepRef at = current(s);
+  const learn::Step& st = at.get();
+  if (s.step.empty()) s.step = st.id;
+  s.visited.insert(st.id);
+  std::vector<double>& v = valuesOf(s, st);
+  advancePlay(s, st, v, ctx);
+  if (s.fade < 1.0f) {
+    s.fade = std::min(1.0f, s.fade + ctx.deltaTime * 4.0f);
+    ctx.status.animating = true;
+  }
+  refreshFigure(s, st, v);
+
+  const float scale = ctx.uiScale;
+  ImGui::BeginChild("learn-chapters", ImVec2(270.0f * scale, 0), true);
+  drawChapterList(s, at);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("learn-step", ImVec2(0, 0), false);
+  const float w = ImGui::GetContentRegionAvail().x;
+  drawStepHeader(at, st, w);
+
+  const float sideW = std::max(300.0f * scale, w * 0.32f);
+  const float figW = w - sideW - 16.0f * scale;
+  const float navH = ImGui::GetFrameHeightWithSpacing() * 1.6f;
+  const auto sliders = std::count_if(st.controls.begin(), st.controls.end(), [](const Control& c) { return !c.extra; });
+  const float controlsH = ImGui::GetFrameHeightWithSpacing() * (static_cast<float>(sliders) + (st.playControl >= 0 ? 1.0f : 0.0f) + 1.0f);
+  const float readoutH = ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(s.figure.readout.size()) * 1.5f + 0.5f);
+  const float figH = std::max(200.0f * scale, ImGui::GetContentRegionAvail().y - controlsH - readoutH - navH);
+
+  const float startX = ImGui::GetCursorPosX();
+  drawFigureColumn(s, st, v, figW, figH);
+  ImGui::SameLine(startX + figW + 16.0f * scale);
+  const std::optional<OpenRequest> open = drawSideColumn(s, st, v, sideW, figH + readoutH + controlsH);
+  drawNavigation(s, at, scale);
   ImGui::EndChild();
   return open;
 }

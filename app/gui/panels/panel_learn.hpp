@@ -48,7 +48,8 @@ struct OpenRequest {
 std::optional<OpenRequest> drawLearnPanel(LearnPanelState& s, AppContext& ctx);
 
 // Navigation (also used by the keys and tests).
-void learnGo(LearnPanelState& s, const std::string& stepId);
+// animate: fade the new step in (a step change by the user); false: show it at once (opening on it).
+void learnGo(LearnPanelState& s, const std::string& stepId, bool animate = true);
 void learnNext(LearnPanelState& s);
 void learnBack(LearnPanelState& s);
 // "Learn 3/27: A row of clock hands" for the window title.
