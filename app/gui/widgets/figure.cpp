@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/colormap.hpp"
+#include "core/lessons/claims.hpp"
 
 namespace posviz::app {
 
@@ -31,19 +32,15 @@ const ImU32 kSeries[] = {IM_COL32(90, 170, 255, 255), IM_COL32(255, 140, 80, 255
 
 ImU32 seriesColour(int i) { return kSeries[std::clamp(i, 0, 3)]; }
 
+// formatFixed, without the sign of a value that rounds to zero ("-0.000").
 std::string num(double v, int decimals) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", decimals, v);
-  std::string s = b;
-  if (s == "-0" || (s.starts_with("-0.") && s.find_first_not_of("-0.") == std::string::npos)) s.erase(0, 1);  // no "-0.000"
+  std::string s = formatFixed(v, decimals);
+  if (s.starts_with("-") && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);
   return s;
 }
 
-std::string full(double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.10g", v);
-  return b;
-}
+// The exact value under the mouse.
+std::string full(double v) { return formatGeneral(v, 10); }
 
 void centredText(ImDrawList* dl, ImVec2 centre, ImU32 col, const std::string& t) {
   const ImVec2 sz = ImGui::CalcTextSize(t.c_str());
@@ -52,42 +49,33 @@ void centredText(ImDrawList* dl, ImVec2 centre, ImU32 col, const std::string& t)
 
 // --- cell grids ------------------------------------------------------------------------------
 
-void drawGrid(const CellGrid& g, ImVec2 at, float w, float h, float alpha) {
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float line = ImGui::GetTextLineHeight();
-  dl->AddText(at, withAlpha(kText, alpha), g.title.c_str());
-  const float labelW = [&] {
-    float m = ImGui::CalcTextSize("000").x;
-    for (const std::string& l : g.rowLabels) m = std::max(m, ImGui::CalcTextSize(l.c_str()).x);
-    return m + 8.0f;
-  }();
-  const float top = at.y + line * (g.colTitle.empty() ? 1.4f : 2.5f) + line;
-  const float left = at.x + labelW + (g.rowTitle.empty() ? 0.0f : line * 1.2f);
-  const float availW = w - (left - at.x), availH = h - (top - at.y);
-  if (g.grid.rows <= 0 || g.grid.cols <= 0 || availW < 10 || availH < 10) return;
-  const bool printValues = g.grid.rows <= 16 && g.grid.cols <= 16;
-  float cell = std::min(availW / fl(g.grid.cols), availH / fl(g.grid.rows));
-  if (printValues) cell = std::min(cell, 90.0f);
-  const float cw = printValues ? std::min(availW / fl(g.grid.cols), cell * 1.6f) : cell;
-  // Colour scale over the finite values.
-  float lo = 0, hi = 0;
-  bool any = false;
-  for (float v : g.grid.values)
-    if (std::isfinite(v)) {
-      lo = any ? std::min(lo, v) : v;
-      hi = any ? std::max(hi, v) : v;
-      any = true;
-    }
+// Where a grid's cells go inside its rectangle.
+struct GridLayout {
+  float left = 0, top = 0;   // the first cell's corner
+  float cell = 0, cw = 0;    // cell height and width
+  bool printValues = false;  // small grids print their values
+};
+
+// Colour scale over the finite values: diverging around 0 for signed data.
+ColorScale gridScale(const CellGrid& g) {
+  const ValueRange r = finiteRange(g.grid);
   ColorScale scale;
   scale.map = g.symmetric ? Colormap::RdBu : Colormap::Viridis;
   if (g.symmetric) {
-    const float m = std::max(std::abs(lo), std::abs(hi));
+    const float m = std::max(std::abs(r.min), std::abs(r.max));
     scale.min = -m;
     scale.max = m > 0 ? m : 1.0f;
   } else {
-    scale.min = lo;
-    scale.max = hi > lo ? hi : lo + 1.0f;
+    scale.min = r.min;
+    scale.max = r.max > r.min ? r.max : r.min + 1.0f;
   }
+  return scale;
+}
+
+// Axis titles and row / column labels (every one when they fit; the highlighted ones always).
+void drawGridLabels(ImDrawList* dl, const CellGrid& g, ImVec2 at, const GridLayout& L, float alpha) {
+  const float line = ImGui::GetTextLineHeight();
+  const float left = L.left, top = L.top, cell = L.cell, cw = L.cw;
   if (!g.colTitle.empty()) centredText(dl, ImVec2(left + cw * fl(g.grid.cols) * 0.5f, at.y + line * 1.9f), withAlpha(kDim, alpha), g.colTitle);
   if (!g.rowTitle.empty()) {
     const std::string t = g.rowTitle;
@@ -106,6 +94,12 @@ void drawGrid(const CellGrid& g, ImVec2 at, float w, float h, float alpha) {
     const ImVec2 sz = ImGui::CalcTextSize(l.c_str());
     dl->AddText(ImVec2(left - sz.x - 6.0f, top + cell * (fl(r) + 0.5f) - sz.y * 0.5f), withAlpha(r == g.highlightRow ? kHighlight : kDim, alpha), l.c_str());
   }
+}
+
+// The cells: colour, value (small grids), hatching for rows that do not exist, exact value on hover.
+void drawGridCells(ImDrawList* dl, const CellGrid& g, const GridLayout& L, const ColorScale& scale, float alpha) {
+  const float left = L.left, top = L.top, cell = L.cell, cw = L.cw;
+  const bool printValues = L.printValues;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   for (int r = 0; r < g.grid.rows; ++r) {
     for (int c = 0; c < g.grid.cols; ++c) {
@@ -139,6 +133,11 @@ void drawGrid(const CellGrid& g, ImVec2 at, float w, float h, float alpha) {
       }
     }
   }
+}
+
+// The "no row" label over missing rows and the outline of the place the text talks about.
+void drawGridMarks(ImDrawList* dl, const CellGrid& g, const GridLayout& L, float alpha) {
+  const float left = L.left, top = L.top, cell = L.cell, cw = L.cw;
   if (g.noDataRowsFrom >= 0 && g.noDataRowsFrom < g.grid.rows && !g.noDataLabel.empty()) {
     const float y0 = top + cell * fl(g.noDataRowsFrom), y1 = top + cell * fl(g.grid.rows);
     const std::string t = g.noDataLabel + " (rows " + std::to_string(g.noDataRowsFrom) + "..." + std::to_string(g.grid.rows - 1) + ")";
@@ -157,6 +156,26 @@ void drawGrid(const CellGrid& g, ImVec2 at, float w, float h, float alpha) {
   } else if (g.highlightCol >= 0 && g.highlightCol < g.grid.cols) {
     dl->AddRect(ImVec2(left + cw * fl(g.highlightCol), top), ImVec2(left + cw * fl(g.highlightCol + 1), top + cell * fl(g.grid.rows)), withAlpha(kHighlight, alpha), 0.0f, 0, 3.0f);
   }
+}
+
+void drawGrid(const CellGrid& g, ImVec2 at, float w, float h, float alpha) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float line = ImGui::GetTextLineHeight();
+  dl->AddText(at, withAlpha(kText, alpha), g.title.c_str());
+  float labelW = ImGui::CalcTextSize("000").x;
+  for (const std::string& l : g.rowLabels) labelW = std::max(labelW, ImGui::CalcTextSize(l.c_str()).x);
+  GridLayout L;
+  L.top = at.y + line * (g.colTitle.empty() ? 1.4f : 2.5f) + line;
+  L.left = at.x + labelW + 8.0f + (g.rowTitle.empty() ? 0.0f : line * 1.2f);
+  const float availW = w - (L.left - at.x), availH = h - (L.top - at.y);
+  if (g.grid.rows <= 0 || g.grid.cols <= 0 || availW < 10 || availH < 10) return;
+  L.printValues = g.grid.rows <= 16 && g.grid.cols <= 16;
+  L.cell = std::min(availW / fl(g.grid.cols), availH / fl(g.grid.rows));
+  if (L.printValues) L.cell = std::min(L.cell, 90.0f);
+  L.cw = L.printValues ? std::min(availW / fl(g.grid.cols), L.cell * 1.6f) : L.cell;
+  drawGridLabels(dl, g, at, L, alpha);
+  drawGridCells(dl, g, L, gridScale(g), alpha);
+  drawGridMarks(dl, g, L, alpha);
 }
 
 // --- dials -----------------------------------------------------------------------------------
