@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "app/cli/args.hpp"
 #include "app/cli/tabs.hpp"
 #include "core/lessons/claims.hpp"
 #include "core/lessons/learn.hpp"
@@ -179,22 +180,17 @@ int runLearnCommand(const std::vector<std::string>& args) {
     const Control& c = s.controls[static_cast<std::size_t>(index)];
     const std::string text = kv.substr(eq + 1);
     double value = 0.0;
-    if (c.kind == ControlKind::Switch && (text == "on" || text == "off")) {
-      value = text == "on" ? 1.0 : 0.0;
-    } else {
-      std::size_t used = 0;
-      try {
-        value = std::stod(text, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != text.size() || text.empty() || !std::isfinite(value) || value < c.min || value > c.max) {
-        std::fprintf(stderr, "posviz learn: %s must be %s, got %s\n", key.c_str(),
-                     c.kind == ControlKind::Switch ? "on or off"
-                                                   : ("a number in [" + formatGeneral(c.min, 6) + ", " + formatGeneral(c.max, 6) + "]").c_str(),
-                     quotedText(text).c_str());
-        return 2;
-      }
+    try {   // the same parsers, and so the same messages, as every other flag
+      const std::string flag = "--set " + key;
+      if (c.kind == ControlKind::Switch)
+        value = parseChoiceOption(flag, text, {"on", "off"}) == "on" ? 1.0 : 0.0;
+      else if (c.kind == ControlKind::Int)
+        value = static_cast<double>(parseIntOption(flag, text, static_cast<long long>(c.min), static_cast<long long>(c.max)));
+      else
+        value = parseRealOption(flag, text, RealRange{c.min, c.max});
+    } catch (const UsageError& e) {
+      std::fprintf(stderr, "posviz learn: %s\n", displayMessage(e.what()).c_str());
+      return 2;
     }
     values[static_cast<std::size_t>(index)] = value;
   }

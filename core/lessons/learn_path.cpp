@@ -16,6 +16,7 @@
 #include "core/extrapolation.hpp"
 #include "core/learned.hpp"
 #include "core/lessons/claims.hpp"
+#include "core/lessons/document_code.hpp"
 #include "core/lessons/learn.hpp"
 #include "core/mrope.hpp"
 #include "core/nope.hpp"
@@ -419,22 +420,10 @@ Figure figRope2d(std::span<const double> v) {
 std::string rope2dValue() { return fx(rope2d(5, 2, 1.0, 1, 0, 0, 1).score, 4) + " = sin(3)"; }
 double rope2dAnswer() { return rope2d(5, 2, 1.0, 1, 0, 0, 1).score; }
 
-// RoPE as the interview guide's RotaryPE listing computes it: angles tiled with repeat() (dim c
-// gets theta_(c mod d/2)) while the swap pairs neighbours (2i, 2i+1).
-std::vector<double> listingRotate(std::span<const double> x, double m, double base) {
-  const int d = static_cast<int>(x.size());
-  std::vector<double> out(x.size());
-  for (int c = 0; c < d; ++c) {
-    const double theta = std::pow(base, -2.0 * (c % (d / 2)) / d);
-    const double rotated = c % 2 == 0 ? -x[static_cast<std::size_t>(c + 1)] : x[static_cast<std::size_t>(c - 1)];
-    out[static_cast<std::size_t>(c)] = x[static_cast<std::size_t>(c)] * std::cos(m * theta) + rotated * std::sin(m * theta);
-  }
-  return out;
-}
 std::string listingValue() {
   std::vector<double> q;
   for (float e : fixedQuery(8)) q.push_back(e);
-  const std::vector<double> code = listingRotate(q, 5.0, 10000.0);
+  const std::vector<double> code = doc004RotaryPe(q, 5.0);   // the interview guide's listing, transcribed
   const std::vector<double> right = ropeRotate(ropeParams(8), q, 5.0);
   double worst = 0.0;
   for (std::size_t i = 0; i < q.size(); ++i) worst = std::max(worst, std::abs(code[i] - right[i]));
@@ -594,8 +583,8 @@ Figure figAlibiSlopes(std::span<const double> v) {
     ref.x.push_back(i);
     ref.y.push_back(paper[static_cast<std::size_t>(i - 1)]);
     rule.x.push_back(i);
-    rule.y.push_back(std::pow(2.0, -8.0 * i / h));
   }
+  rule.y = doc001AlibiSlopes(h);
   l.series = {ref, rule};
   Figure f;
   f.lines = l;
@@ -608,7 +597,7 @@ Figure figAlibiSlopes(std::span<const double> v) {
                                     : "the rule differs from the paper's code by up to " + gn(worst, 3) + " (" + std::to_string(h) + " is not a power of two)");
   return f;
 }
-std::string alibi12Value() { return gn(alibiSlopes(12)[0], 4) + " for head 1 of 12 where the rule gives " + gn(std::pow(2.0, -8.0 / 12.0), 4); }
+std::string alibi12Value() { return gn(alibiSlopes(12)[0], 4) + " for head 1 of 12 where the rule gives " + gn(doc001AlibiSlopes(12)[0], 4); }
 
 // ---------------------------------------------------------------------------------------------
 // Chapter 6: beyond the trained length
@@ -899,526 +888,553 @@ Figure figMoreMrope(std::span<const double> v) {
 
 // ---------------------------------------------------------------------------------------------
 
+// One function per step, in reading order.
+
+Step orderShuffleStep() {
+  Step s;
+  s.id = "order-shuffle";
+  s.title = "Shuffle the words, shuffle the answer";
+  s.why = "A token's query, key and value are computed from that token alone. Move a token and its three vectors move with it, unchanged; "
+          "every score between two tokens is the same number as before, just in a different row and column. So attention can only "
+          "reorder its answer when the input is reordered: it is equivariant, and \"dog bites man\" and \"man bites dog\" look alike to it.";
+  s.notice = "Without positions the two grids hold the same nine numbers: the weight of \"man\" on \"dog\" is identical in both sentences.";
+  s.tryThis = "Switch positions on: the weights now differ, because each word carries its place.";
+  s.controls = {switchC("positions", "add sinusoidal positions", "adds PE(pos) to each word's vector before attention")};
+  s.claim = ArticleClaim{kTeaching, "The Position Problem", "Attention(pi(X)) = pi(Attention(X))", Severity::Holds,
+                         "In the toy model the largest difference is at rounding level.", nullptr};
+  s.openTab = "order";
+  s.example = "shuffled-sentence-permutation";
+  s.figure = figOrderShuffle;
+  return s;
+}
+
+Step orderWhereStep() {
+  Step s;
+  s.id = "order-where";
+  s.title = "Three places to put position";
+  s.why = "A fix has to break the symmetry somewhere. Sinusoidal and learned encodings add a vector to each token before the first layer, "
+          "so position travels in the token itself. RoPE leaves the tokens alone and turns each query and key by an angle set by its "
+          "position. ALiBi touches neither and subtracts a distance penalty from the scores.";
+  s.notice = "Only the learned table costs numbers that must be trained, and the count grows with the trained length.";
+  s.tryThis = "Raise L0 and watch the learned table's count grow while the others stay at zero.";
+  s.controls = {intC("d_model", "d_model", "width of each token vector", 8, 1024, 512),
+                intC("l0", "trained length L0", "positions seen in training", 16, 8192, 2048)};
+  s.claim = ArticleClaim{kInterview, "Deep Dive: Where to Apply RoPE Versus Additive PE", "RoPE acts on Q and K, not on V", Severity::Holds,
+                         "RoPE rotates queries and keys after their projections; values are left as they are (chapter 4 shows why).", nullptr};
+  s.openTab = "pipeline";
+  s.figure = figOrderWhere;
+  return s;
+}
+
+Step sinClocksStep() {
+  Step s;
+  s.id = "sin-clocks";
+  s.title = "A row of clock hands";
+  s.why = "Each pair of dimensions (2i, 2i + 1) holds sin and cos of one angle, pos x w_i, so the pair is a hand on a dial. The speeds "
+          "w_i = 10000^(-2i/d_model) fall geometrically: pair 0 turns a full radian per position, the last pair barely moves. Fast hands tell "
+          "neighbours apart; slow hands tell the start of a long text from its end. Together they give every position its own pattern.";
+  s.notice = "Press play: the first dial spins, the last one creeps. The fastest hand is pair 0, not the last pair.";
+  s.tryThis = "Set d_model to 16 and find the position where pair 0 has made one full turn (about 6.3).";
+  s.controls = {intC("pos", "position", "the token's index in the sequence", 0, 200, 3),
+                intC("d_model", "d_model", "number of dimensions (pairs = d_model / 2)", 2, 16, 8)};
+  s.playControl = 0;
+  s.claim = ArticleClaim{kInterview, "Sinusoidal Positional Encoding, In Plain English (and interview question 2)",
+                         "low i uses a slow angular progression ... higher i uses faster oscillations", Severity::WrongConcept,
+                         "The article has the order reversed. The correct order at d_model 8: {value}. The speed is 1/10000^(2i/d_model), which "
+                         "shrinks as i grows, so low i is the fast hand.",
+                         sinOrderValue};
+  s.openTab = "sinusoidal";
+  s.openWith = {{"pos", "pos"}, {"d_model", "d_model"}};
+  s.example = "sinusoidal-frequency-order";
+  s.figure = figSinClocks;
+  return s;
+}
+
+Step sinWavelengthsStep() {
+  Step s;
+  s.id = "sin-wavelengths";
+  s.title = "Wavelengths from a few positions to tens of thousands";
+  s.why = "A hand's wavelength is the number of positions it needs for one turn: 2 pi / w_i = 2 pi x base^(2i/d_model). Because the "
+          "exponent grows in even steps, the wavelengths form a geometric ladder from 2 pi up to nearly 2 pi x base. The base decides how "
+          "far the ladder reaches.";
+  s.notice = "On a log scale the ladder is a straight line: each pair's wavelength is the previous one times the same factor.";
+  s.tryThis = "Predict the wavelength of dims 128 and 129 at d_model 512, then set the pair slider to 64 to check.";
+  s.controls = {intC("d_model", "d_model", "number of dimensions", 8, 1024, 512), realC("base", "base", "the 10000 in the formula", 100, 1000000, 10000),
+                intC("pair", "pair i", "which pair to read (dims 2i and 2i + 1)", 0, 511, 64)};
+  s.claim = ArticleClaim{kTeaching, "The Frequency Intuition (the wavelength table for d_model = 512)",
+                         "dimension pair 128, 129: ~630; 254, 255: ~62,800", Severity::WrongNumber,
+                         "The article's rows do not match their labels. The correct wavelengths are {value}. The table mixes up dimension "
+                         "numbers and pair numbers, and its last value is the ceiling 2 pi x 10000 that no pair reaches.",
+                         sinTableValue};
+  s.predict = Prediction{"Wavelength of dims 128 and 129 at d_model 512, in positions?", 1, sinPair64Wavelength,
+                         "Dims 128, 129 are pair 64, so the exponent is 128/512 = 1/4: 2 pi x 10000^(1/4) = 2 pi x 10."};
+  s.openTab = "sinusoidal";
+  s.openWith = {{"d_model", "d_model"}, {"base", "base"}, {"pair", "pair"}};
+  s.example = "sinusoidal-wavelengths-d512";
+  s.figure = figSinWavelengths;
+  return s;
+}
+
+Step sinPos3Step() {
+  Step s;
+  s.id = "sin-pos3";
+  s.title = "Position 3 at d_model 8, number by number";
+  s.why = "With d_model 8 there are four pairs with divisors 1, 10, 100 and 1000. Position 3 therefore has the angles 3, 0.3, 0.03 and "
+          "0.003 radians, and its eight numbers are their sines and cosines. Small angles give sin close to the angle and cos close to 1, "
+          "which is why the right half of the grid is nearly constant.";
+  s.notice = "Row 3 is highlighted: 0.141, -0.990, 0.296, 0.955, ... Down each column the fast left pair changes a lot, the slow right pair hardly.";
+  s.tryThis = "Move the position slider and see which columns change visibly from one row to the next.";
+  s.controls = {intC("pos", "position", "the row to read", 0, 7, 3)};
+  s.claim = ArticleClaim{kInterview, "Worked Example: Sinusoidal PE at Position 3 with d_model = 8",
+                         "[0.141120008, -0.989992497, 0.295520207, 0.955336489, ...]", Severity::Holds,
+                         "All eight values agree with the computed ones to the nine decimals printed.", nullptr};
+  s.predict = Prediction{"PE(3, 2) = sin(3 / 10) = ?", 3, sinPos3Dim2, "Pair 1 divides by 10000^(2/8) = 10, so the angle is 0.3 rad."};
+  s.openTab = "sinusoidal";
+  s.openWith = {{"pos", "pos"}, {"d_model", "=8"}};
+  s.example = "sinusoidal-pos3-d8";
+  s.figure = figSinPos3;
+  return s;
+}
+
+Step sinOffsetStep() {
+  Step s;
+  s.id = "sin-offset";
+  s.title = "An offset is a rotation: M_k";
+  s.why = "The angle-addition rules say sin(a + b) = sin a cos b + cos a sin b and cos(a + b) = cos a cos b - sin a sin b. Put a = pos x w_i "
+          "and b = k x w_i: the pair at pos + k is the pair at pos turned by k x w_i. The turn depends on k only, so one fixed matrix M_k "
+          "carries every position k steps on. A layer can learn \"look k tokens back\" once and use it everywhere.";
+  s.notice = "Play moves pos: both arrows turn together and the arc between them never changes.";
+  s.tryThis = "Change k and pair: the arc is k x w_i, large for pair 0, tiny for pair 3.";
+  s.controls = {intC("pos", "position", "where the first arrow is", 0, 100, 2), intC("k", "offset k", "how far the second arrow is ahead", -10, 10, 3),
+                intC("pair", "pair i", "which pair of d_model 8 to draw", 0, 3, 0)};
+  s.playControl = 0;
+  s.claim = ArticleClaim{kTeaching, "Why Sin/Cos Pairs?", "PE(pos + k) can be written as a linear transformation of PE(pos)", Severity::Holds,
+                         "M_k, built from k alone, carries PE(pos) to PE(pos + k) for every pos, up to rounding.", nullptr};
+  s.openTab = "sinusoidal";
+  s.openWith = {{"pos", "pos"}, {"k", "k"}, {"pair", "pair"}, {"d_model", "=8"}};
+  s.example = "sinusoidal-offset-rotation";
+  s.figure = figSinOffset;
+  return s;
+}
+
+Step sinAddStep() {
+  Step s;
+  s.id = "sin-add";
+  s.title = "Adding, not concatenating";
+  s.why = "Added to a word vector x, the position p goes through the same projection: (x + p) W_q = x W_q + p W_q. A score between two "
+          "tokens therefore splits into four dot products: word with word, word with position (twice) and position with position. The "
+          "middle two are where content and position interfere; concatenating would keep the vectors apart but double their width.";
+  s.notice = "Move the two positions: the content-content bar never moves, the other three do.";
+  s.tryThis = "Put both tokens at the same distance in different places (1 and 3, then 5 and 7) and compare the position-position bar.";
+  s.controls = {intC("a", "position of \"dog\"", "the query token's position", 0, 15, 1), intC("b", "position of \"man\"", "the key token's position", 0, 15, 3)};
+  s.claim = ArticleClaim{kDive, "8.5.3 Why Addition Instead of Concatenation?", "q_i = (x_i + p_i) W_Q = x_i W_Q + p_i W_Q", Severity::Holds,
+                         "The four terms add up to the score exactly.", nullptr};
+  s.openTab = "pipeline";
+  s.figure = figSinAddition;
+  return s;
+}
+
+Step learnedCeilingStep() {
+  Step s;
+  s.id = "learned-ceiling";
+  s.title = "One row per position, and a last row";
+  s.why = "A learned encoding is a table with L0 rows, one per position seen in training. Row pos is simply looked up and added to the "
+          "token. Nothing relates row 7 to row 8: each is its own set of trained numbers. That gives freedom, and a hard end: a position "
+          "past the last row has no vector at all. The numbers here are random because the table is shown as it starts; training is what "
+          "later makes neighbouring rows alike.";
+  s.notice = "Switch on reading past the table and move the position beyond the last row: there is no row to highlight.";
+  s.tryThis = "Set 8 rows and position 12: the lookup has nothing to return, so a model must fail, crop, or be retrained.";
+  s.controls = {intC("rows", "rows (L0)", "positions the table was trained for", 2, 16, 8), intC("pos", "position", "the position looked up", 0, 31, 3),
+                switchC("past", "read past the table", "lets the position go beyond the last row, as a longer input would")};
+  s.claim = ArticleClaim{kTeaching, "When Learned Beats Sinusoidal",
+                         "If you train with T_max = 512 and try to process a 1,024-token sequence, you crash.", Severity::Holds,
+                         "An embedding table has rows 0..511 only, and PyTorch raises an index error for row 512 and on.", nullptr};
+  s.predict = Prediction{"A table trained with T_max = 512: the last position it can look up?", 0, learnedLastRow,
+                         "Rows are numbered from 0, so 512 rows end at 511."};
+  s.openTab = "learned";
+  s.openWith = {{"max_len", "rows"}, {"lookup_pos", "pos"}, {"d_model", "=8"}};
+  s.example = "learned-ceiling-512";
+  s.figure = figLearned;
+  return s;
+}
+
+Step ropeRotateStep() {
+  Step s;
+  s.id = "rope-rotate";
+  s.title = "Each pair turns by m x theta_i";
+  s.why = "RoPE splits a query of head_dim numbers into pairs and turns pair i by m x theta_i, where m is the token's position and "
+          "theta_i = 10000^(-2i/head_dim), the same ladder of speeds as the sinusoidal clocks. Nothing is added: the vector keeps its "
+          "length and only its direction carries the position.";
+  s.notice = "Press play: the arrow turns at a steady rate and its length never changes.";
+  s.tryThis = "Pick pair 3 and play: the same positions barely move it. Slow pairs are the long-range part of the code.";
+  s.controls = {intC("m", "position m", "the query's position", 0, 100, 5), intC("pair", "pair i", "which pair of head_dim 8", 0, 3, 0)};
+  s.playControl = 0;
+  s.claim = ArticleClaim{kTeaching, "Rotary Position Embeddings (RoPE), The Core Idea", "RoPE applies a rotation by angle m theta", Severity::Holds,
+                         "The pair is turned by exactly m x theta_i and its length is kept.", nullptr};
+  s.openTab = "rope";
+  s.openWith = {{"m", "m"}, {"head_dim", "=8"}};
+  s.figure = figRopeRotate;
+  return s;
+}
+
+Step ropeRelativeStep() {
+  Step s;
+  s.id = "rope-relative";
+  s.title = "Only the distance reaches the score";
+  s.why = "Turning q by m x theta and k by n x theta and then taking their dot product is the same as turning k by (n - m) x theta against "
+          "a still q: rotations compose by adding angles, and a dot product only sees the angle between two arrows. So the score "
+          "depends on m - n and on the contents, never on where the pair sits.";
+  s.notice = "Every diagonal of the grid holds one repeated number: s(5, 2) = s(6, 3) = s(7, 4).";
+  s.tryThis = "Move m and n together by the same amount: the highlighted value does not change.";
+  s.controls = {intC("m", "query position m", "row of the grid", 0, 9, 5), intC("n", "key position n", "column of the grid", 0, 9, 2)};
+  s.claim = ArticleClaim{kTeaching, "The Core Idea", "q^T R(m)^T R(n) k = q^T R(n - m) k", Severity::Holds,
+                         "The grid's diagonals agree to rounding, 100 positions on as well.", nullptr};
+  s.openTab = "rope";
+  s.openWith = {{"m", "m"}, {"n", "n"}, {"head_dim", "=8"}};
+  s.figure = figRopeRelative;
+  return s;
+}
+
+Step rope2dStep() {
+  Step s;
+  s.id = "rope-2d";
+  s.title = "The two-dimensional example: m = 5, n = 2";
+  s.why = "With one pair and theta = 1 rad, q = (1, 0) turned to m = 5 and k = (0, 1) turned to n = 2 end up at angles 5 and 2 + pi/2. "
+          "Their dot product is the cosine of the angle between them, cos(pi/2 - 3) = sin 3. A dot product of two 2-vectors has two "
+          "products to add; dropping one gives a very different number.";
+  s.notice = "The arc between q and k is set by m - n: play m and n together and it stays.";
+  s.tryThis = "Type your own q and k below: the score is |q| |k| cos(angle between them after turning).";
+  s.controls = {intC("m", "query position m", "where q is turned to", 0, 20, 5), intC("n", "key position n", "where k is turned to", 0, 20, 2),
+                realC("theta", "theta (rad per position)", "the pair's speed", 0.05, 3.14, 1.0),
+                extraC("q0", "q x", 1.0), extraC("q1", "q y", 0.0), extraC("k0", "k x", 0.0), extraC("k1", "k y", 1.0)};
+  s.playControl = 0;
+  s.claim = ArticleClaim{kInterview, "Worked Example: RoPE in Two Dimensions with Position 5",
+                         "q^(5) . k^(2) ~ -0.2579", Severity::WrongNumber,
+                         "The article says -0.2579; the correct value is {value}, because the article kept only the first product, "
+                         "0.2837 x (-0.9093), and dropped the second, (-0.9589) x (-0.4161) = +0.3990. Its rotated vectors are right.",
+                         rope2dValue};
+  s.predict = Prediction{"q^(5) . k^(2) with theta = 1, q = (1, 0), k = (0, 1)?", 3, rope2dAnswer,
+                         "Both vectors turn; the angle between them is pi/2 - 3, and cos(pi/2 - 3) = sin 3."};
+  s.openTab = "rope";
+  s.openWith = {{"m", "m"}, {"n", "n"}, {"head_dim", "=2"}};
+  s.example = "rope-2d-m5-n2";
+  s.figure = figRope2d;
+  return s;
+}
+
+Step ropeLayoutsStep() {
+  Step s;
+  s.id = "rope-layouts";
+  s.title = "Which dims form a pair";
+  s.why = "RoPE needs to know which two dimensions make a pair. RoFormer and Meta's LLaMA pair neighbours (2i, 2i + 1); GPT-NeoX and the "
+          "Hugging Face LLaMA pair dim i with dim i + head_dim/2 (\"rotate_half\"). Both are correct, but weights trained one way must be "
+          "permuted before they run the other way, or every pair mixes two unrelated numbers.";
+  s.notice = "With the permutation the two curves lie on each other; without it the scores are different numbers.";
+  s.tryThis = "Switch on the mistake and watch the second curve leave the first.";
+  s.controls = {intC("head_dim", "head_dim", "dimensions per head", 4, 16, 8),
+                switchC("wrong", "load half-split weights as interleaved, no permutation", "the classic checkpoint-conversion mistake")};
+  s.claim = ArticleClaim{kInterview, "Code (class RotaryPE)", "cos.repeat(1, 1, 1, 2) with interleaved pairs", Severity::WrongConcept,
+                         "The listing mixes the two layouts: repeat() lays the angles out half-split, while its swap pairs neighbours, so "
+                         "dims 2i and 2i + 1 get different angles and the 2 x 2 blocks are no longer rotations: the result is off by {value}. "
+                         "repeat_interleave(2, dim=-1) is what interleaved pairs need.",
+                         listingValue};
+  s.openTab = "rope";
+  s.openWith = {{"head_dim", "head_dim"}};
+  s.example = "rope-repeat-interleaved-code";
+  s.figure = figRopeLayouts;
+  return s;
+}
+
+Step ropeCacheStep() {
+  Step s;
+  s.id = "rope-cache";
+  s.title = "Generating one token at a time: the offset";
+  s.why = "When a model generates, the keys of earlier tokens are kept in a cache, already turned to their positions. A new token must be "
+          "turned to its true position, the cache length, not to 0: the offset. Then its score with each cached key is the one the full "
+          "pass would have computed.";
+  s.notice = "With the offset the two scores match; forget it and the new query sits at the wrong angle.";
+  s.tryThis = "Switch on the mistake, then change the cache length: the error grows with it.";
+  s.controls = {intC("cached", "tokens already cached", "the new token's true position", 1, 40, 6),
+                switchC("forget", "forget the offset", "turn the new token as if it were at position 0")};
+  s.claim = ArticleClaim{kTeaching, "RoPE and KV-Cache", "Cached K values are already rotated - no re-rotation needed", Severity::Holds,
+                         "Provided each new token is turned with offset = the number of cached tokens.", nullptr};
+  s.openTab = "rope";
+  s.figure = figRopeCache;
+  return s;
+}
+
+Step ropeNotVStep() {
+  Step s;
+  s.id = "rope-not-v";
+  s.title = "Queries and keys, not values";
+  s.why = "Scores decide who attends to whom; values are what gets mixed. RoPE turns q and k so that the scores see distance. Turning the "
+          "values as well would leave the weights alone but make the mixed output depend on where the tokens sit, so the same phrase "
+          "would produce a different output at every place in a text.";
+  s.notice = "Play the shift: with values left alone the output arrow stays put.";
+  s.tryThis = "Switch on \"rotate V too\" and play again: the output now turns with the absolute position.";
+  s.controls = {intC("shift", "where the pair sits", "both tokens moved this far", 0, 60, 0),
+                switchC("rotate_v", "rotate V too", "the mistake: values turned like keys")};
+  s.playControl = 0;
+  s.claim = ArticleClaim{kInterview, "Interview question 7", "rotating V would not change the softmax weights", Severity::Holds,
+                         "The weights do not change. What does change is the output, which would then carry absolute position.", nullptr};
+  s.openTab = "pipeline";
+  s.openWith = {{"rotate_values", "rotate_v"}};
+  s.figure = figRopeValues;
+  return s;
+}
+
+Step alibi4Step() {
+  Step s;
+  s.id = "alibi-4";
+  s.title = "The four-token bias";
+  s.why = "Before the softmax, ALiBi subtracts m x |i - j| from the score of query i on key j. A penalty of m per step of distance "
+          "divides the weight by e^m per step, so a head with a steep slope looks only at its neighbours. The bias uses no learned "
+          "numbers and exists for any length.";
+  s.notice = "The diagonal is 0 and each step away costs m: with m = 0.5 the corner is -1.5.";
+  s.tryThis = "Make it causal: the upper triangle is masked, and only the past is penalised.";
+  s.controls = {intC("t", "tokens", "sequence length", 2, 16, 4), realC("m", "slope m", "penalty per step of distance", 0.0625, 1.0, 0.5),
+                switchC("causal", "causal", "mask later keys, as a decoder does")};
+  s.claim = ArticleClaim{kInterview, "Worked Example: ALiBi Bias Matrix for Four Tokens", "B = [[0, -0.5, -1.0, -1.5], ...]", Severity::Holds,
+                         "Every entry agrees.", nullptr};
+  s.predict = Prediction{"B[0][3] for 4 tokens with m = 0.5?", 2, alibiCorner, "Distance 3 times the slope 0.5, subtracted."};
+  s.openTab = "alibi";
+  s.openWith = {{"positions", "t"}, {"causal", "causal"}};
+  s.example = "alibi-4tokens-m0.5";
+  s.figure = figAlibiBias;
+  return s;
+}
+
+Step alibiSlopesStep() {
+  Step s;
+  s.id = "alibi-slopes";
+  s.title = "One slope per head";
+  s.why = "Each head gets its own slope, spaced geometrically, so some heads are sharply local and others look far back. For a power-of-two "
+          "head count H the slopes are 2^(-8h/H); for other counts the paper's code takes the slopes of the next lower power of two and "
+          "fills in every other slope of the next higher one.";
+  s.notice = "At 8 heads the two curves coincide; at 12 they part.";
+  s.tryThis = "Try 12 heads and compare head 1.";
+  s.controls = {intC("heads", "heads H", "number of attention heads", 1, 32, 8)};
+  s.claim = ArticleClaim{kTeaching, "ALiBi: Attention with Linear Biases", "m_h = 1/2^(8h/H) for head h = 1, ..., H", Severity::WrongNumber,
+                         "Right for 8 heads (the article's example) but not as a general rule: the paper's code gives {value}.", alibi12Value};
+  s.openTab = "alibi";
+  s.openWith = {{"heads", "heads"}};
+  s.example = "alibi-slopes-8heads";
+  s.figure = figAlibiSlopes;
+  return s;
+}
+
+Step beyondTableStep() {
+  Step s;
+  s.id = "beyond-table";
+  s.title = "The extrapolation table, measured";
+  s.why = "The articles rank the schemes by how they behave past the trained length. The toy sentence run past L0 shows what that means: "
+          "a learned table has no numbers there, and the others keep working with attention that spreads or stays focused.";
+  s.notice = "The learned row has no number: there is nothing to compute past L0.";
+  s.tryThis = "Set L to 1 x L0: every scheme works. Then go to 8 x.";
+  s.controls = {intC("times", "L / L0", "how far past the trained length", 1, 8, 4)};
+  s.claim = ArticleClaim{kInterview, "Extrapolation Comparison", "Learned absolute: poor without retraining or interpolation", Severity::Holds,
+                         "More strongly than \"poor\": with no row there is no output at all.", nullptr};
+  s.openTab = "extrapolation";
+  s.openWith = {{"trained_length", "=64"}};
+  s.figure = figBeyondTable;
+  return s;
+}
+
+Step beyondUnseenStep() {
+  Step s;
+  s.id = "beyond-unseen";
+  s.title = "Angles the model never saw";
+  s.why = "During training a RoPE pair only ever turns through (L0 - 1) x theta_i. Fast pairs go round many times, so every angle is "
+          "familiar. Slow pairs turn less than once, and past L0 they reach angles that were never seen. That is where a RoPE model "
+          "breaks down, and what the scaling methods repair.";
+  s.notice = "Only the slow pairs on the right meet new angles, and more of them as L grows.";
+  s.tryThis = "Double head_dim: more pairs are slow enough to be caught.";
+  s.controls = {intC("times", "L / L0", "length as a multiple of L0 = 4096", 1, 32, 4), intC("head_dim", "head_dim", "dimensions per head", 8, 256, 128)};
+  s.openTab = "extrapolation";
+  s.openWith = {{"head_dim", "head_dim"}};
+  s.figure = figBeyondUnseen;
+  return s;
+}
+
+Step beyondPiStep() {
+  Step s;
+  s.id = "beyond-pi";
+  s.title = "Position interpolation";
+  s.why = "The simplest repair divides every position by s = L / L0, so the longest new input fits in the angles training covered. The "
+          "price is paid by the fast pairs: neighbours end up a fraction of a step apart, finer than anything the model learned to "
+          "resolve.";
+  s.notice = "The line is flat at 1/s: every pair slows by the same amount.";
+  s.tryThis = "Set s = 16 and read how close neighbouring positions become.";
+  s.controls = {realC("s", "factor s", "target length / trained length", 1, 32, 4)};
+  s.claim = ArticleClaim{kInterview, "Interview question 8", "Position interpolation (compress positions into the trained range)", Severity::Holds,
+                         "Dividing positions by s is exactly what the method does.", nullptr};
+  s.openTab = "context";
+  s.figure = figBeyondPi;
+  return s;
+}
+
+Step beyondNtkStep() {
+  Step s;
+  s.id = "beyond-ntk";
+  s.title = "NTK-aware: change the base instead";
+  s.why = "Raising the base slows the slow pairs a lot and the fast pairs hardly at all, because the base enters with exponent 2i/d. "
+          "Choosing the new base as base x s^(d/(d-2)) makes the slowest pair slow down by exactly s, like interpolation, while pair 0 "
+          "keeps its speed and the local detail it carries.";
+  s.notice = "The NTK curve starts at 1 on the left and falls to 1/s on the right.";
+  s.tryThis = "Compare the two curves at pair 0 and at the last pair.";
+  s.controls = {realC("s", "factor s", "target length / trained length", 1, 32, 8)};
+  s.claim = ArticleClaim{kInterview, "NTK-Aware Scaling and YaRN (Brief)", "NTK-aware scaling adjusts the effective base", Severity::Holds,
+                         "The method is a new base. The article does not give it; it is base x s^(d/(d-2)).", nullptr};
+  s.openTab = "context";
+  s.figure = figBeyondNtk;
+  return s;
+}
+
+Step beyondYarnStep() {
+  Step s;
+  s.id = "beyond-yarn";
+  s.title = "YaRN: a ramp, and a temperature";
+  s.why = "YaRN sorts pairs by how many turns they make within L0: pairs that turn many times keep their speed, pairs that turn less "
+          "than once are interpolated, and a ramp blends the ones between. Stretching a context also flattens attention, because there "
+          "are more keys to share the weight; YaRN multiplies cos and sin by 0.1 ln s + 1, which scales the scores up by its square and "
+          "restores the sharpness.";
+  s.notice = "The curve has three parts: 1 on the left, 1/s on the right, a ramp between.";
+  s.tryThis = "Switch off the ramp: it becomes plain interpolation. Switch off the attention factor and read the score scale.";
+  s.controls = {realC("s", "factor s", "target length / trained length", 1, 32, 8), switchC("no_ramp", "without its ramp", "interpolate every pair"),
+                switchC("no_factor", "without its attention factor", "leave cos and sin unscaled")};
+  s.claim = ArticleClaim{kInterview, "NTK-Aware Scaling and YaRN (Brief)",
+                         "some bands of frequencies are interpolated more aggressively than others", Severity::Holds,
+                         "But it leaves out the attention factor, without which a stretched model's attention is too flat.", nullptr};
+  s.openTab = "context";
+  s.example = "ntk-yarn-4096-to-131072";
+  s.figure = figBeyondYarn;
+  return s;
+}
+
+Step chooseTableStep() {
+  Step s;
+  s.id = "choose-table";
+  s.title = "The comparison table, computed";
+  s.why = "Each cell of the comparison is something you can measure: how many numbers the scheme learns, where it enters, whether the "
+          "scores keep only the distance, and what it has at a position past L0.";
+  s.notice = "Sinusoidal and learned are not relative: the content terms carry absolute positions into the score.";
+  s.tryThis = "Set L = L0: the learned table works again and no RoPE pair sees a new angle.";
+  s.controls = {intC("l0", "trained length L0", "positions seen in training", 16, 8192, 2048), intC("times", "L / L0", "length run now", 1, 16, 4)};
+  s.claim = ArticleClaim{kTeaching, "Comparison: Which to Use When", "Relative position - Sinusoidal: via rotation property", Severity::WrongConcept,
+                         "The rotation property holds for PE(pos) alone, but a score mixes word and position terms, so an added sinusoid does "
+                         "not make scores depend on distance only; the computed check says no.",
+                         nullptr};
+  s.openTab = "compare";
+  s.openWith = {{"trained_length", "l0"}};
+  s.figure = figChooseTable;
+  return s;
+}
+
+Step chooseChartStep() {
+  Step s;
+  s.id = "choose-chart";
+  s.title = "The decision chart";
+  s.why = "The chart asks what you are building. The answers follow from the previous chapters: a growing context rules out a table, "
+          "recency alone fits ALiBi, and RoPE's relative scores and cache-friendliness make it the default of today's open models.";
+  s.notice = "Each answer is one property from this path.";
+  s.tryThis = "Open the Compare tab and run the table at your own model's sizes.";
+  s.claim = ArticleClaim{kTeaching, "The Decision", "Need length extrapolation, rich position info: RoPE + NTK scaling", Severity::Holds,
+                         "As advice; today's long-context RoPE models mostly ship YaRN or Llama 3.1's scaling instead.", nullptr};
+  s.openTab = "compare";
+  s.figure = figChooseChart;
+  return s;
+}
+
+Step moreT5Step() {
+  Step s;
+  s.id = "more-t5";
+  s.title = "T5's relative buckets";
+  s.why = "T5 learns one bias per head for each bucket of distance. Short distances get a bucket each; longer ones share buckets whose "
+          "width grows logarithmically, and everything past max_distance lands in the last bucket. It is ALiBi's idea with learned, "
+          "coarse-grained values.";
+  s.notice = "Near the diagonal each distance has its own number; far away whole bands share one.";
+  s.tryThis = "Switch to causal: later keys all fall in bucket 0.";
+  s.controls = {intC("buckets", "buckets", "number of buckets", 4, 32, 16), intC("max_distance", "max distance", "where the buckets stop growing", 20, 128, 32),
+                switchC("causal", "causal (decoder)", "only the past counts")};
+  s.openTab = "relative";
+  s.openWith = {{"num_buckets", "buckets"}, {"max_distance", "max_distance"}};
+  s.figure = figMoreT5;
+  return s;
+}
+
+Step moreXposStep() {
+  Step s;
+  s.id = "more-xpos";
+  s.title = "xPos: RoPE that fades with distance";
+  s.why = "RoPE's score between matching vectors oscillates with distance and does not settle. xPos multiplies each pair of the query by "
+          "zeta_i^(n/scale) and of the key by zeta_i^(-m/scale), with zeta_i < 1; the product depends on n - m only and shrinks as the "
+          "distance grows, so far tokens matter less in a smooth way.";
+  s.notice = "The xPos curve is RoPE's curve under a decaying envelope.";
+  s.tryThis = "Lower the scale: the decay sets in sooner.";
+  s.controls = {realC("scale", "scale", "xPos's scale_base", 16, 2048, 512)};
+  s.openTab = "relative";
+  s.openWith = {{"scale_base", "scale"}};
+  s.figure = figMoreXpos;
+  return s;
+}
+
+Step moreNopeStep() {
+  Step s;
+  s.id = "more-nope";
+  s.title = "No encoding at all";
+  s.why = "A decoder's causal mask already breaks the symmetry: query t sees exactly t + 1 tokens. A head that spreads its weight evenly "
+          "gives the first token 1/(t + 1), and from that the position can be read back. Some models (NoPE layers) rely on this.";
+  s.notice = "With the mask the read-back line lies on the true position.";
+  s.tryThis = "Switch the mask off: every query sees every token and the position is gone.";
+  s.controls = {switchC("causal", "causal mask", "queries see only earlier tokens")};
+  s.controls[0].value = 1.0;
+  s.openTab = "order";
+  s.figure = figMoreNope;
+  return s;
+}
+
+Step moreMropeStep() {
+  Step s;
+  s.id = "more-mrope";
+  s.title = "RoPE for images and text: M-RoPE";
+  s.why = "Qwen2-VL gives each token three ids, time, height and width, and gives each a share of the rotary pairs. Text tokens carry "
+          "the same number on all three; an image's patches share a time id and count rows and columns, so the model sees the image "
+          "as a grid, not as a line.";
+  s.notice = "The image patches' h and w rows repeat their row and column numbers.";
+  s.tryThis = "Make the image 3 x 4 and see where the text after it resumes.";
+  s.controls = {intC("h", "image rows", "patch rows after merging", 1, 4, 2), intC("w", "image columns", "patch columns after merging", 1, 4, 3)};
+  s.openTab = "image";
+  s.figure = figMoreMrope;
+  return s;
+}
+
 std::vector<Chapter> buildChapters() {
-  std::vector<Chapter> cs;
-
-  cs.push_back({"order", "1. Why order matters",
-                "Attention compares every token with every other, but nothing in that comparison knows where a token sits. This chapter shows the "
-                "blindness, then the three places a fix can go.",
-                {}});
-  {
-    Step s;
-    s.id = "order-shuffle";
-    s.title = "Shuffle the words, shuffle the answer";
-    s.why = "A token's query, key and value are computed from that token alone. Move a token and its three vectors move with it, unchanged; "
-            "every score between two tokens is the same number as before, just in a different row and column. So attention can only "
-            "reorder its answer when the input is reordered: it is equivariant, and \"dog bites man\" and \"man bites dog\" look alike to it.";
-    s.notice = "Without positions the two grids hold the same nine numbers: the weight of \"man\" on \"dog\" is identical in both sentences.";
-    s.tryThis = "Switch positions on: the weights now differ, because each word carries its place.";
-    s.controls = {switchC("positions", "add sinusoidal positions", "adds PE(pos) to each word's vector before attention")};
-    s.claim = ArticleClaim{kTeaching, "The Position Problem", "Attention(pi(X)) = pi(Attention(X))", Severity::Holds,
-                           "In the toy model the largest difference is at rounding level.", nullptr};
-    s.openTab = "order";
-    s.example = "shuffled-sentence-permutation";
-    s.figure = figOrderShuffle;
-    cs.back().steps.push_back(s);
-  }
-  {
-    Step s;
-    s.id = "order-where";
-    s.title = "Three places to put position";
-    s.why = "A fix has to break the symmetry somewhere. Sinusoidal and learned encodings add a vector to each token before the first layer, "
-            "so position travels in the token itself. RoPE leaves the tokens alone and turns each query and key by an angle set by its "
-            "position. ALiBi touches neither and subtracts a distance penalty from the scores.";
-    s.notice = "Only the learned table costs numbers that must be trained, and the count grows with the trained length.";
-    s.tryThis = "Raise L0 and watch the learned table's count grow while the others stay at zero.";
-    s.controls = {intC("d_model", "d_model", "width of each token vector", 8, 1024, 512),
-                  intC("l0", "trained length L0", "positions seen in training", 16, 8192, 2048)};
-    s.claim = ArticleClaim{kInterview, "Deep Dive: Where to Apply RoPE Versus Additive PE", "RoPE acts on Q and K, not on V", Severity::Holds,
-                           "RoPE rotates queries and keys after their projections; values are left as they are (chapter 4 shows why).", nullptr};
-    s.openTab = "pipeline";
-    s.figure = figOrderWhere;
-    cs.back().steps.push_back(s);
-  }
-
-  cs.push_back({"sinusoidal", "2. Sinusoidal encoding",
-                "The original Transformer adds a fixed pattern of sines and cosines to each token. Read it as a row of clocks.", {}});
-  {
-    Step s;
-    s.id = "sin-clocks";
-    s.title = "A row of clock hands";
-    s.why = "Each pair of dimensions (2i, 2i + 1) holds sin and cos of one angle, pos x w_i, so the pair is a hand on a dial. The speeds "
-            "w_i = 10000^(-2i/d_model) fall geometrically: pair 0 turns a full radian per position, the last pair barely moves. Fast hands tell "
-            "neighbours apart; slow hands tell the start of a long text from its end. Together they give every position its own pattern.";
-    s.notice = "Press play: the first dial spins, the last one creeps. The fastest hand is pair 0, not the last pair.";
-    s.tryThis = "Set d_model to 16 and find the position where pair 0 has made one full turn (about 6.3).";
-    s.controls = {intC("pos", "position", "the token's index in the sequence", 0, 200, 3),
-                  intC("d_model", "d_model", "number of dimensions (pairs = d_model / 2)", 2, 16, 8)};
-    s.playControl = 0;
-    s.claim = ArticleClaim{kInterview, "Sinusoidal Positional Encoding, In Plain English (and interview question 2)",
-                           "low i uses a slow angular progression ... higher i uses faster oscillations", Severity::WrongConcept,
-                           "The article has the order reversed. The correct order at d_model 8: {value}. The speed is 1/10000^(2i/d_model), which "
-                           "shrinks as i grows, so low i is the fast hand.",
-                           sinOrderValue};
-    s.openTab = "sinusoidal";
-    s.openWith = {{"pos", "pos"}, {"d_model", "d_model"}};
-    s.example = "sinusoidal-frequency-order";
-    s.figure = figSinClocks;
-    cs.back().steps.push_back(s);
-  }
-  {
-    Step s;
-    s.id = "sin-wavelengths";
-    s.title = "Wavelengths from a few positions to tens of thousands";
-    s.why = "A hand's wavelength is the number of positions it needs for one turn: 2 pi / w_i = 2 pi x base^(2i/d_model). Because the "
-            "exponent grows in even steps, the wavelengths form a geometric ladder from 2 pi up to nearly 2 pi x base. The base decides how "
-            "far the ladder reaches.";
-    s.notice = "On a log scale the ladder is a straight line: each pair's wavelength is the previous one times the same factor.";
-    s.tryThis = "Predict the wavelength of dims 128 and 129 at d_model 512, then set the pair slider to 64 to check.";
-    s.controls = {intC("d_model", "d_model", "number of dimensions", 8, 1024, 512), realC("base", "base", "the 10000 in the formula", 100, 1000000, 10000),
-                  intC("pair", "pair i", "which pair to read (dims 2i and 2i + 1)", 0, 511, 64)};
-    s.claim = ArticleClaim{kTeaching, "The Frequency Intuition (the wavelength table for d_model = 512)",
-                           "dimension pair 128, 129: ~630; 254, 255: ~62,800", Severity::WrongNumber,
-                           "The article's rows do not match their labels. The correct wavelengths are {value}. The table mixes up dimension "
-                           "numbers and pair numbers, and its last value is the ceiling 2 pi x 10000 that no pair reaches.",
-                           sinTableValue};
-    s.predict = Prediction{"Wavelength of dims 128 and 129 at d_model 512, in positions?", 1, sinPair64Wavelength,
-                           "Dims 128, 129 are pair 64, so the exponent is 128/512 = 1/4: 2 pi x 10000^(1/4) = 2 pi x 10."};
-    s.openTab = "sinusoidal";
-    s.openWith = {{"d_model", "d_model"}, {"base", "base"}, {"pair", "pair"}};
-    s.example = "sinusoidal-wavelengths-d512";
-    s.figure = figSinWavelengths;
-    cs.back().steps.push_back(s);
-  }
-  {
-    Step s;
-    s.id = "sin-pos3";
-    s.title = "Position 3 at d_model 8, number by number";
-    s.why = "With d_model 8 there are four pairs with divisors 1, 10, 100 and 1000. Position 3 therefore has the angles 3, 0.3, 0.03 and "
-            "0.003 radians, and its eight numbers are their sines and cosines. Small angles give sin close to the angle and cos close to 1, "
-            "which is why the right half of the grid is nearly constant.";
-    s.notice = "Row 3 is highlighted: 0.141, -0.990, 0.296, 0.955, ... Down each column the fast left pair changes a lot, the slow right pair hardly.";
-    s.tryThis = "Move the position slider and see which columns change visibly from one row to the next.";
-    s.controls = {intC("pos", "position", "the row to read", 0, 7, 3)};
-    s.claim = ArticleClaim{kInterview, "Worked Example: Sinusoidal PE at Position 3 with d_model = 8",
-                           "[0.141120008, -0.989992497, 0.295520207, 0.955336489, ...]", Severity::Holds,
-                           "All eight values agree with the computed ones to the nine decimals printed.", nullptr};
-    s.predict = Prediction{"PE(3, 2) = sin(3 / 10) = ?", 3, sinPos3Dim2, "Pair 1 divides by 10000^(2/8) = 10, so the angle is 0.3 rad."};
-    s.openTab = "sinusoidal";
-    s.openWith = {{"pos", "pos"}, {"d_model", "=8"}};
-    s.example = "sinusoidal-pos3-d8";
-    s.figure = figSinPos3;
-    cs.back().steps.push_back(s);
-  }
-  {
-    Step s;
-    s.id = "sin-offset";
-    s.title = "An offset is a rotation: M_k";
-    s.why = "The angle-addition rules say sin(a + b) = sin a cos b + cos a sin b and cos(a + b) = cos a cos b - sin a sin b. Put a = pos x w_i "
-            "and b = k x w_i: the pair at pos + k is the pair at pos turned by k x w_i. The turn depends on k only, so one fixed matrix M_k "
-            "carries every position k steps on. A layer can learn \"look k tokens back\" once and use it everywhere.";
-    s.notice = "Play moves pos: both arrows turn together and the arc between them never changes.";
-    s.tryThis = "Change k and pair: the arc is k x w_i, large for pair 0, tiny for pair 3.";
-    s.controls = {intC("pos", "position", "where the first arrow is", 0, 100, 2), intC("k", "offset k", "how far the second arrow is ahead", -10, 10, 3),
-                  intC("pair", "pair i", "which pair of d_model 8 to draw", 0, 3, 0)};
-    s.playControl = 0;
-    s.claim = ArticleClaim{kTeaching, "Why Sin/Cos Pairs?", "PE(pos + k) can be written as a linear transformation of PE(pos)", Severity::Holds,
-                           "M_k, built from k alone, carries PE(pos) to PE(pos + k) for every pos, up to rounding.", nullptr};
-    s.openTab = "sinusoidal";
-    s.openWith = {{"pos", "pos"}, {"k", "k"}, {"pair", "pair"}, {"d_model", "=8"}};
-    s.example = "sinusoidal-offset-rotation";
-    s.figure = figSinOffset;
-    cs.back().steps.push_back(s);
-  }
-  {
-    Step s;
-    s.id = "sin-add";
-    s.title = "Adding, not concatenating";
-    s.why = "Added to a word vector x, the position p goes through the same projection: (x + p) W_q = x W_q + p W_q. A score between two "
-            "tokens therefore splits into four dot products: word with word, word with position (twice) and position with position. The "
-            "middle two are where content and position interfere; concatenating would keep the vectors apart but double their width.";
-    s.notice = "Move the two positions: the content-content bar never moves, the other three do.";
-    s.tryThis = "Put both tokens at the same distance in different places (1 and 3, then 5 and 7) and compare the position-position bar.";
-    s.controls = {intC("a", "position of \"dog\"", "the query token's position", 0, 15, 1), intC("b", "position of \"man\"", "the key token's position", 0, 15, 3)};
-    s.claim = ArticleClaim{kDive, "8.5.3 Why Addition Instead of Concatenation?", "q_i = (x_i + p_i) W_Q = x_i W_Q + p_i W_Q", Severity::Holds,
-                           "The four terms add up to the score exactly.", nullptr};
-    s.openTab = "pipeline";
-    s.figure = figSinAddition;
-    cs.back().steps.push_back(s);
-  }
-
-  cs.push_back({"learned", "3. Learned tables",
-                "GPT-2 and BERT learn one vector per position instead of computing it. The table is flexible and has an end.", {}});
-  {
-    Step s;
-    s.id = "learned-ceiling";
-    s.title = "One row per position, and a last row";
-    s.why = "A learned encoding is a table with L0 rows, one per position seen in training. Row pos is simply looked up and added to the "
-            "token. Nothing relates row 7 to row 8: each is its own set of trained numbers. That gives freedom, and a hard end: a position "
-            "past the last row has no vector at all. The numbers here are random because the table is shown as it starts; training is what "
-            "later makes neighbouring rows alike.";
-    s.notice = "Switch on reading past the table and move the position beyond the last row: there is no row to highlight.";
-    s.tryThis = "Set 8 rows and position 12: the lookup has nothing to return, so a model must fail, crop, or be retrained.";
-    s.controls = {intC("rows", "rows (L0)", "positions the table was trained for", 2, 16, 8), intC("pos", "position", "the position looked up", 0, 31, 3),
-                  switchC("past", "read past the table", "lets the position go beyond the last row, as a longer input would")};
-    s.claim = ArticleClaim{kTeaching, "When Learned Beats Sinusoidal",
-                           "If you train with T_max = 512 and try to process a 1,024-token sequence, you crash.", Severity::Holds,
-                           "An embedding table has rows 0..511 only, and PyTorch raises an index error for row 512 and on.", nullptr};
-    s.predict = Prediction{"A table trained with T_max = 512: the last position it can look up?", 0, learnedLastRow,
-                           "Rows are numbered from 0, so 512 rows end at 511."};
-    s.openTab = "learned";
-    s.openWith = {{"max_len", "rows"}, {"lookup_pos", "pos"}, {"d_model", "=8"}};
-    s.example = "learned-ceiling-512";
-    s.figure = figLearned;
-    cs.back().steps.push_back(s);
-  }
-
-  cs.push_back({"rope", "4. RoPE: rotating queries and keys",
-                "RoPE puts position into the attention score itself by turning each query and key, pair by pair.", {}});
-  {
-    Step s;
-    s.id = "rope-rotate";
-    s.title = "Each pair turns by m x theta_i";
-    s.why = "RoPE splits a query of head_dim numbers into pairs and turns pair i by m x theta_i, where m is the token's position and "
-            "theta_i = 10000^(-2i/head_dim), the same ladder of speeds as the sinusoidal clocks. Nothing is added: the vector keeps its "
-            "length and only its direction carries the position.";
-    s.notice = "Press play: the arrow turns at a steady rate and its length never changes.";
-    s.tryThis = "Pick pair 3 and play: the same positions barely move it. Slow pairs are the long-range part of the code.";
-    s.controls = {intC("m", "position m", "the query's position", 0, 100, 5), intC("pair", "pair i", "which pair of head_dim 8", 0, 3, 0)};
-    s.playControl = 0;
-    s.claim = ArticleClaim{kTeaching, "Rotary Position Embeddings (RoPE), The Core Idea", "RoPE applies a rotation by angle m theta", Severity::Holds,
-                           "The pair is turned by exactly m x theta_i and its length is kept.", nullptr};
-    s.openTab = "rope";
-    s.openWith = {{"m", "m"}, {"head_dim", "=8"}};
-    s.figure = figRopeRotate;
-    cs.back().steps.push_back(s);
-  }
-  {
-    Step s;
-    s.id = "rope-relative";
-    s.title = "Only the distance reaches the score";
-    s.why = "Turning q by m x theta and k by n x theta and then taking their dot product is the same as turning k by (n - m) x theta against "
-            "a still q: rotations compose by adding angles, and a dot product only sees the angle between two arrows. So the score "
-            "depends on m - n and on the contents, never on where the pair sits.";
-    s.notice = "Every diagonal of the grid holds one repeated number: s(5, 2) = s(6, 3) = s(7, 4).";
-    s.tryThis = "Move m and n together by the same amount: the highlighted value does not change.";
-    s.controls = {intC("m", "query position m", "row of the grid", 0, 9, 5), intC("n", "key position n", "column of the grid", 0, 9, 2)};
-    s.claim = ArticleClaim{kTeaching, "The Core Idea", "q^T R(m)^T R(n) k = q^T R(n - m) k", Severity::Holds,
-                           "The grid's diagonals agree to rounding, 100 positions on as well.", nullptr};
-    s.openTab = "rope";
-    s.openWith = {{"m", "m"}, {"n", "n"}, {"head_dim", "=8"}};
-    s.figure = figRopeRelative;
-    cs.back().steps.push_back(s);
-  }
-  {
-    Step s;
-    s.id = "rope-2d";
-    s.title = "The two-dimensional example: m = 5, n = 2";
-    s.why = "With one pair and theta = 1 rad, q = (1, 0) turned to m = 5 and k = (0, 1) turned to n = 2 end up at angles 5 and 2 + pi/2. "
-            "Their dot product is the cosine of the angle between them, cos(pi/2 - 3) = sin 3. A dot product of two 2-vectors has two "
-            "products to add; dropping one gives a very different number.";
-    s.notice = "The arc between q and k is set by m - n: play m and n together and it stays.";
-    s.tryThis = "Type your own q and k below: the score is |q| |k| cos(angle between them after turning).";
-    s.controls = {intC("m", "query position m", "where q is turned to", 0, 20, 5), intC("n", "key position n", "where k is turned to", 0, 20, 2),
-                  realC("theta", "theta (rad per position)", "the pair's speed", 0.05, 3.14, 1.0),
-                  extraC("q0", "q x", 1.0), extraC("q1", "q y", 0.0), extraC("k0", "k x", 0.0), extraC("k1", "k y", 1.0)};
-    s.playControl = 0;
-    s.claim = ArticleClaim{kInterview, "Worked Example: RoPE in Two Dimensions with Position 5",
-                           "q^(5) . k^(2) ~ -0.2579", Severity::WrongNumber,
-                           "The article says -0.2579; the correct value is {value}, because the article kept only the first product, "
-                           "0.2837 x (-0.9093), and dropped the second, (-0.9589) x (-0.4161) = +0.3990. Its rotated vectors are right.",
-                           rope2dValue};
-    s.predict = Prediction{"q^(5) . k^(2) with theta = 1, q = (1, 0), k = (0, 1)?", 3, rope2dAnswer,
-                           "Both vectors turn; the angle between them is pi/2 - 3, and cos(pi/2 - 3) = sin 3."};
-    s.openTab = "rope";
-    s.openWith = {{"m", "m"}, {"n", "n"}, {"head_dim", "=2"}};
-    s.example = "rope-2d-m5-n2";
-    s.figure = figRope2d;
-    cs.back().steps.push_back(s);
-  }
-  {
-    Step s;
-    s.id = "rope-layouts";
-    s.title = "Which dims form a pair";
-    s.why = "RoPE needs to know which two dimensions make a pair. RoFormer and Meta's LLaMA pair neighbours (2i, 2i + 1); GPT-NeoX and the "
-            "Hugging Face LLaMA pair dim i with dim i + head_dim/2 (\"rotate_half\"). Both are correct, but weights trained one way must be "
-            "permuted before they run the other way, or every pair mixes two unrelated numbers.";
-    s.notice = "With the permutation the two curves lie on each other; without it the scores are different numbers.";
-    s.tryThis = "Switch on the mistake and watch the second curve leave the first.";
-    s.controls = {intC("head_dim", "head_dim", "dimensions per head", 4, 16, 8),
-                  switchC("wrong", "load half-split weights as interleaved, no permutation", "the classic checkpoint-conversion mistake")};
-    s.claim = ArticleClaim{kInterview, "Code (class RotaryPE)", "cos.repeat(1, 1, 1, 2) with interleaved pairs", Severity::WrongConcept,
-                           "The listing mixes the two layouts: repeat() lays the angles out half-split, while its swap pairs neighbours, so "
-                           "dims 2i and 2i + 1 get different angles and the 2 x 2 blocks are no longer rotations: the result is off by {value}. "
-                           "repeat_interleave(2, dim=-1) is what interleaved pairs need.",
-                           listingValue};
-    s.openTab = "rope";
-    s.openWith = {{"head_dim", "head_dim"}};
-    s.example = "rope-repeat-interleaved-code";
-    s.figure = figRopeLayouts;
-    cs.back().steps.push_back(s);
-  }
-  {
-    Step s;
-    s.id = "rope-cache";
-    s.title = "Generating one token at a time: the offset";
-    s.why = "When a model generates, the keys of earlier tokens are kept in a cache, already turned to their positions. A new token must be "
-            "turned to its true position, the cache length, not to 0: the offset. Then its score with each cached key is the one the full "
-            "pass would have computed.";
-    s.notice = "With the offset the two scores match; forget it and the new query sits at the wrong angle.";
-    s.tryThis = "Switch on the mistake, then change the cache length: the error grows with it.";
-    s.controls = {intC("cached", "tokens already cached", "the new token's true position", 1, 40, 6),
-                  switchC("forget", "forget the offset", "turn the new token as if it were at position 0")};
-    s.claim = ArticleClaim{kTeaching, "RoPE and KV-Cache", "Cached K values are already rotated - no re-rotation needed", Severity::Holds,
-                           "Provided each new token is turned with offset = the number of cached tokens.", nullptr};
-    s.openTab = "rope";
-    s.figure = figRopeCache;
-    cs.back().steps.push_back(s);
-  }
-  {
-    Step s;
-    s.id = "rope-not-v";
-    s.title = "Queries and keys, not values";
-    s.why = "Scores decide who attends to whom; values are what gets mixed. RoPE turns q and k so that the scores see distance. Turning the "
-            "values as well would leave the weights alone but make the mixed output depend on where the tokens sit, so the same phrase "
-            "would produce a different output at every place in a text.";
-    s.notice = "Play the shift: with values left alone the output arrow stays put.";
-    s.tryThis = "Switch on \"rotate V too\" and play again: the output now turns with the absolute position.";
-    s.controls = {intC("shift", "where the pair sits", "both tokens moved this far", 0, 60, 0),
-                  switchC("rotate_v", "rotate V too", "the mistake: values turned like keys")};
-    s.playControl = 0;
-    s.claim = ArticleClaim{kInterview, "Interview question 7", "rotating V would not change the softmax weights", Severity::Holds,
-                           "The weights do not change. What does change is the output, which would then carry absolute position.", nullptr};
-    s.openTab = "pipeline";
-    s.openWith = {{"rotate_values", "rotate_v"}};
-    s.figure = figRopeValues;
-    cs.back().steps.push_back(s);
-  }
-
-  cs.push_back({"alibi", "5. ALiBi: a penalty for distance", "ALiBi adds nothing to tokens or vectors: it lowers each score by an amount that grows with distance.", {}});
-  {
-    Step s;
-    s.id = "alibi-4";
-    s.title = "The four-token bias";
-    s.why = "Before the softmax, ALiBi subtracts m x |i - j| from the score of query i on key j. A penalty of m per step of distance "
-            "divides the weight by e^m per step, so a head with a steep slope looks only at its neighbours. The bias uses no learned "
-            "numbers and exists for any length.";
-    s.notice = "The diagonal is 0 and each step away costs m: with m = 0.5 the corner is -1.5.";
-    s.tryThis = "Make it causal: the upper triangle is masked, and only the past is penalised.";
-    s.controls = {intC("t", "tokens", "sequence length", 2, 16, 4), realC("m", "slope m", "penalty per step of distance", 0.0625, 1.0, 0.5),
-                  switchC("causal", "causal", "mask later keys, as a decoder does")};
-    s.claim = ArticleClaim{kInterview, "Worked Example: ALiBi Bias Matrix for Four Tokens", "B = [[0, -0.5, -1.0, -1.5], ...]", Severity::Holds,
-                           "Every entry agrees.", nullptr};
-    s.predict = Prediction{"B[0][3] for 4 tokens with m = 0.5?", 2, alibiCorner, "Distance 3 times the slope 0.5, subtracted."};
-    s.openTab = "alibi";
-    s.openWith = {{"positions", "t"}, {"causal", "causal"}};
-    s.example = "alibi-4tokens-m0.5";
-    s.figure = figAlibiBias;
-    cs.back().steps.push_back(s);
-  }
-  {
-    Step s;
-    s.id = "alibi-slopes";
-    s.title = "One slope per head";
-    s.why = "Each head gets its own slope, spaced geometrically, so some heads are sharply local and others look far back. For a power-of-two "
-            "head count H the slopes are 2^(-8h/H); for other counts the paper's code takes the slopes of the next lower power of two and "
-            "fills in every other slope of the next higher one.";
-    s.notice = "At 8 heads the two curves coincide; at 12 they part.";
-    s.tryThis = "Try 12 heads and compare head 1.";
-    s.controls = {intC("heads", "heads H", "number of attention heads", 1, 32, 8)};
-    s.claim = ArticleClaim{kTeaching, "ALiBi: Attention with Linear Biases", "m_h = 1/2^(8h/H) for head h = 1, ..., H", Severity::WrongNumber,
-                           "Right for 8 heads (the article's example) but not as a general rule: the paper's code gives {value}.", alibi12Value};
-    s.openTab = "alibi";
-    s.openWith = {{"heads", "heads"}};
-    s.example = "alibi-slopes-8heads";
-    s.figure = figAlibiSlopes;
-    cs.back().steps.push_back(s);
-  }
-
-  cs.push_back({"beyond", "6. Beyond the trained length",
-                "A model trained on L0 tokens meets longer inputs. What each scheme does there, and how RoPE models are stretched.", {}});
-  {
-    Step s;
-    s.id = "beyond-table";
-    s.title = "The extrapolation table, measured";
-    s.why = "The articles rank the schemes by how they behave past the trained length. The toy sentence run past L0 shows what that means: "
-            "a learned table has no numbers there, and the others keep working with attention that spreads or stays focused.";
-    s.notice = "The learned row has no number: there is nothing to compute past L0.";
-    s.tryThis = "Set L to 1 x L0: every scheme works. Then go to 8 x.";
-    s.controls = {intC("times", "L / L0", "how far past the trained length", 1, 8, 4)};
-    s.claim = ArticleClaim{kInterview, "Extrapolation Comparison", "Learned absolute: poor without retraining or interpolation", Severity::Holds,
-                           "More strongly than \"poor\": with no row there is no output at all.", nullptr};
-    s.openTab = "extrapolation";
-    s.openWith = {{"trained_length", "=64"}};
-    s.figure = figBeyondTable;
-    cs.back().steps.push_back(s);
-  }
-  {
-    Step s;
-    s.id = "beyond-unseen";
-    s.title = "Angles the model never saw";
-    s.why = "During training a RoPE pair only ever turns through (L0 - 1) x theta_i. Fast pairs go round many times, so every angle is "
-            "familiar. Slow pairs turn less than once, and past L0 they reach angles that were never seen. That is where a RoPE model "
-            "breaks down, and what the scaling methods repair.";
-    s.notice = "Only the slow pairs on the right meet new angles, and more of them as L grows.";
-    s.tryThis = "Double head_dim: more pairs are slow enough to be caught.";
-    s.controls = {intC("times", "L / L0", "length as a multiple of L0 = 4096", 1, 32, 4), intC("head_dim", "head_dim", "dimensions per head", 8, 256, 128)};
-    s.openTab = "extrapolation";
-    s.openWith = {{"head_dim", "head_dim"}};
-    s.figure = figBeyondUnseen;
-    cs.back().steps.push_back(s);
-  }
-  {
-    Step s;
-    s.id = "beyond-pi";
-    s.title = "Position interpolation";
-    s.why = "The simplest repair divides every position by s = L / L0, so the longest new input fits in the angles training covered. The "
-            "price is paid by the fast pairs: neighbours end up a fraction of a step apart, finer than anything the model learned to "
-            "resolve.";
-    s.notice = "The line is flat at 1/s: every pair slows by the same amount.";
-    s.tryThis = "Set s = 16 and read how close neighbouring positions become.";
-    s.controls = {realC("s", "factor s", "target length / trained length", 1, 32, 4)};
-    s.claim = ArticleClaim{kInterview, "Interview question 8", "Position interpolation (compress positions into the trained range)", Severity::Holds,
-                           "Dividing positions by s is exactly what the method does.", nullptr};
-    s.openTab = "context";
-    s.figure = figBeyondPi;
-    cs.back().steps.push_back(s);
-  }
-  {
-    Step s;
-    s.id = "beyond-ntk";
-    s.title = "NTK-aware: change the base instead";
-    s.why = "Raising the base slows the slow pairs a lot and the fast pairs hardly at all, because the base enters with exponent 2i/d. "
-            "Choosing the new base as base x s^(d/(d-2)) makes the slowest pair slow down by exactly s, like interpolation, while pair 0 "
-            "keeps its speed and the local detail it carries.";
-    s.notice = "The NTK curve starts at 1 on the left and falls to 1/s on the right.";
-    s.tryThis = "Compare the two curves at pair 0 and at the last pair.";
-    s.controls = {realC("s", "factor s", "target length / trained length", 1, 32, 8)};
-    s.claim = ArticleClaim{kInterview, "NTK-Aware Scaling and YaRN (Brief)", "NTK-aware scaling adjusts the effective base", Severity::Holds,
-                           "The method is a new base. The article does not give it; it is base x s^(d/(d-2)).", nullptr};
-    s.openTab = "context";
-    s.figure = figBeyondNtk;
-    cs.back().steps.push_back(s);
-  }
-  {
-    Step s;
-    s.id = "beyond-yarn";
-    s.title = "YaRN: a ramp, and a temperature";
-    s.why = "YaRN sorts pairs by how many turns they make within L0: pairs that turn many times keep their speed, pairs that turn less "
-            "than once are interpolated, and a ramp blends the ones between. Stretching a context also flattens attention, because there "
-            "are more keys to share the weight; YaRN multiplies cos and sin by 0.1 ln s + 1, which scales the scores up by its square and "
-            "restores the sharpness.";
-    s.notice = "The curve has three parts: 1 on the left, 1/s on the right, a ramp between.";
-    s.tryThis = "Switch off the ramp: it becomes plain interpolation. Switch off the attention factor and read the score scale.";
-    s.controls = {realC("s", "factor s", "target length / trained length", 1, 32, 8), switchC("no_ramp", "without its ramp", "interpolate every pair"),
-                  switchC("no_factor", "without its attention factor", "leave cos and sin unscaled")};
-    s.claim = ArticleClaim{kInterview, "NTK-Aware Scaling and YaRN (Brief)",
-                           "some bands of frequencies are interpolated more aggressively than others", Severity::Holds,
-                           "But it leaves out the attention factor, without which a stretched model's attention is too flat.", nullptr};
-    s.openTab = "context";
-    s.example = "ntk-yarn-4096-to-131072";
-    s.figure = figBeyondYarn;
-    cs.back().steps.push_back(s);
-  }
-
-  cs.push_back({"choosing", "7. Choosing a scheme", "The articles close with a comparison table and a decision chart. Here both are computed.", {}});
-  {
-    Step s;
-    s.id = "choose-table";
-    s.title = "The comparison table, computed";
-    s.why = "Each cell of the comparison is something you can measure: how many numbers the scheme learns, where it enters, whether the "
-            "scores keep only the distance, and what it has at a position past L0.";
-    s.notice = "Sinusoidal and learned are not relative: the content terms carry absolute positions into the score.";
-    s.tryThis = "Set L = L0: the learned table works again and no RoPE pair sees a new angle.";
-    s.controls = {intC("l0", "trained length L0", "positions seen in training", 16, 8192, 2048), intC("times", "L / L0", "length run now", 1, 16, 4)};
-    s.claim = ArticleClaim{kTeaching, "Comparison: Which to Use When", "Relative position - Sinusoidal: via rotation property", Severity::WrongConcept,
-                           "The rotation property holds for PE(pos) alone, but a score mixes word and position terms, so an added sinusoid does "
-                           "not make scores depend on distance only; the computed check says no.",
-                           nullptr};
-    s.openTab = "compare";
-    s.openWith = {{"trained_length", "l0"}};
-    s.figure = figChooseTable;
-    cs.back().steps.push_back(s);
-  }
-  {
-    Step s;
-    s.id = "choose-chart";
-    s.title = "The decision chart";
-    s.why = "The chart asks what you are building. The answers follow from the previous chapters: a growing context rules out a table, "
-            "recency alone fits ALiBi, and RoPE's relative scores and cache-friendliness make it the default of today's open models.";
-    s.notice = "Each answer is one property from this path.";
-    s.tryThis = "Open the Compare tab and run the table at your own model's sizes.";
-    s.claim = ArticleClaim{kTeaching, "The Decision", "Need length extrapolation, rich position info: RoPE + NTK scaling", Severity::Holds,
-                           "As advice; today's long-context RoPE models mostly ship YaRN or Llama 3.1's scaling instead.", nullptr};
-    s.openTab = "compare";
-    s.figure = figChooseChart;
-    cs.back().steps.push_back(s);
-  }
-
-  cs.push_back({"more", "8. Beyond the documents",
-                "Four ideas the articles do not cover, each shipped in real models: learned buckets, decaying rotations, no encoding at all, and "
-                "RoPE for images.",
-                {}});
-  {
-    Step s;
-    s.id = "more-t5";
-    s.title = "T5's relative buckets";
-    s.why = "T5 learns one bias per head for each bucket of distance. Short distances get a bucket each; longer ones share buckets whose "
-            "width grows logarithmically, and everything past max_distance lands in the last bucket. It is ALiBi's idea with learned, "
-            "coarse-grained values.";
-    s.notice = "Near the diagonal each distance has its own number; far away whole bands share one.";
-    s.tryThis = "Switch to causal: later keys all fall in bucket 0.";
-    s.controls = {intC("buckets", "buckets", "number of buckets", 4, 32, 16), intC("max_distance", "max distance", "where the buckets stop growing", 20, 128, 32),
-                  switchC("causal", "causal (decoder)", "only the past counts")};
-    s.openTab = "relative";
-    s.openWith = {{"num_buckets", "buckets"}, {"max_distance", "max_distance"}};
-    s.figure = figMoreT5;
-    cs.back().steps.push_back(s);
-  }
-  {
-    Step s;
-    s.id = "more-xpos";
-    s.title = "xPos: RoPE that fades with distance";
-    s.why = "RoPE's score between matching vectors oscillates with distance and does not settle. xPos multiplies each pair of the query by "
-            "zeta_i^(n/scale) and of the key by zeta_i^(-m/scale), with zeta_i < 1; the product depends on n - m only and shrinks as the "
-            "distance grows, so far tokens matter less in a smooth way.";
-    s.notice = "The xPos curve is RoPE's curve under a decaying envelope.";
-    s.tryThis = "Lower the scale: the decay sets in sooner.";
-    s.controls = {realC("scale", "scale", "xPos's scale_base", 16, 2048, 512)};
-    s.openTab = "relative";
-    s.openWith = {{"scale_base", "scale"}};
-    s.figure = figMoreXpos;
-    cs.back().steps.push_back(s);
-  }
-  {
-    Step s;
-    s.id = "more-nope";
-    s.title = "No encoding at all";
-    s.why = "A decoder's causal mask already breaks the symmetry: query t sees exactly t + 1 tokens. A head that spreads its weight evenly "
-            "gives the first token 1/(t + 1), and from that the position can be read back. Some models (NoPE layers) rely on this.";
-    s.notice = "With the mask the read-back line lies on the true position.";
-    s.tryThis = "Switch the mask off: every query sees every token and the position is gone.";
-    s.controls = {switchC("causal", "causal mask", "queries see only earlier tokens")};
-    s.controls[0].value = 1.0;
-    s.openTab = "order";
-    s.figure = figMoreNope;
-    cs.back().steps.push_back(s);
-  }
-  {
-    Step s;
-    s.id = "more-mrope";
-    s.title = "RoPE for images and text: M-RoPE";
-    s.why = "Qwen2-VL gives each token three ids, time, height and width, and gives each a share of the rotary pairs. Text tokens carry "
-            "the same number on all three; an image's patches share a time id and count rows and columns, so the model sees the image "
-            "as a grid, not as a line.";
-    s.notice = "The image patches' h and w rows repeat their row and column numbers.";
-    s.tryThis = "Make the image 3 x 4 and see where the text after it resumes.";
-    s.controls = {intC("h", "image rows", "patch rows after merging", 1, 4, 2), intC("w", "image columns", "patch columns after merging", 1, 4, 3)};
-    s.openTab = "image";
-    s.figure = figMoreMrope;
-    cs.back().steps.push_back(s);
-  }
-  return cs;
+  return {
+      {"order", "1. Why order matters",
+       "Attention compares every token with every other, but nothing in that comparison knows where a token sits. This chapter shows the "
+       "blindness, then the three places a fix can go.",
+       {orderShuffleStep(), orderWhereStep()}},
+      {"sinusoidal", "2. Sinusoidal encoding",
+       "The original Transformer adds a fixed pattern of sines and cosines to each token. Read it as a row of clocks.",
+       {sinClocksStep(), sinWavelengthsStep(), sinPos3Step(), sinOffsetStep(), sinAddStep()}},
+      {"learned", "3. Learned tables",
+       "GPT-2 and BERT learn one vector per position instead of computing it. The table is flexible and has an end.",
+       {learnedCeilingStep()}},
+      {"rope", "4. RoPE: rotating queries and keys",
+       "RoPE puts position into the attention score itself by turning each query and key, pair by pair.",
+       {ropeRotateStep(), ropeRelativeStep(), rope2dStep(), ropeLayoutsStep(), ropeCacheStep(), ropeNotVStep()}},
+      {"alibi", "5. ALiBi: a penalty for distance", "ALiBi adds nothing to tokens or vectors: it lowers each score by an amount that grows with distance.",
+       {alibi4Step(), alibiSlopesStep()}},
+      {"beyond", "6. Beyond the trained length",
+       "A model trained on L0 tokens meets longer inputs. What each scheme does there, and how RoPE models are stretched.",
+       {beyondTableStep(), beyondUnseenStep(), beyondPiStep(), beyondNtkStep(), beyondYarnStep()}},
+      {"choosing", "7. Choosing a scheme", "The articles close with a comparison table and a decision chart. Here both are computed.",
+       {chooseTableStep(), chooseChartStep()}},
+      {"more", "8. Beyond the documents",
+       "Four ideas the articles do not cover, each shipped in real models: learned buckets, decaying rotations, no encoding at all, and "
+       "RoPE for images.",
+       {moreT5Step(), moreXposStep(), moreNopeStep(), moreMropeStep()}},
+  };
 }
 
 }  // namespace

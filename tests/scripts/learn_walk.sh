@@ -108,7 +108,9 @@ err=$("$bin" learn no-such-step 2>&1); rc=$?
 err=$("$bin" learn alibi-4 --set slope=2 2>&1); rc=$?
 [ "$rc" -eq 2 ] && grep -q "has no control \"slope\"; its controls: t, m, causal" <<<"$err" && ok "unknown key: exit 2, lists the keys" || fail "unknown key: rc $rc: $err"
 err=$("$bin" learn alibi-4 --set t=99 2>&1); rc=$?
-[ "$rc" -eq 2 ] && grep -q "t must be a number in \[2, 16\], got \"99\"" <<<"$err" && ok "out-of-range value: exit 2, the range named" || fail "out of range: rc $rc: $err"
+[ "$rc" -eq 2 ] && grep -q -- "--set t: got \"99\" (out of range), expected an integer in \[2, 16\]" <<<"$err" && ok "out-of-range value: exit 2, the range named" || fail "out of range: rc $rc: $err"
+err=$("$bin" learn alibi-4 --set causal=yes 2>&1); rc=$?
+[ "$rc" -eq 2 ] && grep -q -- "--set causal: got \"yes\", expected one of on|off" <<<"$err" && ok "a switch takes on or off" || fail "switch value: rc $rc: $err"
 err=$("$bin" --step nope --screenshot "$scratch/x.png" 2>&1); rc=$?
 [ "$rc" -eq 2 ] && [ ! -e "$scratch/x.png" ] && grep -q "expected a Learn step id" <<<"$err" && ok "--step with an unknown id: exit 2, no file" || fail "--step nope: rc $rc: $err"
 posviz_summary learn_walk
