@@ -77,7 +77,7 @@ std::string mainHelp() {
      << "                                  write a view's numbers (.npy .csv .json) or heatmap (.png .svg)\n"
      << "  posviz export --help            every export option\n"
      << "  posviz export VIEW --help       one view's options and output layout\n"
-     << "  posviz learn [--list | STEP [--set KEY=VALUE ...]]\n"
+     << "  posviz learn [--list | --glossary | STEP [--set KEY=VALUE ...]]\n"
      << "                                  the Learn path as text: chapters and steps, or one step's\n"
      << "                                  explanation, figure numbers and the article's claim\n"
      << "  posviz examples [NAME | --topic TOPIC | --tests]\n"
@@ -268,8 +268,11 @@ const ViewDef& viewOrThrow(const std::string& name) {
   const ViewDef* view = findView(name);
   if (view != nullptr) return *view;
   if (const TabDef* tab = findTab(name); tab != nullptr) {
-    throw UsageError("the " + tab->name + " tab has no array of numbers to export (posviz " + tab->name +
-                     " prints them); views: " + viewList());
+    // Where its numbers are instead: a command of their own, or only the window.
+    const std::string where = tab->name == "worked-examples" ? "posviz examples prints them"
+                              : tab->name == "learn"          ? "posviz learn prints them"
+                                                              : "it is shown in the window: posviz --panel " + tab->name;
+    throw UsageError("the " + tab->name + " tab has no array of numbers to export (" + where + "); views: " + viewList());
   }
   if (!name.empty() && name[0] == '-') {
     throw UsageError("the view comes first, got option " + quotedText(name) + "; views: " + viewList());

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "app/cli/args.hpp"
+#include "app/cli/glossary.hpp"
 #include "app/cli/tabs.hpp"
 #include "core/lessons/claims.hpp"
 #include "core/lessons/learn.hpp"
@@ -19,6 +20,7 @@ using namespace posviz::learn;
 void printUsage(std::FILE* to) {
   std::fputs("Usage:\n"
              "  posviz learn [--list]             the chapters and their steps\n"
+             "  posviz learn --glossary           every symbol the steps use, one name per concept\n"
              "  posviz learn STEP [--set KEY=VALUE ...]\n"
              "                                    one step: why, what to notice, its figure's numbers, the\n"
              "                                    article's claim and verdict; --set changes a control\n"
@@ -143,12 +145,16 @@ int runLearnCommand(const std::vector<std::string>& args) {
     std::fputs(listText().c_str(), stdout);
     return 0;
   }
+  if (args.size() == 1 && args[0] == "--glossary") {
+    std::fputs(glossaryText().c_str(), stdout);
+    return 0;
+  }
   if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
     printUsage(stdout);
     return 0;
   }
   if (args[0].starts_with("-")) {
-    std::fprintf(stderr, "posviz learn: unknown option %s; options: --list, --help, or a STEP id (posviz learn --list)\n", quotedText(args[0]).c_str());
+    std::fprintf(stderr, "posviz learn: unknown option %s; options: --list, --glossary, --help, or a STEP id (posviz learn --list)\n", quotedText(args[0]).c_str());
     return 2;
   }
   const auto ref = findStep(args[0]);

@@ -2,6 +2,7 @@
 //
 //   posviz learn                 the chapters and their steps (the same as --list)
 //   posviz learn --list          one line per step: its id and title, under its chapter
+//   posviz learn --glossary      every symbol and term, one name per concept (app/cli/glossary.hpp)
 //   posviz learn STEP [--set KEY=VALUE ...]
 //                                one step in full: why, what to notice, the figure's numbers at
 //                                these control values, the article's claim and its verdict

@@ -11,17 +11,17 @@ const std::vector<TabDef>& tabs() {
        "sinusoidal", {}},
       {"learned", "Learned", "A learned position table (seeded or .npy) and the positions it has no row for", "learned", {}},
       {"rope", "RoPE", "Rotary embedding: rotating pairs, cos/sin/angle grids, the score grid s(m,n)", "rope-angles", {}},
-      {"context", "Context extension", "PI, NTK-aware, YaRN, Llama 3.1, LongRoPE on one frequency axis", "rope-freqs",
-       {"context-extension"}},
-      {"image", "Image RoPE", "2-D axial RoPE over image patches, and M-RoPE's (t, h, w) ids for text + image + text",
-       "axial-scores", {"axial", "mrope", "rope-2d"}},
+      {"context-extension", "Context extension", "PI, NTK-aware, YaRN, Llama 3.1, LongRoPE on one frequency axis", "rope-freqs",
+       {"context"}},
+      {"image-rope", "Image RoPE", "2-D axial RoPE over image patches, and M-RoPE's (t, h, w) ids for text + image + text",
+       "axial-scores", {"image", "axial", "mrope", "rope-2d"}},
       {"alibi", "ALiBi", "Per-head linear biases: slopes, bias grids, softmax of biased scores", "alibi-bias", {}},
-      {"relative", "Relative & more", "T5 buckets, KERPLE, FIRE and ALiBi side by side, the decay xPos adds to RoPE", "t5-buckets", {}},
-      {"examples", "Worked examples", "The documents' worked examples, computed and checked", "", {"worked-examples"}},
+      {"relative", "Relative", "T5 buckets, KERPLE, FIRE and ALiBi side by side, the decay xPos adds to RoPE", "t5-buckets", {}},
+      {"worked-examples", "Worked examples", "The documents' worked examples, computed and checked", "", {"examples"}},
       {"compare", "Compare", "The documents' comparison table, every cell computed, and their decision chart", "compare", {}},
-      {"pipeline", "Where position enters", "Add vs concatenate, RoPE on Q and K (and V), ALiBi on the scores", "",
-       {"where-position-enters"}},
-      {"order", "Word order", "Why attention without positions cannot see word order", "attention", {"word-order"}},
+      {"where-position-enters", "Where position enters", "Add vs concatenate, RoPE on Q and K (and V), ALiBi on the scores", "",
+       {"pipeline"}},
+      {"word-order", "Word order", "Why attention without positions cannot see word order", "attention", {"order"}},
       {"extrapolation", "Extrapolation", "One sentence at the trained length and 2x/4x/8x past it: attention by distance, "
        "entropy, unseen RoPE angles, per encoding", "extrapolation", {"extrapolation-lab"}},
       {"model", "Model", "A model's positional scheme layer by layer, from its config.json", "", {}},
@@ -45,7 +45,7 @@ std::string tabList(const std::string& sep) {
 
 const char* tabShowing(app::ModelEncoding encoding, bool scaledRope) {
   switch (encoding) {
-    case app::ModelEncoding::Rope: return scaledRope ? "context" : "rope";
+    case app::ModelEncoding::Rope: return scaledRope ? "context-extension" : "rope";
     case app::ModelEncoding::Alibi: return "alibi";
     case app::ModelEncoding::Learned: return "learned";
     case app::ModelEncoding::Sinusoidal: return "sinusoidal";

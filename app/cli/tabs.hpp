@@ -34,7 +34,7 @@ const TabDef* findTab(std::string_view nameOrAlias);
 // The tab names joined by sep: "sinusoidal, learned, ...".
 std::string tabList(const std::string& sep);
 
-// The tab that shows a model's positions: "rope" ("context" when scaledRope: a scaled RoPE is
+// The tab that shows a model's positions: "rope" ("context-extension" when scaledRope: a scaled RoPE is
 // the Context extension tab's subject), "alibi", "learned" or "sinusoidal". The one place where a
 // scheme meets a tab name.
 const char* tabShowing(app::ModelEncoding encoding, bool scaledRope = false);

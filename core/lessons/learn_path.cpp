@@ -222,7 +222,7 @@ Figure figSinOffset(std::span<const double> v) {
   pl.arrows.push_back({"PE(" + std::to_string(pos + k) + ") = M_k PE(" + std::to_string(pos) + ")", peK[2 * pair + 1], peK[2 * pair], 1});
   pl.arcFrom = 0;
   pl.arcTo = 1;
-  pl.arcLabel = "k w_i = " + gn(k * w, 4) + " rad";
+  pl.arcLabel = "k theta_i = " + gn(k * w, 4) + " rad";
   Figure f;
   f.plane = pl;
   const double c = mk[static_cast<std::size_t>(2 * pair) * 8 + 2 * pair], s = mk[static_cast<std::size_t>(2 * pair) * 8 + 2 * pair + 1];
@@ -432,7 +432,7 @@ std::string listingValue() {
     n0 += q[i] * q[i];
     n1 += code[i] * code[i];
   }
-  return "up to " + fx(worst, 3) + " per dim at m = 5 (d_k 8), and |q| changes from " + fx(std::sqrt(n0), 3) + " to " + fx(std::sqrt(n1), 3);
+  return "up to " + fx(worst, 3) + " per dim at m = 5 (head_dim 8), and |q| changes from " + fx(std::sqrt(n0), 3) + " to " + fx(std::sqrt(n1), 3);
 }
 
 Figure figRopeLayouts(std::span<const double> v) {
@@ -902,7 +902,7 @@ Step orderShuffleStep() {
   s.controls = {switchC("positions", "add sinusoidal positions", "adds PE(pos) to each word's vector before attention")};
   s.claim = ArticleClaim{kTeaching, "The Position Problem", "Attention(pi(X)) = pi(Attention(X))", Severity::Holds,
                          "In the toy model the largest difference is at rounding level.", nullptr};
-  s.openTab = "order";
+  s.openTab = "word-order";
   s.example = "shuffled-sentence-permutation";
   s.figure = figOrderShuffle;
   return s;
@@ -921,7 +921,7 @@ Step orderWhereStep() {
                 intC("l0", "trained length L0", "positions seen in training", 16, 8192, 2048)};
   s.claim = ArticleClaim{kInterview, "Deep Dive: Where to Apply RoPE Versus Additive PE", "RoPE acts on Q and K, not on V", Severity::Holds,
                          "RoPE rotates queries and keys after their projections; values are left as they are (chapter 4 shows why).", nullptr};
-  s.openTab = "pipeline";
+  s.openTab = "where-position-enters";
   s.figure = figOrderWhere;
   return s;
 }
@@ -930,8 +930,8 @@ Step sinClocksStep() {
   Step s;
   s.id = "sin-clocks";
   s.title = "A row of clock hands";
-  s.why = "Each pair of dimensions (2i, 2i + 1) holds sin and cos of one angle, pos x w_i, so the pair is a hand on a dial. The speeds "
-          "w_i = 10000^(-2i/d_model) fall geometrically: pair 0 turns a full radian per position, the last pair barely moves. Fast hands tell "
+  s.why = "Each pair of dimensions (2i, 2i + 1) holds sin and cos of one angle, pos x theta_i, so the pair is a hand on a dial. The speeds "
+          "theta_i = 10000^(-2i/d_model) fall geometrically: pair 0 turns a full radian per position, the last pair barely moves. Fast hands tell "
           "neighbours apart; slow hands tell the start of a long text from its end. Together they give every position its own pattern.";
   s.notice = "Press play: the first dial spins, the last one creeps. The fastest hand is pair 0, not the last pair.";
   s.tryThis = "Set d_model to 16 and find the position where pair 0 has made one full turn (about 6.3).";
@@ -954,7 +954,7 @@ Step sinWavelengthsStep() {
   Step s;
   s.id = "sin-wavelengths";
   s.title = "Wavelengths from a few positions to tens of thousands";
-  s.why = "A hand's wavelength is the number of positions it needs for one turn: 2 pi / w_i = 2 pi x base^(2i/d_model). Because the "
+  s.why = "A hand's wavelength is the number of positions it needs for one turn: 2 pi / theta_i = 2 pi x base^(2i/d_model). Because the "
           "exponent grows in even steps, the wavelengths form a geometric ladder from 2 pi up to nearly 2 pi x base. The base decides how "
           "far the ladder reaches.";
   s.notice = "On a log scale the ladder is a straight line: each pair's wavelength is the previous one times the same factor.";
@@ -1000,11 +1000,11 @@ Step sinOffsetStep() {
   Step s;
   s.id = "sin-offset";
   s.title = "An offset is a rotation: M_k";
-  s.why = "The angle-addition rules say sin(a + b) = sin a cos b + cos a sin b and cos(a + b) = cos a cos b - sin a sin b. Put a = pos x w_i "
-          "and b = k x w_i: the pair at pos + k is the pair at pos turned by k x w_i. The turn depends on k only, so one fixed matrix M_k "
+  s.why = "The angle-addition rules say sin(a + b) = sin a cos b + cos a sin b and cos(a + b) = cos a cos b - sin a sin b. Put a = pos x theta_i "
+          "and b = k x theta_i: the pair at pos + k is the pair at pos turned by k x theta_i. The turn depends on k only, so one fixed matrix M_k "
           "carries every position k steps on. A layer can learn \"look k tokens back\" once and use it everywhere.";
   s.notice = "Play moves pos: both arrows turn together and the arc between them never changes.";
-  s.tryThis = "Change k and pair: the arc is k x w_i, large for pair 0, tiny for pair 3.";
+  s.tryThis = "Change k and pair: the arc is k x theta_i, large for pair 0, tiny for pair 3.";
   s.controls = {intC("pos", "position", "where the first arrow is", 0, 100, 2), intC("k", "offset k", "how far the second arrow is ahead", -10, 10, 3),
                 intC("pair", "pair i", "which pair of d_model 8 to draw", 0, 3, 0)};
   s.playControl = 0;
@@ -1029,7 +1029,7 @@ Step sinAddStep() {
   s.controls = {intC("a", "position of \"dog\"", "the query token's position", 0, 15, 1), intC("b", "position of \"man\"", "the key token's position", 0, 15, 3)};
   s.claim = ArticleClaim{kDive, "8.5.3 Why Addition Instead of Concatenation?", "q_i = (x_i + p_i) W_Q = x_i W_Q + p_i W_Q", Severity::Holds,
                          "The four terms add up to the score exactly.", nullptr};
-  s.openTab = "pipeline";
+  s.openTab = "where-position-enters";
   s.figure = figSinAddition;
   return s;
 }
@@ -1049,7 +1049,7 @@ Step learnedCeilingStep() {
   s.claim = ArticleClaim{kTeaching, "When Learned Beats Sinusoidal",
                          "If you train with T_max = 512 and try to process a 1,024-token sequence, you crash.", Severity::Holds,
                          "An embedding table has rows 0..511 only, and PyTorch raises an index error for row 512 and on.", nullptr};
-  s.predict = Prediction{"A table trained with T_max = 512: the last position it can look up?", 0, learnedLastRow,
+  s.predict = Prediction{"A table trained with L0 = 512 rows: the last position it can look up?", 0, learnedLastRow,
                          "Rows are numbered from 0, so 512 rows end at 511."};
   s.openTab = "learned";
   s.openWith = {{"max_len", "rows"}, {"lookup_pos", "pos"}, {"d_model", "=8"}};
@@ -1177,7 +1177,7 @@ Step ropeNotVStep() {
   s.playControl = 0;
   s.claim = ArticleClaim{kInterview, "Interview question 7", "rotating V would not change the softmax weights", Severity::Holds,
                          "The weights do not change. What does change is the output, which would then carry absolute position.", nullptr};
-  s.openTab = "pipeline";
+  s.openTab = "where-position-enters";
   s.openWith = {{"rotate_values", "rotate_v"}};
   s.figure = figRopeValues;
   return s;
@@ -1268,7 +1268,7 @@ Step beyondPiStep() {
   s.controls = {realC("s", "factor s", "target length / trained length", 1, 32, 4)};
   s.claim = ArticleClaim{kInterview, "Interview question 8", "Position interpolation (compress positions into the trained range)", Severity::Holds,
                          "Dividing positions by s is exactly what the method does.", nullptr};
-  s.openTab = "context";
+  s.openTab = "context-extension";
   s.figure = figBeyondPi;
   return s;
 }
@@ -1285,7 +1285,7 @@ Step beyondNtkStep() {
   s.controls = {realC("s", "factor s", "target length / trained length", 1, 32, 8)};
   s.claim = ArticleClaim{kInterview, "NTK-Aware Scaling and YaRN (Brief)", "NTK-aware scaling adjusts the effective base", Severity::Holds,
                          "The method is a new base. The article does not give it; it is base x s^(d/(d-2)).", nullptr};
-  s.openTab = "context";
+  s.openTab = "context-extension";
   s.figure = figBeyondNtk;
   return s;
 }
@@ -1305,7 +1305,7 @@ Step beyondYarnStep() {
   s.claim = ArticleClaim{kInterview, "NTK-Aware Scaling and YaRN (Brief)",
                          "some bands of frequencies are interpolated more aggressively than others", Severity::Holds,
                          "But it leaves out the attention factor, without which a stretched model's attention is too flat.", nullptr};
-  s.openTab = "context";
+  s.openTab = "context-extension";
   s.example = "ntk-yarn-4096-to-131072";
   s.figure = figBeyondYarn;
   return s;
@@ -1388,7 +1388,7 @@ Step moreNopeStep() {
   s.tryThis = "Switch the mask off: every query sees every token and the position is gone.";
   s.controls = {switchC("causal", "causal mask", "queries see only earlier tokens")};
   s.controls[0].value = 1.0;
-  s.openTab = "order";
+  s.openTab = "word-order";
   s.figure = figMoreNope;
   return s;
 }
@@ -1403,7 +1403,7 @@ Step moreMropeStep() {
   s.notice = "The image patches' h and w rows repeat their row and column numbers.";
   s.tryThis = "Make the image 3 x 4 and see where the text after it resumes.";
   s.controls = {intC("h", "image rows", "patch rows after merging", 1, 4, 2), intC("w", "image columns", "patch columns after merging", 1, 4, 3)};
-  s.openTab = "image";
+  s.openTab = "image-rope";
   s.figure = figMoreMrope;
   return s;
 }

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -19,6 +20,7 @@
 #include "app/cli/tabs.hpp"
 #include "app/cli/window_options.hpp"
 #include "core/context_extension.hpp"
+#include "core/lessons/learn.hpp"
 #include "core/npy.hpp"
 
 namespace fs = std::filesystem;
@@ -88,7 +90,29 @@ TEST_CASE("view_table: every view, alias and tab name resolves, and names are un
   CHECK(findView("context")->name == "rope-freqs");
   CHECK(findView("word-order")->name == "attention");
   CHECK(findView("nosuch") == nullptr);
-  CHECK(findTab("context-extension")->name == "context");
+  CHECK(findTab("context")->name == "context-extension");
+}
+
+TEST_CASE("tabs: a tab's --panel name is its title in lower case with dashes, older names stay aliases") {
+  for (const posviz::cli::TabDef& t : posviz::cli::tabs()) {
+    std::string kebab;
+    for (char c : t.title) kebab += c == ' ' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    CHECK_MESSAGE(t.name == kebab, t.title);
+  }
+  // The names used before the tabs were named after their titles still open them.
+  const std::pair<const char*, const char*> older[] = {{"context", "context-extension"}, {"image", "image-rope"}, {"examples", "worked-examples"},
+                                                       {"pipeline", "where-position-enters"}, {"order", "word-order"}};
+  for (const auto& [old, now] : older) {
+    REQUIRE(posviz::cli::findTab(old) != nullptr);
+    CHECK(posviz::cli::findTab(old)->name == now);
+  }
+  // Every Learn step opens a tab by its name.
+  for (const posviz::learn::Chapter& c : posviz::learn::chapters())
+    for (const posviz::learn::Step& st : c.steps) {
+      const posviz::cli::TabDef* tab = posviz::cli::findTab(st.openTab);
+      REQUIRE_MESSAGE(tab != nullptr, st.id);
+      CHECK_MESSAGE(tab->name == st.openTab, st.id);
+    }
 }
 
 TEST_CASE("view_table: posviz export accepts tab names and aliases, with the same numbers") {
@@ -106,7 +130,7 @@ TEST_CASE("view_table: posviz export accepts tab names and aliases, with the sam
   CHECK(bias.data[1] == doctest::Approx(-0.0625));   // head 1 of 2: slope 2^-4, |0 - 1| = 1
   CHECK(runCli({"export", "examples", "-o", (dir / "x.npy").string()}) == 2);  // a tab with nothing to export
   CHECK_THROWS_WITH_AS(posviz::cli::exportWithArguments({"examples", "-o", (dir / "x.npy").string()}),
-                       doctest::Contains("the examples tab has no array of numbers to export (posviz examples"), UsageError);
+                       doctest::Contains("the worked-examples tab has no array of numbers to export (posviz examples prints them)"), UsageError);
 }
 
 TEST_CASE("view_table: exportWithArguments writes the file runCli writes, and commandLine quotes for a shell") {
@@ -212,8 +236,8 @@ TEST_CASE("view_table: mrope-angles gives Qwen2-VL's position ids, and text toke
 
 TEST_CASE("view_table: the window's flags parse with the CLI's parser and name what is wrong") {
   using posviz::cli::parseWindowOptions;
-  const posviz::cli::WindowOptions w = parseWindowOptions({"--panel", "context-extension", "--size", "800x600", "--gl33"});
-  CHECK(w.panel == "context");
+  const posviz::cli::WindowOptions w = parseWindowOptions({"--panel", "context", "--size", "800x600", "--gl33"});
+  CHECK(w.panel == "context-extension");   // the older name resolves to the tab's name
   CHECK(w.width == 800);
   CHECK(w.height == 600);
   CHECK(w.gl33);

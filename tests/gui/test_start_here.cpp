@@ -149,4 +149,23 @@ TEST_CASE("start here: each link switches to its tab with the promised content")
   CHECK(app->startHereOpen());
 }
 
+TEST_CASE("settings saved under a tab's older name still load into it") {
+  FreshConfigDir cfg;
+  std::filesystem::create_directories(cfg.dir);
+  {
+    std::ofstream out(cfg.dir / "settings.json");
+    out << R"({"panel": "pipeline", "panels": {"pipeline": {"rotate_values": true, "concatenate": true}, "order": {}}})";
+  }
+  auto app = makeShell(false);
+  if (!app) return;
+  frames(*app, 2);
+  CHECK(app->state().pipeline.rotateValues);
+  CHECK(app->state().pipeline.concatenate);
+  CHECK(app->activePanel() == findPanel("where-position-enters"));
+  app.reset();   // saved under the tab's own name from now on
+  const nlohmann::json saved = cfg.settings();
+  CHECK(saved["panel"] == "where-position-enters");
+  CHECK(saved["panels"]["where-position-enters"]["rotate_values"] == true);
+}
+
 }  // TEST_SUITE

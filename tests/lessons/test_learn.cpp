@@ -229,6 +229,20 @@ TEST_CASE("learn: figures show the numbers the steps are about") {
   CHECK(d1 > 0.1);
 }
 
+TEST_CASE("learn: one name per concept: the articles' other names appear only inside their quotes") {
+  // Help > Glossary lists these as other names of L0, head_dim and theta_i.
+  const std::regex other(R"(\bT_max\b|\bmax_len\b|\bL_max\b|\bd_k\b|\bomega_i\b|\bw_i\b|max_position_embeddings)");
+  for (const Chapter& c : chapters())
+    for (const Step& s : c.steps) {
+      std::vector<std::string> w = wordsOf(s, defaultValues(s));
+      if (s.claim) std::erase(w, s.claim->quote);
+      for (const std::string& t : w) {
+        INFO(s.id << ": " << t);
+        CHECK_FALSE(std::regex_search(t, other));
+      }
+    }
+}
+
 TEST_CASE("learn: no file name, hash, line number or code identifier in what a student reads") {
   const std::regex file(R"(\d{3}_[0-9a-f]{6,}|\.txt|line \d+|seed 00\d|(^|[\s(])00[0-4]([\s).,']|$))");
   const std::regex code(R"(\b[a-z]+[A-Z][A-Za-z]*\(|core/|\.cpp|\.hpp|learnedLookup|computed by core)");

@@ -65,7 +65,7 @@ Dataset computeAttention(const Request& r, const app::ExportProgress& progress) 
 std::vector<ViewDef> attentionViews() {
   ViewDef v;
   v.name = "attention";
-  v.tab = "order";
+  v.tab = "word-order";
   v.summary = "toy scaled dot-product attention over a sentence, with or without an encoding";
   v.layout = ".json: tokens, weights (T, T), output (T, d_model), params; .npy/.csv/.png: --array weights (T, T, default) "
              "or output (T, d_model)";

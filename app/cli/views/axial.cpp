@@ -138,7 +138,7 @@ std::vector<ViewDef> axialViews() {
   ViewDef angles;
   angles.name = "axial-angles";
   angles.aliases = {"axial-rope", "rope-2d"};
-  angles.tab = "image";
+  angles.tab = "image-rope";
   angles.summary = "2-D axial RoPE angles for image patches (Heo et al. 2024): half the pairs by column, half by row";
   angles.layout = ".npy/.csv: (rows * columns, head_dim / 2), row = patch t = row * columns + column, col = pair; "
                   ".json: shape, params, values; .png: heatmap";

@@ -504,7 +504,7 @@ std::vector<ViewDef> ropeViews() {
                            "attention_factor, method, effective_base, params; .npy: inv_freq (pairs,); .csv: "
                            "pair,inv_freq,base_inv_freq,ramp,regime_code (0 kept, 1 blended, 2 interpolated)",
                            {});
-  freqs.tab = "context";
+  freqs.tab = "context-extension";
   freqs.exactDouble = true;
   freqs.buildsDocument = true;
   freqs.elements = freqsElements;

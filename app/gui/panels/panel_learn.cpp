@@ -271,7 +271,7 @@ std::optional<OpenRequest> drawSideColumn(LearnPanelState& s, const learn::Step&
   const std::string openLabel = "Open in " + (tab ? tab->title : st.openTab);
   if (ImGui::Button(openLabel.c_str())) open = OpenRequest{st.openTab, openSettings(st, v), ""};
   if (!st.example.empty()) {
-    if (ImGui::Button("See the worked example")) open = OpenRequest{"examples", {}, st.example};
+    if (ImGui::Button("See the worked example")) open = OpenRequest{"worked-examples", {}, st.example};
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every number of this article's example, checked one by one, in the Worked examples tab");
   }
   ImGui::Checkbox("show the articles' claims", &s.showClaim);

@@ -42,7 +42,7 @@ struct LearnPanelState {
 struct OpenRequest {
   std::string tab;
   std::vector<learn::OpenSetting> settings;
-  std::string example;   // tab "examples": the worked example to select
+  std::string example;   // tab "worked-examples": the worked example to select
 };
 
 std::optional<OpenRequest> drawLearnPanel(LearnPanelState& s, AppContext& ctx);

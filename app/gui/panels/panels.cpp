@@ -217,7 +217,7 @@ void tweakLearn(AppState& a) { learnNext(a.learn); }
 void openFromLearn(AppState& a, const OpenRequest& r) {
   const int index = findPanel(r.tab);
   if (index < 0) return;
-  if (r.tab == "examples") examplesSelectByName(a.examples, r.example);
+  if (index == findPanel("worked-examples")) examplesSelectByName(a.examples, r.example);
   nlohmann::json j = nlohmann::json::object();
   for (const learn::OpenSetting& o : r.settings) {
     if (o.isSwitch)
@@ -251,10 +251,10 @@ const PanelFunctions kFunctions[] = {
     {"rope", [](AppState& a, AppContext& c) { drawRopePanel(a.rope, c); },
      [](const AppState& a, nlohmann::json& j) { saveRopePanel(a.rope, j); },
      [](AppState& a, const nlohmann::json& j) { loadRopePanel(a.rope, j); }, tweakRope},
-    {"context", [](AppState& a, AppContext& c) { drawContextExtensionPanel(a.context, c); },
+    {"context-extension", [](AppState& a, AppContext& c) { drawContextExtensionPanel(a.context, c); },
      [](const AppState& a, nlohmann::json& j) { saveContextExtensionPanel(a.context, j); },
      [](AppState& a, const nlohmann::json& j) { loadContextExtensionPanel(a.context, j); }, tweakContext},
-    {"image", [](AppState& a, AppContext& c) { drawImagePanel(a.image, c); },
+    {"image-rope", [](AppState& a, AppContext& c) { drawImagePanel(a.image, c); },
      [](const AppState& a, nlohmann::json& j) { saveImagePanel(a.image, j); },
      [](AppState& a, const nlohmann::json& j) { loadImagePanel(a.image, j); }, tweakImage},
     {"alibi", [](AppState& a, AppContext& c) { drawAlibiPanel(a.alibi, c); },
@@ -264,11 +264,11 @@ const PanelFunctions kFunctions[] = {
      [](const AppState& a, nlohmann::json& j) { saveRelativePanel(a.relative, j); },
      [](AppState& a, const nlohmann::json& j) { loadRelativePanel(a.relative, j); },
      [](AppState& a) { a.relative.t5Causal = !a.relative.t5Causal; a.relative.dirty = true; }},
-    {"examples", [](AppState& a, AppContext& c) { drawExamplesPanel(a.examples, c); }, nullptr, nullptr, tweakExamples},
+    {"worked-examples", [](AppState& a, AppContext& c) { drawExamplesPanel(a.examples, c); }, nullptr, nullptr, tweakExamples},
     {"compare", [](AppState& a, AppContext& c) { if (auto t = drawComparePanel(a.compare, c); !t.empty()) a.requestedPanel = findPanel(t); },
      saveCompare, loadCompare, tweakCompare},
-    {"pipeline", [](AppState& a, AppContext& c) { drawPipelinePanel(a.pipeline, c); }, savePipeline, loadPipeline, tweakPipeline},
-    {"order", [](AppState& a, AppContext& c) { drawOrderPanel(a.order, c); }, nullptr, nullptr, tweakOrder},
+    {"where-position-enters", [](AppState& a, AppContext& c) { drawPipelinePanel(a.pipeline, c); }, savePipeline, loadPipeline, tweakPipeline},
+    {"word-order", [](AppState& a, AppContext& c) { drawOrderPanel(a.order, c); }, nullptr, nullptr, tweakOrder},
     {"extrapolation", [](AppState& a, AppContext& c) { drawExtrapolationPanel(a.extrapolation, c); },
      [](const AppState& a, nlohmann::json& j) { saveExtrapolationPanel(a.extrapolation, j); },
      [](AppState& a, const nlohmann::json& j) { loadExtrapolationPanel(a.extrapolation, j); }, tweakExtrapolation},

@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "app/cli/cli.hpp"
+#include "app/cli/glossary.hpp"
 #include "app/cli/tabs.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/gui/shell/view_export.hpp"
@@ -219,12 +220,18 @@ void AppShell::initImGui() {
 
 void AppShell::loadPanelSettings() {
   for (const PanelInfo& p : panels()) {
-    if (p.load && settings_.panels.contains(p.name) && settings_.panels[p.name].is_object()) {
+    if (!p.load) continue;
+    // Under the tab's name, or under an older name of it (an alias) in a file saved before a rename.
+    std::vector<std::string> keys = {p.name};
+    if (const cli::TabDef* tab = cli::findTab(p.name)) keys.insert(keys.end(), tab->aliases.begin(), tab->aliases.end());
+    for (const std::string& key : keys) {
+      if (!settings_.panels.contains(key) || !settings_.panels[key].is_object()) continue;
       try {
-        p.load(state_, settings_.panels[p.name]);
+        p.load(state_, settings_.panels[key]);
       } catch (const std::exception&) {
         // A bad saved value must not stop the start; that panel keeps its defaults.
       }
+      break;
     }
   }
 }
@@ -448,7 +455,7 @@ void AppShell::followStartHereLink(StartHereLink link) {
     case StartHereLink::FirstExample:
       state_.examples.selected = 0;   // workedExamples() order: the documents' first example
       state_.examples.step = 0;
-      state_.requestedPanel = findPanel("examples");
+      state_.requestedPanel = findPanel("worked-examples");
       break;
     case StartHereLink::Sinusoidal: state_.requestedPanel = findPanel("sinusoidal"); break;
     case StartHereLink::ModelPreset:
@@ -519,13 +526,14 @@ void AppShell::drawStartHere() {
 
 void AppShell::drawHelpWindows() {
   drawStartHere();
+  drawGlossary();
   if (state_.showAbout) {
     ImGui::SetNextWindowSize(ImVec2(520 * ctx_.uiScale, 0), ImGuiCond_Appearing);
     if (ImGui::Begin("About posviz", &state_.showAbout, ImGuiWindowFlags_NoSavedSettings)) {
       ImGui::Text("posviz %s", POSVIZ_VERSION);
       ImGui::TextWrapped(
           "Transformer positional encodings, visible and exact: sinusoidal, learned tables, RoPE and its context "
-          "extensions, ALiBi. Every number comes from posviz_core (float64 angles); hover any cell for its exact "
+          "extensions, ALiBi. Every number is computed exactly (angles in float64); hover any cell for its exact "
           "value and formula.");
       ImGui::Separator();
       ImGui::Text("OpenGL %d.%d, backend: %s", glMajor_, glMinor_, ctx_.gpu ? "GPU compute available" : "CPU only");
@@ -542,6 +550,7 @@ void AppShell::drawHelpWindows() {
       ImGui::TextUnformatted("Ctrl+O             open a learned table (.npy)");
       ImGui::TextUnformatted("Ctrl+= / Ctrl+-    larger / smaller text");
       ImGui::TextUnformatted("Ctrl+Q             quit");
+      ImGui::TextUnformatted("Page Down / Up     Learn: next / previous step (also Right / Left)");
       ImGui::Separator();
       ImGui::TextUnformatted("Heatmaps: wheel zooms at the mouse (Shift: columns only, Ctrl: rows only),");
       ImGui::TextUnformatted("drag pans, double-click resets, hover shows the exact value and formula.");
@@ -549,6 +558,32 @@ void AppShell::drawHelpWindows() {
     }
     ImGui::End();
   }
+}
+
+// Help > Glossary: every symbol, one name per concept, with the articles' other names for it.
+void AppShell::drawGlossary() {
+  if (!state_.showGlossary) return;
+  ImGui::SetNextWindowSize(ImVec2(760 * ctx_.uiScale, 560 * ctx_.uiScale), ImGuiCond_Appearing);
+  if (ImGui::Begin("Glossary", &state_.showGlossary, ImGuiWindowFlags_NoSavedSettings)) {
+    if (ImGui::BeginTable("glossary", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+      ImGui::TableSetupColumn("symbol", ImGuiTableColumnFlags_WidthFixed, 130 * ctx_.uiScale);
+      ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed, 170 * ctx_.uiScale);
+      ImGui::TableSetupColumn("meaning (and the articles' other names for it)", ImGuiTableColumnFlags_WidthStretch);
+      ImGui::TableHeadersRow();
+      for (const cli::GlossaryEntry& e : cli::glossary()) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextUnformatted(e.symbol.c_str());
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextWrapped("%s", e.name.c_str());
+        ImGui::TableSetColumnIndex(2);
+        ImGui::TextWrapped("%s", e.meaning.c_str());
+        if (!e.also.empty()) ImGui::TextDisabled("also: %s", e.also.c_str());
+      }
+      ImGui::EndTable();
+    }
+  }
+  ImGui::End();
 }
 
 // Renders, saves the screenshot asked for (read before the swap), then swaps.
@@ -722,8 +757,9 @@ void AppShell::drawMenuBar() {
   if (ImGui::BeginMenu("Help")) {
     if (ImGui::MenuItem("Start here")) openStartHere();
     if (ImGui::MenuItem("Keyboard shortcuts")) state_.showShortcuts = true;
+    if (ImGui::MenuItem("Glossary")) state_.showGlossary = true;
     ImGui::Separator();
-    for (const PanelInfo& p : table) ImGui::BulletText("%s: %s", p.title, p.summary);
+    for (const PanelInfo& p : table) ImGui::BulletText("%s (--panel %s): %s", p.title, p.name, p.summary);
     ImGui::Separator();
     if (ImGui::MenuItem("About posviz")) state_.showAbout = true;
     ImGui::EndMenu();

@@ -90,6 +90,7 @@ class AppShell {
   void waitForEvents(bool screenshotWanted);
   void drawPanelTabs();
   void drawHelpWindows();
+  void drawGlossary();
   void drawStartHere();
   bool present(const std::string& screenshotPath, std::string* error);
   void rebuildFonts();

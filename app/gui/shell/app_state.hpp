@@ -41,6 +41,7 @@ struct AppState {
   int requestedPanel = -1;      // select this tab on the next frame (menu, shortcut)
   bool showAbout = false;
   bool showShortcuts = false;
+  bool showGlossary = false;      // Help > Glossary
   bool showGpuNotice = true;    // the GPU-unavailable banner (dismissible)
   std::string notice;           // what the user must see until dismissed (banner): settings that could
                                 // not be read or saved, config values a tab could not show
