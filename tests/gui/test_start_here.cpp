@@ -127,6 +127,9 @@ TEST_CASE("start here: each link switches to its tab with the promised content")
   app->followStartHereLink(StartHereLink::FirstExample);
   frames(*app, 3);
   CHECK(app->activePanel() == findPanel("examples"));
+  // A followed link closes the window, so it covers nothing of what it opened; Help brings it back.
+  CHECK_FALSE(app->startHereOpen());
+  app->openStartHere();
   CHECK(a.examples.selected == 0);
   CHECK(a.examples.step == 0);
   REQUIRE_FALSE(a.examples.examples.empty());
@@ -135,6 +138,9 @@ TEST_CASE("start here: each link switches to its tab with the promised content")
   app->followStartHereLink(StartHereLink::Sinusoidal);
   frames(*app, 3);
   CHECK(app->activePanel() == findPanel("sinusoidal"));
+  app->followStartHereLink(StartHereLink::Learn);
+  frames(*app, 3);
+  CHECK(app->activePanel() == findPanel("learn"));
 
   // A shipped published preset in the Model tab; the RoPE views get its parameters too.
   const ModelConfig want = loadPreset(kStartHerePreset);
@@ -145,8 +151,10 @@ TEST_CASE("start here: each link switches to its tab with the promised content")
   CHECK(a.model.config->name == want.name);
   CHECK(a.rope.params.base == doctest::Approx(want.rope.base));   // 500000 for Llama 3.1
   CHECK(want.rope.base == doctest::Approx(500000.0));
-  // Following a link leaves the window open (the other links stay one click away).
-  CHECK(app->startHereOpen());
+  // Following a link closes the window without recording "don't show again".
+  CHECK_FALSE(app->startHereOpen());
+  app.reset();   // the settings are written on exit
+  CHECK_FALSE(cfg.settings().value("start_here_dismissed", true));
 }
 
 TEST_CASE("settings saved under a tab's older name still load into it") {

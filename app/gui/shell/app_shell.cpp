@@ -451,7 +451,9 @@ void AppShell::drawPanelTabs() {
 // -----------------------------------------------------------------------------------------------
 
 void AppShell::followStartHereLink(StartHereLink link) {
+  startHereOpen_ = false;   // out of the way of what the link opened (Help > Start here brings it back)
   switch (link) {
+    case StartHereLink::Learn: state_.requestedPanel = findPanel("learn"); break;
     case StartHereLink::FirstExample:
       state_.examples.selected = 0;   // workedExamples() order: the documents' first example
       state_.examples.step = 0;
@@ -476,7 +478,7 @@ void AppShell::dismissStartHere() {
   storeSettings();   // at once: "never again" must hold even if the app does not exit cleanly
 }
 
-// A short window over the views: three ways in, each a button that switches the tab.
+// A short window over the views: four ways in, each a button that switches the tab and closes the window.
 void AppShell::drawStartHere() {
   if (!startHereOpen_) return;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
@@ -487,18 +489,20 @@ void AppShell::drawStartHere() {
   if (startHereExample_.empty()) {     // once: the first example's title (core computes the example)
     const std::vector<std::string> names = workedExampleNames();
     const std::optional<WorkedExample> first = names.empty() ? std::nullopt : findWorkedExample(names.front());
-    startHereExample_ = first ? first->title + " (" + first->name + ")" : "(none)";
+    startHereExample_ = first ? first->title : "(none)";
   }
   bool open = true;
   if (ImGui::Begin("Start here", &open, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
     ImGui::TextWrapped("posviz draws how transformers tell token positions apart: every number exact, every cell "
-                       "hoverable. Three ways in:");
+                       "hoverable. Four ways in:");
     ImGui::Spacing();
     const float w = ImGui::GetContentRegionAvail().x;
     const struct {
       StartHereLink link;
       std::string label, detail;
     } links[] = {
+        {StartHereLink::Learn, "The Learn path",
+         "Why each scheme works, one live figure per step, in the articles' order, with what the articles get wrong."},
         {StartHereLink::FirstExample, "The documents' first worked example",
          startHereExample_ + ": step by step, each claim the document makes checked against the exact value."},
         {StartHereLink::Sinusoidal, "The sinusoidal view",

@@ -37,8 +37,9 @@ struct AppOptions {
                                    // --bench-frames; not in tests unless they ask)
 };
 
-// The three links of the "Start here" window.
+// The links of the "Start here" window.
 enum class StartHereLink {
+  Learn,          // the Learn tab, where the student left it
   FirstExample,   // the Worked examples tab at the documents' first worked example, step 1
   Sinusoidal,     // the sinusoidal view
   ModelPreset,    // a shipped published config (kStartHerePreset) in the Model tab
