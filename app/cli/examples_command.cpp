@@ -67,10 +67,12 @@ void printTests() {
   std::printf("\nlistings:");
   for (std::size_t l = 0; l < g.listings.size(); ++l) std::printf("%s L%zu %s", l ? "," : "", l + 1, g.listings[l].c_str());
   std::printf("\n\nwhat each cell ran:\n");
+  int labelWidth = 0;   // the listing column as wide as its longest label
+  for (const std::string& l : g.listings) labelWidth = std::max(labelWidth, static_cast<int>(l.size()));
   for (std::size_t t = 0; t < g.tests.size(); ++t)
     for (std::size_t l = 0; l < g.listings.size(); ++l)
       if (g.at(t, l) != TestCell::NotApplicable)
-        std::printf("  %-4s %-44s %-16s %s\n", testCellName(g.at(t, l)), g.tests[t].c_str(), g.listings[l].c_str(),
+        std::printf("  %-4s %-44s %-*s %s\n", testCellName(g.at(t, l)), g.tests[t].c_str(), labelWidth, g.listings[l].c_str(),
                     g.notes[t * g.listings.size() + l].c_str());
 }
 

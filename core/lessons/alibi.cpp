@@ -68,7 +68,7 @@ std::vector<StepResult> alibiSlopesSteps() {
 
   const std::vector<double> doc12 = doc001AlibiSlopes(12), press12 = alibiSlopes(12);
   StepResult t;
-  MiniSeries sd{"1/2^(8h/12) (001)", {}, {}}, sp{"Press et al., 12 heads", {}, {}};
+  MiniSeries sd{"1/2^(8h/12), Teaching Transformers to Count", {}, {}}, sp{"Press et al., 12 heads", {}, {}};
   for (int h = 1; h <= 12; ++h) {
     t.numbers.push_back({"head " + formatInt(h) + ": document", doc12[h - 1]});
     t.numbers.push_back({"head " + formatInt(h) + ": Press et al.", press12[h - 1]});
@@ -84,7 +84,7 @@ std::vector<StepResult> alibiSlopesSteps() {
   c.numbers = {{"max |code - paper|, H = 4", maxAbsDiff(doc004AlibiSlopes(4), alibiSlopes(4))},
                {"max |code - paper|, H = 8", maxAbsDiff(doc004AlibiSlopes(8), press8)},
                {"max |code - paper|, H = 12", maxAbsDiff(code12, press12)},
-               {"max |code - 001 rule|, H = 12", maxAbsDiff(code12, doc12)}};
+               {"max |code - 1/2^(8h/H) rule|, H = 12", maxAbsDiff(code12, doc12)}};
   return {s, t, c};
 }
 

@@ -167,7 +167,7 @@ std::vector<StepResult> code003Steps() {
   addDecodeNumbers(a, s);
   addValues(a, "decode", s.maxDiff);
   a.checked = {{"max diff", s.maxDiff}};
-  a.view = decodeView(s, "003's ApplyRoPE decoding token 5 alone: rotated as position 0");
+  a.view = decodeView(s, "The ApplyRoPE of Understanding Positional Embeddings, decoding token 5 alone: rotated as position 0");
   addRun(b, "t5", run003ApplyRope(8, 4, {2, 1, 5, 8}), {2, 1, 5, 8});
   return {a, b};
 }
@@ -178,7 +178,7 @@ std::vector<StepResult> code004RopeSteps() {
   addDecodeNumbers(a, s);
   addValues(a, "decode", s.maxDiff);
   a.checked = {{"max diff", s.maxDiff}};
-  a.view = decodeView(s, "004's RotaryPE decoding token 5 alone: rotated as position 0 (and its repeat() layout)");
+  a.view = decodeView(s, "The interview guide's RotaryPE, decoding token 5 alone: rotated as position 0 (and its repeat() layout)");
   addRun(b, "t8193", run004Rotary(64, 8192, {2, 4, 8193, 64}), {2, 4, 8193, 64});
   return {a, b};
 }

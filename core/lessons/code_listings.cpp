@@ -294,30 +294,30 @@ Shape biasShape(long long t) { return {2, 8, t, t}; }
 std::vector<double> seededRope(RopeFn f, const std::vector<double>& x, double pos) { return f(x, pos, 10000.0); }
 
 const Listing kListings[] = {
-    {"001 sinusoidal", Kind::Sinusoidal, doc001SinusoidalRow, nullptr, false,
+    {"Teaching: sinusoidal", Kind::Sinusoidal, doc001SinusoidalRow, nullptr, false,
      [](long long t, long long) { return run001Sinusoidal(512, 8192, embedShape(t)); }, 8192, embedShape},
-    {"001 learned", Kind::Learned, nullptr, nullptr, false,
+    {"Teaching: learned", Kind::Learned, nullptr, nullptr, false,
      [](long long t, long long) { return run001Learned(8192, 512, embedShape(t)); }, 8192, embedShape},
     // Built with d_k (the only size that broadcasts) for the length tests; with d_model, as its
     // docstring says, inside MultiHeadAttention.
-    {"001 RoPE", Kind::Rope, nullptr, doc001RotaryPe, true,
+    {"Teaching: RoPE", Kind::Rope, nullptr, doc001RotaryPe, true,
      [](long long t, long long off) { return run001Rope(64, 8192, headShape(t), off); }, 8192, headShape,
      [](long long t) { return run001MhaRope(2, 8, 512, t, t, 512, 8192, 0); }},
-    {"001 ALiBi", Kind::Alibi, nullptr, nullptr, false,
+    {"Teaching: ALiBi", Kind::Alibi, nullptr, nullptr, false,
      [](long long t, long long) { return run001AlibiScores(2, 8, 8192, t); }, 8192, biasShape},
-    {"002 sinusoidal", Kind::Sinusoidal, doc002SinusoidalRow, nullptr, false,
+    {"8.5: sinusoidal", Kind::Sinusoidal, doc002SinusoidalRow, nullptr, false,
      [](long long t, long long) { return run002Sinusoidal(512, 5000, embedShape(t)); }, 5000, embedShape},
-    {"002 learnable", Kind::Learned, nullptr, nullptr, false,
+    {"8.5: learnable", Kind::Learned, nullptr, nullptr, false,
      [](long long t, long long) { return run002Learnable(512, 5000, embedShape(t)); }, 5000, embedShape},
-    {"003 ApplyRoPE", Kind::Rope, nullptr, doc003ApplyRope, false,
+    {"Understanding: ApplyRoPE", Kind::Rope, nullptr, doc003ApplyRope, false,
      [](long long t, long long) { return run003ApplyRope(64, 8192, headShape(t)); }, 8192, headShape},
-    {"004 SinusoidalPE", Kind::Sinusoidal, doc001SinusoidalRow, nullptr, false,
+    {"Interview: SinusoidalPE", Kind::Sinusoidal, doc001SinusoidalRow, nullptr, false,
      [](long long t, long long) { return run004Sinusoidal(512, 5000, embedShape(t)); }, 5000, embedShape},
-    {"004 LearnedPE", Kind::Learned, nullptr, nullptr, false,
+    {"Interview: LearnedPE", Kind::Learned, nullptr, nullptr, false,
      [](long long t, long long) { return run004Learned(512, 512, embedShape(t)); }, 512, embedShape},
-    {"004 RotaryPE", Kind::Rope, nullptr, doc004RotaryPe, false,
+    {"Interview: RotaryPE", Kind::Rope, nullptr, doc004RotaryPe, false,
      [](long long t, long long) { return run004Rotary(64, 8192, headShape(t)); }, 8192, headShape},
-    {"004 ALiBiBias", Kind::Alibi, nullptr, nullptr, false,
+    {"Interview: ALiBiBias", Kind::Alibi, nullptr, nullptr, false,
      [](long long t, long long) {
        ListingRun r = run004Alibi(8, t);
        return runListing(r, [&] { return torchBroadcast(biasShape(t), r.shape); });

@@ -98,7 +98,7 @@ enum class TestCell { Pass, Fail, NotApplicable };
 const char* testCellName(TestCell c);  // "pass", "FAIL", "n/a"
 struct TestGrid {
   std::vector<std::string> tests;     // rows: 001's "Test Coverage" items
-  std::vector<std::string> listings;  // columns: "001 sinusoidal", ...
+  std::vector<std::string> listings;  // columns: "Teaching: sinusoidal", ... (article short name: module)
   std::vector<TestCell> cells;        // row-major: cells[test * listings.size() + listing]
   std::vector<std::string> notes;     // same layout: what was run and observed
   TestCell at(std::size_t test, std::size_t listing) const { return cells[test * listings.size() + listing]; }

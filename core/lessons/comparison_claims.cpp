@@ -368,8 +368,9 @@ ClaimVerdict judgeRelative(const ComparisonClaim& claim, const SchemeColumn& col
 ClaimVerdict judgeCost(const Comparison& c, const SchemeColumn& col) {
   if (col.parameters != 0) return {CellVerdict::Contradicts, count(static_cast<double>(col.parameters)) + " position parameters"};
   if (col.scheme == Scheme::Alibi)
-    return {CellVerdict::Qualifies, "no rows, " + std::to_string(c.params.numHeads) + " slopes; but 001's listing precomputes heads x max_len^2: " +
-                                    bytes(c.alibiBufferFloats) + " at max_len = L"};
+    return {CellVerdict::Qualifies, "no rows, " + std::to_string(c.params.numHeads) +
+                                        " slopes; but the listing of Teaching Transformers to Count precomputes heads x max_len^2: " +
+                                        bytes(c.alibiBufferFloats) + " at max_len = L"};
   if (col.cost.memoryFloats > 0.0)
     return {CellVerdict::Qualifies, "no parameters, but a precomputed table of " + bytes(col.cost.memoryFloats) + " at L = " +
                                     std::to_string(c.params.targetLength)};

@@ -4,8 +4,8 @@
 //
 // FILE FORMAT
 //   {"about": TEXT, "claims": [CLAIM, ...], "decision": {"source": TEXT, "nodes": [NODE, ...]}}
-//   CLAIM   {"row", "scheme", "text": the document's words, "source": "001 line 462, SECTION",
-//            "expect"}
+//   CLAIM   {"row", "scheme", "text": the document's words, "source": "ARTICLE, \"SECTION\"" (the
+//            article's short name and section, never a line number), "expect"}
 //     row     "parameters" | "applied" | "at-target" | "relative" | "cost" | "used-by" | "coupling"
 //     scheme  "sinusoidal" | "learned" | "rope" | "alibi" | "nope"
 //     expect  per row: parameters "zero" | "table";  applied "embedding" | "qk" | "scores";
@@ -56,7 +56,7 @@ struct ComparisonClaim {
   ComparisonRow row = ComparisonRow::Parameters;
   Scheme scheme = Scheme::Sinusoidal;
   std::string text;    // the document's words
-  std::string source;  // "001 line 462, Comparison: Which to Use When"
+  std::string source;  // "Teaching Transformers to Count, \"Comparison: Which to Use When\""
   std::string expect;  // see FILE FORMAT
 };
 

@@ -28,6 +28,11 @@ const ComparisonClaim& findClaim(const ComparisonClaims& all, ComparisonRow row,
   throw std::logic_error("no claim " + source);
 }
 
+// Sources cite the article by name and section.
+const std::string kTable = "Teaching Transformers to Count, \"Comparison: Which to Use When\"";
+const std::string kPositionProblem = "Teaching Transformers to Count, \"The Position Problem\"";
+const std::string kNoTableLookup = "Interview guide, \"Deep Dive: Relative Position Without Table Lookup\"";
+
 }  // namespace
 
 TEST_SUITE("comparison claims") {
@@ -64,33 +69,33 @@ TEST_CASE("comparison claims: verdicts follow the computed cells") {
     CHECK(v.verdict != CellVerdict::Contradicts);  // the tables' cells hold for this shape, with qualifications
     CHECK_FALSE(v.reason.empty());
   }
-  // Learned: "None" (001 line 465) agrees, with learnedLookup's message.
-  const ClaimVerdict learned = judgeClaim(findClaim(all, ComparisonRow::AtTarget, Scheme::Learned, "001 line 465"), c);
+  // Learned: "None" (the table's extrapolation row) agrees, with learnedLookup's message.
+  const ClaimVerdict learned = judgeClaim(findClaim(all, ComparisonRow::AtTarget, Scheme::Learned, kTable), c);
   CHECK(learned.verdict == CellVerdict::Agrees);
   CHECK(learned.reason == "learnedLookup: pos 8191 has no row: the table has max_len 2048 (rows 0..2047)");
   // Sinusoidal "via rotation property": PE.PE is relative, the score with content is not.
-  const ClaimVerdict sinRel = judgeClaim(findClaim(all, ComparisonRow::Relative, Scheme::Sinusoidal, "001 line 464"), c);
+  const ClaimVerdict sinRel = judgeClaim(findClaim(all, ComparisonRow::Relative, Scheme::Sinusoidal, kTable), c);
   CHECK(sinRel.verdict == CellVerdict::Qualifies);
   // RoPE "Good (with NTK-aware scaling)": defined, 1 of 4 head pairs past its trained angles.
-  const ClaimVerdict ropeExt = judgeClaim(findClaim(all, ComparisonRow::AtTarget, Scheme::Rope, "001 line 465"), c);
+  const ClaimVerdict ropeExt = judgeClaim(findClaim(all, ComparisonRow::AtTarget, Scheme::Rope, kTable), c);
   CHECK(ropeExt.verdict == CellVerdict::Qualifies);
   CHECK(ropeExt.reason.find("1 of 4 pairs (25%)") != std::string::npos);
-  CHECK(judgeClaim(findClaim(all, ComparisonRow::Relative, Scheme::Rope, "001 line 464"), c).verdict == CellVerdict::Agrees);
-  CHECK(judgeClaim(findClaim(all, ComparisonRow::Relative, Scheme::NoPE, "001 line 23"), c).verdict == CellVerdict::Agrees);
-  CHECK(judgeClaim(findClaim(all, ComparisonRow::Parameters, Scheme::Learned, "001 line 462"), c).reason == "131072 parameters");
+  CHECK(judgeClaim(findClaim(all, ComparisonRow::Relative, Scheme::Rope, kTable), c).verdict == CellVerdict::Agrees);
+  CHECK(judgeClaim(findClaim(all, ComparisonRow::Relative, Scheme::NoPE, kPositionProblem), c).verdict == CellVerdict::Agrees);
+  CHECK(judgeClaim(findClaim(all, ComparisonRow::Parameters, Scheme::Learned, kTable), c).reason == "131072 parameters");
   // ALiBi's "avoid O(L) rows": true, but 001's own buffer at max_len = L holds 8 * 8192^2 floats.
-  const ClaimVerdict alibiCost = judgeClaim(findClaim(all, ComparisonRow::Cost, Scheme::Alibi, "004 line 153"), c);
+  const ClaimVerdict alibiCost = judgeClaim(findClaim(all, ComparisonRow::Cost, Scheme::Alibi, kNoTableLookup), c);
   CHECK(alibiCost.verdict == CellVerdict::Qualifies);
   CHECK(alibiCost.reason.find("2 GiB") != std::string::npos);
 
   // Within the trained range the extrapolation claims are not tested.
   const Comparison inside = computeComparison(shape(2048, 1024));
-  CHECK(judgeClaim(findClaim(all, ComparisonRow::AtTarget, Scheme::Learned, "001 line 465"), inside).verdict == CellVerdict::NotTested);
+  CHECK(judgeClaim(findClaim(all, ComparisonRow::AtTarget, Scheme::Learned, kTable), inside).verdict == CellVerdict::NotTested);
   // A claim the numbers refute: "error" for sinusoidal past L0.
-  ComparisonClaim wrong = findClaim(all, ComparisonRow::AtTarget, Scheme::Sinusoidal, "001 line 465");
+  ComparisonClaim wrong = findClaim(all, ComparisonRow::AtTarget, Scheme::Sinusoidal, kTable);
   wrong.expect = "error";
   CHECK(judgeClaim(wrong, c).verdict == CellVerdict::Contradicts);
-  wrong = findClaim(all, ComparisonRow::Relative, Scheme::Learned, "001 line 464");
+  wrong = findClaim(all, ComparisonRow::Relative, Scheme::Learned, kTable);
   wrong.expect = "direct";
   CHECK(judgeClaim(wrong, c).verdict == CellVerdict::Contradicts);
 }
@@ -101,7 +106,7 @@ TEST_CASE("comparison claims: used by, against the models given") {
                                       {"llama-2-7b", {Scheme::Rope}}, {"mpt-7b", {Scheme::Alibi}}};
   const Comparison c = computeComparison(shape(512, 1024), models);
   auto verdict = [&](Scheme s, const Comparison& cmp) {
-    return judgeClaim(findClaim(all, ComparisonRow::UsedBy, s, "001 line 466"), cmp);
+    return judgeClaim(findClaim(all, ComparisonRow::UsedBy, s, kTable), cmp);
   };
   const ClaimVerdict learned = verdict(Scheme::Learned, c);
   CHECK(learned.verdict == CellVerdict::Agrees);  // "GPT-2" matches gpt2, "BERT" bert-base-uncased
@@ -124,15 +129,15 @@ TEST_CASE("comparison claims: used by, against the models given") {
 TEST_CASE("comparison claims: content-position coupling verdicts") {
   const ComparisonClaims& all = comparisonClaims();
   const Comparison c = computeComparison(shape(512, 1024));
-  auto verdict = [&](Scheme s) { return judgeClaim(findClaim(all, ComparisonRow::Coupling, s, "001 line 467"), c).verdict; };
+  auto verdict = [&](Scheme s) { return judgeClaim(findClaim(all, ComparisonRow::Coupling, s, kTable), c).verdict; };
   CHECK(verdict(Scheme::Sinusoidal) == CellVerdict::Agrees);  // "Additive (coupled)"
   CHECK(verdict(Scheme::Learned) == CellVerdict::Agrees);
   CHECK(verdict(Scheme::Rope) == CellVerdict::Qualifies);     // "decoupled", yet content and position meet in q^T R k
   CHECK(verdict(Scheme::Alibi) == CellVerdict::Agrees);       // "Score-level only": no content dependence
-  ComparisonClaim wrong = findClaim(all, ComparisonRow::Coupling, Scheme::Alibi, "001 line 467");
+  ComparisonClaim wrong = findClaim(all, ComparisonRow::Coupling, Scheme::Alibi, kTable);
   wrong.expect = "coupled";
   CHECK(judgeClaim(wrong, c).verdict == CellVerdict::Contradicts);
-  wrong = findClaim(all, ComparisonRow::Coupling, Scheme::Learned, "001 line 467");
+  wrong = findClaim(all, ComparisonRow::Coupling, Scheme::Learned, kTable);
   wrong.expect = "scoreOnly";
   CHECK(judgeClaim(wrong, c).verdict == CellVerdict::Contradicts);
   CHECK(comparisonCellText(c, ComparisonRow::Coupling, Scheme::Rope).rfind("multiplicative: nothing added (cross terms 0)", 0) == 0);

@@ -8,10 +8,13 @@
 
 #include <cmath>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "core/lessons/code_listings.hpp"
+#include "core/lessons/comparison_claims.hpp"
 #include "core/lessons/lessons.hpp"
 
 using namespace posviz;
@@ -43,6 +46,15 @@ std::string verdictPattern(const WorkedExample& e) {
     for (const Claim& c : e.steps[i].claims) s += c.verdict == Verdict::Agrees ? 'A' : c.verdict == Verdict::Truncated ? 'T' : 'D';
   }
   return s;
+}
+
+// A source document cited by its capture number ("001", "004's", "(002 8.5.3)") or by a line
+// ("line 462") instead of its title and section. Numbers such as 0.001 or 5,001 and kebab-case
+// names (code-001-rope) are not citations.
+bool citesByNumber(const std::string& text) {
+  static const std::regex capture(R"((^|[^0-9A-Za-z_.,-])00[0-4]([^0-9]|$))");
+  static const std::regex line(R"(\bline [0-9])");
+  return std::regex_search(text, capture) || std::regex_search(text, line);
 }
 
 }  // namespace
@@ -97,6 +109,41 @@ TEST_CASE("lessons: every example is well formed and the names are unique kebab-
   CHECK(workedExampleNames().size() == all.size());
   CHECK(findWorkedExample("rope-2d-m5-n2").has_value());
   CHECK_FALSE(findWorkedExample("no-such-example").has_value());
+}
+
+TEST_CASE("lessons: shown text names the articles, never a capture number or a line") {
+  CHECK(citesByNumber("001's RoPE"));
+  CHECK(citesByNumber("(002 8.5.3)"));
+  CHECK(citesByNumber("document 003"));
+  CHECK(citesByNumber("Teaching Transformers to Count, line 462"));
+  CHECK_FALSE(citesByNumber("sin(0.003), 5,001 tokens, code-001-rope, 1e-004x"));
+  std::vector<std::string> shown;
+  for (const WorkedExample& e : workedExamples()) {
+    shown.insert(shown.end(), {e.title, e.source});
+    for (const Step& s : e.steps) {
+      const MiniView& v = s.view;
+      shown.insert(shown.end(), {s.title, s.formula, s.explanation, v.title, v.rowTitle, v.colTitle, v.valueName,
+                                 v.noDataLabel, v.xTitle, v.yTitle, v.markerLabel});
+      for (const auto& number : s.numbers) shown.push_back(number.first);
+      for (const ClockHand& h : v.hands) shown.push_back(h.label);
+      for (const MiniSeries& ms : v.series) shown.push_back(ms.label);
+      for (const Claim& c : s.claims)
+        shown.insert(shown.end(), {c.text, c.claimedText, c.computedText, c.precision, c.likelyCause, c.behaviour});
+    }
+  }
+  const TestGrid grid = documentTestGrid();
+  shown.insert(shown.end(), grid.tests.begin(), grid.tests.end());
+  shown.insert(shown.end(), grid.listings.begin(), grid.listings.end());
+  shown.insert(shown.end(), grid.notes.begin(), grid.notes.end());
+  const ComparisonClaims& table = comparisonClaims();
+  shown.push_back(table.decisionSource);
+  for (const ComparisonClaim& c : table.claims) shown.insert(shown.end(), {c.text, c.source});
+  const Comparison cmp = computeComparison(ComparisonParams{});
+  for (const ComparisonClaim& c : table.claims) shown.push_back(judgeClaim(c, cmp).reason);
+  for (const std::string& text : shown) {
+    CAPTURE(text);
+    CHECK_FALSE(citesByNumber(text));
+  }
 }
 
 TEST_CASE("lessons: every verdict, claim by claim") {
@@ -328,7 +375,7 @@ TEST_CASE("lessons: ALiBi 4-token bias and the slopes") {
   CHECK(number(s.steps[1], "head 9: Press et al.") == doctest::Approx(0.7071067811865476));  // 2^-0.5
   CHECK(number(s.steps[1], "head 12: Press et al.") == doctest::Approx(0.08838834764831845));  // 2^-3.5
   CHECK(number(s.steps[1], "head 12: document") == doctest::Approx(0.00390625));
-  CHECK(number(s.steps[2], "max |code - 001 rule|, H = 12") < 1e-15);
+  CHECK(number(s.steps[2], "max |code - 1/2^(8h/H) rule|, H = 12") < 1e-15);
 }
 
 TEST_CASE("lessons: the learned table has no row 512 or 1024") {

@@ -96,11 +96,11 @@ line "$out/shuffle.out" "max \|Attn\(PX\) - P Attn\(X\)\| = [0-9.e-]+"
 has "$out/shuffle.out" "DIFFERS: claimed > 0 (breaks), correct"
 has "$out/shuffle.out" "symmetric ALiBi cannot tell a sentence from its reversal"
 
-# The repeat() bug in 004's RoPE code.
+# The repeat() bug in the interview guide's RoPE code.
 run repeat 0 examples rope-repeat-interleaved-code
 has "$out/repeat.out" "repeat_interleave(2, dim=-1)"
 
-# 004's interview questions: titled by the question, the reversed wavelength order flagged once.
+# The interview guide's questions: titled by the question, the reversed wavelength order flagged once.
 line "$out/list.out" "^  interview-q1-equivariance +5 agree +Q1\. Explain permutation equivariance"
 line "$out/list.out" "^  interview-q2-wavelengths +1 agree, 3 differ \(1 cause\) +Q2\. "
 line "$out/list.out" "^  interview-q8-extending-rope +6 agree, 1 differs +Q8\. "
@@ -135,11 +135,11 @@ has "$out/alibi001.out" "    listing: memory"
 run rope001 0 examples code-001-rope
 has "$out/rope001.out" "the step returns (2, 8, 0, 64), an empty query"
 has "$out/rope001.out" "RuntimeError: The size of tensor a (64) must match the size of tensor b (512) at non-singleton dimension 3"
-# 001's test list as a grid: pass / FAIL / n/a per listing.
+# The "Test Coverage" list of Teaching Transformers to Count as a grid: pass / FAIL / n/a per listing.
 run tests 0 examples --tests
 line "$out/tests.out" "^KV-cache offset +n/a +n/a +pass +n/a +n/a +n/a +FAIL +n/a +n/a +FAIL +n/a *$"
 line "$out/tests.out" "^rotation preserves the norm +n/a +n/a +pass +n/a +n/a +n/a +pass +n/a +n/a +FAIL +n/a *$"
-has "$out/tests.out" "L3 001 RoPE"
+has "$out/tests.out" "L3 Teaching: RoPE"
 has "$out/tests.out" "FAIL MultiHeadAttention shapes"
 run badtopic 2 examples --topic nope
 has "$out/badtopic.err" "unknown topic \"nope\"; topics: sinusoidal, toy_config, rope, alibi, learned, order, context_extension, interview, code_audits, papers"

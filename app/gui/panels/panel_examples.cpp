@@ -336,7 +336,7 @@ void drawTestGrid(const TestGrid& g) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("test-grid", cols, flags)) return;
   ImGui::TableSetupColumn("test", ImGuiTableColumnFlags_WidthStretch, 3.0f);
-  // "001 sinusoidal" -> "001\nsinusoidal": two header lines keep eleven columns readable.
+  // "Teaching: sinusoidal" -> "Teaching:\nsinusoidal": two header lines keep eleven columns readable.
   for (std::string l : g.listings) {
     const std::size_t space = l.find(' ');
     if (space != std::string::npos) l[space] = '\n';
