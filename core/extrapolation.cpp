@@ -1,6 +1,7 @@
 #include "core/extrapolation.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -108,6 +109,26 @@ std::vector<double> unseenAngleShares(std::span<const double> trainedInvFreq, st
     share[i] = unseen / static_cast<double>(length);
   }
   return share;
+}
+
+int logDistanceBin(int distance) {
+  requireNonNegativeInt("logDistanceBin", "distance", distance);
+  return static_cast<int>(std::bit_width(static_cast<unsigned int>(distance)));
+}
+
+std::vector<DistanceBin> logDistanceBins(std::span<const double> weights) {
+  if (weights.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    failArgument("logDistanceBins", "at most INT_MAX weights, got " + std::to_string(weights.size()));
+  std::vector<DistanceBin> bins;
+  const int n = static_cast<int>(weights.size());
+  for (int first = 0; first < n; first = bins.back().last + 1) {
+    DistanceBin b;
+    b.first = first;
+    b.last = std::min(n - 1, first == 0 ? 0 : first + (first - 1));   // 2 first - 1, without overflow
+    for (int r = b.first; r <= b.last; ++r) b.sum += weights[static_cast<std::size_t>(r)];
+    bins.push_back(b);
+  }
+  return bins;
 }
 
 std::vector<std::string> tiledTokens(const std::vector<std::string>& sentence, int length) {

@@ -36,6 +36,12 @@
 //   span (p / s in (L0-1, L0 - 1/s]): a share of (s-1)/L per slow pair, not 0. At
 //   L = s (L0-1) + 1 it is exactly 0.
 //
+// LOG-DISTANCE BINS (for reading thousands of distances as one smooth curve)
+//   Bin 0 = distance 0; bin k >= 1 = distances [2^(k-1), 2^k - 1]; the last bin is cut at L-1:
+//   [0], [1], [2,3], [4,7], [8,15], ... Bin k's sum is the attention share of its keys (a softmax
+//   row's sums add up to 1); its mean, sum / count, is the weight of one key in it. Weights of
+//   length 10: [0], [1], [2,3], [4,7], [8,9].
+//
 // UNITS / LAYOUT
 //   Distances and positions are token indices; weights[r] is the weight of the key at distance
 //   r (key position L-1-r), r = 0..L-1; angles in radians; entropy in nats. float64 throughout.
@@ -108,6 +114,23 @@ double attentionEntropy(std::span<const double> weights);
 // (trainedLength-1) * trainedInvFreq[i] (0 where that span is >= 2 pi). Sizes must match.
 std::vector<double> unseenAngleShares(std::span<const double> trainedInvFreq, std::span<const double> invFreq,
                                       int trainedLength, int length);
+
+// One log-distance bin: distances first..last (inclusive) and the sum of their weights.
+struct DistanceBin {
+  int first = 0;
+  int last = 0;
+  double sum = 0.0;
+  int count() const { return last - first + 1; }
+  double mean() const { return sum / static_cast<double>(count()); }
+};
+
+// The log-distance bin of distance d >= 0: 0 for d = 0, else floor(log2 d) + 1. Throws on d < 0.
+int logDistanceBin(int distance);
+
+// weights[r] by distance r (ExtrapolationRun::weights) in log-distance bins, bin 0 first; as many
+// bins as logDistanceBin(size - 1) + 1 (none for no weights). Sums in order of distance; a
+// non-finite weight makes its bin's sum non-finite.
+std::vector<DistanceBin> logDistanceBins(std::span<const double> weights);
 
 // The sentence tiled to length tokens: tokens[t] = sentence[t mod n].
 std::vector<std::string> tiledTokens(const std::vector<std::string>& sentence, int length);

@@ -58,11 +58,26 @@ TEST_CASE("extrapolation view: every encoding at 1x..8x L0 from core, plots of t
       CHECK(r->runs[m][e].error == ref.error);
     }
   }
-  // 4x (the default): the learned run has no row, so 7 curves; the trained distances are shaded.
-  CHECK(s.weightsPlot.series.size() == 7);
+  // 4x (the default): the learned run has no row, so 7 curves and the uniform reference, one point
+  // per log-distance bin (core's): L = 128 has bins [0], [1], [2,3], ..., [64,127]. The trained
+  // distances 0..31 are shaded, up to the edge between bins [16,31] and [32,63].
+  REQUIRE(s.weightsPlot.series.size() == 8);
   REQUIRE(s.weightsPlot.bands.size() == 1);
-  CHECK(s.weightsPlot.bands[0].x1 == 31.0);
-  CHECK(s.weightsPlot.series[0].x.size() == 128);
+  CHECK(s.weightsPlot.bands[0].x1 == 5.5);
+  REQUIRE(s.weightsPlot.markers.size() == 1);
+  CHECK(s.weightsPlot.markers[0].x == 5.5);
+  CHECK(s.weightsPlot.xTicks.size() == 9);    // the bins' edges 0, 1, 2, 4, ..., 64, and L = 128
+  CHECK(s.weightsPlot.xTicks.back().label == "128");
+  CHECK(s.weightsPlot.xReadout(3.0) == "distances 4-7");
+  const std::vector<DistanceBin> sinusoidal = logDistanceBins(r->runs[2][0].weights);
+  REQUIRE(s.weightsPlot.series[1].label == "Sinusoidal");
+  REQUIRE(s.weightsPlot.series[1].y.size() == 8);
+  for (std::size_t k = 0; k < sinusoidal.size(); ++k) CHECK(s.weightsPlot.series[1].y[k] == sinusoidal[k].sum);
+  CHECK(s.weightsPlot.series[0].y[7] == 64.0 / 128.0);   // uniform: the bin's width / L
+  REQUIRE(s.weightsSmall.size() == 7);                   // one small plot per curve, with the reference
+  CHECK(s.weightsSmall[0].series.size() == 2);
+  CHECK(s.weightsSmall[0].title == "Sinusoidal");
+  CHECK(s.weightsSmall[0].series[1].y == s.weightsPlot.series[1].y);
   CHECK(s.entropyPlot.series.size() == 9);   // ln L and every encoding
   CHECK(s.entropyPlot.series[0].y[3] == doctest::Approx(std::log(256.0)));
   CHECK(std::isnan(s.entropyPlot.series[2].y[1]));   // learned at 2x: no value
@@ -74,8 +89,11 @@ TEST_CASE("extrapolation view: every encoding at 1x..8x L0 from core, plots of t
   s.plotsDirty = true;
   updateExtrapolationPanel(s);
   CHECK_FALSE(s.lab.busy());
-  CHECK(s.weightsPlot.series.size() == 7);   // learned is back at 1x, sinusoidal hidden
-  CHECK(s.weightsPlot.series[0].x.size() == 32);
+  CHECK(s.weightsPlot.series.size() == 8);   // learned is back at 1x, sinusoidal hidden; the reference
+  CHECK(s.weightsPlot.series[1].label == "Learned");
+  CHECK(s.weightsPlot.series[1].x.size() == 6);   // L = 32: [0] .. [16,31]
+  CHECK(s.weightsPlot.markers.empty());           // L = L0: every distance trained
+  CHECK(s.weightsSmall.size() == 7);
 }
 
 TEST_CASE("extrapolation view: an empty sentence keeps the last result and says why") {
@@ -102,6 +120,7 @@ TEST_CASE("extrapolation view: settings round-trip; bad values are ignored") {
   s.factor = 4.0f;
   s.multiple = 3;
   s.show[1] = false;
+  s.smallMultiples = true;
   std::strcpy(s.sentence, "a b c");
   nlohmann::json j;
   saveExtrapolationPanel(s, j);
@@ -114,6 +133,7 @@ TEST_CASE("extrapolation view: settings round-trip; bad values are ignored") {
   CHECK_FALSE(t.autoFactor);
   CHECK(t.factor == 4.0f);
   CHECK(t.multiple == 3);
+  CHECK(t.smallMultiples);
   CHECK_FALSE(t.show[1]);
   CHECK(std::string(t.sentence) == "a b c");
   j["trained_length"] = 3;

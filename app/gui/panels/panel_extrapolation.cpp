@@ -78,27 +78,115 @@ void requestLab(ExtrapolationPanelState& s) {
 namespace {
 
 unsigned int encodingColor(std::size_t e) { return plotColor(static_cast<int>(e)); }
+constexpr unsigned int kUniformColor = 0xff707070u;   // every key weighted alike: the reference lines
 
-PlotSpec weightsPlot(const ExtrapolationPanelState& s, const std::vector<ExtrapolationRun>& runs, int l0) {
+// The attention plot's x axis: log-distance bin k at x = k, its edges at k -/+ 0.5. A distance d
+// that is a bin's first lies on the bin's left edge; one inside it, that far across.
+double binEdgeX(int d) {
+  const int k = logDistanceBin(d);
+  const int first = k == 0 ? 0 : 1 << (k - 1);
+  const int width = k == 0 ? 1 : first;
+  return k - 0.5 + static_cast<double>(d - first) / width;
+}
+
+std::string binName(const DistanceBin& b) {
+  return b.first == b.last ? "distance " + std::to_string(b.first)
+                           : "distances " + std::to_string(b.first) + "-" + std::to_string(b.last);
+}
+
+// What every attention plot shares: the binned x axis (ticks on the edges 0, 1, 2, 4, ..., L),
+// the weight axis, the trained distances shaded and L0 marked.
+PlotSpec binnedAxes(const ExtrapolationPanelState& s, const std::vector<DistanceBin>& bins, int l, int l0, double yMax) {
   PlotSpec p;
-  const int l = runs.front().length;
-  p.title = "Last query's attention against distance, L = " + formatCount(l) + " (" +
-            std::to_string(kExtrapolationMultiples[static_cast<std::size_t>(s.multiple)]) + "x L0)";
-  p.xTitle = "distance to the key (tokens)";
-  p.yTitle = "attention weight";
   p.logY = s.logWeights;
-  p.fixedY = s.logWeights;
-  p.yMin = 1e-8;
-  p.yMax = 1.0;
-  std::vector<double> x(static_cast<std::size_t>(l));
-  for (int r = 0; r < l; ++r) x[static_cast<std::size_t>(r)] = r;
+  p.fixedY = true;
+  p.yMin = s.logWeights ? 1e-8 : 0.0;
+  p.yMax = s.logWeights ? 1.0 : yMax * 1.06;
+  p.fixedX = true;
+  p.xMin = -0.5;
+  p.xMax = static_cast<double>(bins.size()) - 0.5;
+  for (std::size_t k = 0; k <= bins.size(); ++k) {
+    const int edge = k == bins.size() ? l : bins[k].first;
+    p.xTicks.push_back({static_cast<double>(k) - 0.5, std::to_string(edge)});
+  }
+  p.xReadout = [bins](double x) {
+    const long long k = std::llround(x);
+    return k >= 0 && k < static_cast<long long>(bins.size()) ? binName(bins[static_cast<std::size_t>(k)]) : std::string("-");
+  };
+  p.bands.push_back({-0.5, std::min(binEdgeX(l0), p.xMax), "", 0x3322c55eu});
+  if (l0 < l) p.markers.push_back({binEdgeX(l0), "L0", 0});
+  return p;
+}
+
+// One point per bin: its keys' weights summed (bin k's share of the attention), or their mean.
+PlotSeries binnedSeries(const char* label, const std::vector<DistanceBin>& bins, bool mean, unsigned int color, float thickness) {
+  PlotSeries line{label, {}, {}, color, false, thickness};
+  for (std::size_t k = 0; k < bins.size(); ++k) {
+    line.x.push_back(static_cast<double>(k));
+    line.y.push_back(mean ? bins[k].mean() : bins[k].sum);
+  }
+  return line;
+}
+
+// The bins of L keys weighted alike, 1/L each: a bin's share is its width / L.
+std::vector<DistanceBin> uniformBins(int l) {
+  std::vector<DistanceBin> u = logDistanceBins(std::vector<double>(static_cast<std::size_t>(l), 0.0));
+  for (DistanceBin& b : u) b.sum = static_cast<double>(b.count()) / l;
+  return u;
+}
+
+constexpr const char* kWeightsYTitle = "share of attention in the bin (sum of its keys' weights)";
+constexpr const char* kWeightsMeanYTitle = "weight of one key in the bin (mean of its keys' weights)";
+constexpr const char* kWeightsXTitle = "distance to the key (tokens), in bins 0 | 1 | 2-3 | 4-7 | 8-15 | ...";
+constexpr const char* kWeightsYTip =
+    "Each point is one bin of distances: the sum of the attention weights w_r of the keys at those\n"
+    "distances. The bins of one encoding add up to 1. Grey: every key weighted alike (1/L each),\n"
+    "whose share grows with the bin's width. Hover a point for its distances and value.";
+constexpr const char* kWeightsMeanYTip =
+    "Each point is one bin of distances: the mean attention weight w_r of the keys at those\n"
+    "distances, the weight of a typical key there. Grey: every key weighted alike, 1/L.\n"
+    "Hover a point for its distances and value.";
+constexpr const char* kWeightsXTip =
+    "The key at position j is at distance r = L-1-j from the query (the last token). Bins double in\n"
+    "width: [0], [1], [2,3], [4,7], ..., the last cut at L-1; the grid lines are their edges.\n"
+    "Green: distances the model saw in training (< L0).";
+
+void weightsPlots(ExtrapolationPanelState& s, const std::vector<ExtrapolationRun>& runs, int l0) {
+  const int l = runs.front().length;
+  const int multiple = kExtrapolationMultiples[static_cast<std::size_t>(s.multiple)];
+  std::vector<std::vector<DistanceBin>> bins(runs.size());
+  for (std::size_t e = 0; e < runs.size(); ++e) bins[e] = logDistanceBins(runs[e].weights);   // empty on error
+  const std::vector<DistanceBin> uniform = uniformBins(l);
+  const bool mean = s.binMean;
+  double yMax = 0.0;
+  for (std::size_t e = 0; e < runs.size(); ++e)
+    if (s.show[e])
+      for (const DistanceBin& b : bins[e]) yMax = std::max(yMax, mean ? b.mean() : b.sum);
+  for (const DistanceBin& b : uniform) yMax = std::max(yMax, mean ? b.mean() : b.sum);
+
+  PlotSpec& p = s.weightsPlot;
+  p = binnedAxes(s, uniform, l, l0, yMax);
+  p.title = "Last query's attention against distance, L = " + formatCount(l) + " (" + std::to_string(multiple) + "x L0)";
+  p.xTitle = kWeightsXTitle;
+  p.yTitle = mean ? kWeightsMeanYTitle : kWeightsYTitle;
+  p.xTip = kWeightsXTip;
+  p.yTip = mean ? kWeightsMeanYTip : kWeightsYTip;
+  p.legendOutside = true;
+  p.bands.front().label = "trained (< L0)";
+  p.series.push_back(binnedSeries("uniform (1/L each)", uniform, mean, kUniformColor, 1.0f));
+  s.weightsSmall.clear();
   for (std::size_t e = 0; e < runs.size(); ++e) {
     if (!s.show[e] || !runs[e].error.empty()) continue;
-    p.series.push_back({extrapolationEncodingTitle(runs[e].encoding), x, runs[e].weights, encodingColor(e), false, 1.5f});
+    const char* title = extrapolationEncodingTitle(runs[e].encoding);
+    p.series.push_back(binnedSeries(title, bins[e], mean, encodingColor(e), 2.0f));
+    p.series.back().dots = true;
+    PlotSpec small = binnedAxes(s, uniform, l, l0, yMax);
+    small.title = title;
+    small.hideLegend = true;
+    small.series.push_back(binnedSeries("uniform (1/L each)", uniform, mean, kUniformColor, 1.0f));
+    small.series.push_back(p.series.back());
+    s.weightsSmall.push_back(std::move(small));
   }
-  p.bands.push_back({0.0, static_cast<double>(l0 - 1), "trained distances (< L0)", 0x3322c55eu});
-  p.markers.push_back({static_cast<double>(l0), "L0", 0});
-  return p;
 }
 
 PlotSpec entropyPlot(const ExtrapolationPanelState& s, const ExtrapolationLabResult& r) {
@@ -107,7 +195,7 @@ PlotSpec entropyPlot(const ExtrapolationPanelState& s, const ExtrapolationLabRes
   p.xTitle = "length L (tokens)";
   p.yTitle = "entropy (nats)";
   p.logX = true;
-  PlotSeries uniform{"ln L (uniform)", {}, {}, 0xff5a5a5au, false, 1.0f};
+  PlotSeries uniform{"ln L (uniform)", {}, {}, kUniformColor, false, 1.0f};
   for (const std::vector<ExtrapolationRun>& row : r.runs) {
     uniform.x.push_back(row.front().length);
     uniform.y.push_back(row.front().maxEntropy);
@@ -120,6 +208,7 @@ PlotSpec entropyPlot(const ExtrapolationPanelState& s, const ExtrapolationLabRes
     p.series.push_back(line);
   }
   p.markers.push_back({static_cast<double>(r.trainedLength), "L0 (trained)", 0});
+  p.legendAbove = true;
   return p;
 }
 
@@ -142,6 +231,7 @@ PlotSpec unseenPlot(const ExtrapolationPanelState& s, const std::vector<Extrapol
     p.series.push_back({extrapolationEncodingTitle(runs[e].encoding), x, runs[e].unseenShare, encodingColor(e), false, 2.0f});
   }
   if (wrapped > 0) p.bands.push_back({0.0, wrapped - 1.0, "whole circle seen in training", 0x3322c55eu});
+  p.legendAbove = true;
   return p;
 }
 
@@ -152,7 +242,7 @@ void rebuildPlots(ExtrapolationPanelState& s) {
   s.plottedId = r->id;
   s.multiple = std::clamp(s.multiple, 0, static_cast<int>(r->runs.size()) - 1);
   const std::vector<ExtrapolationRun>& runs = r->runs[static_cast<std::size_t>(s.multiple)];
-  s.weightsPlot = weightsPlot(s, runs, r->trainedLength);
+  weightsPlots(s, runs, r->trainedLength);
   s.entropyPlot = entropyPlot(s, *r);
   s.unseenPlot = unseenPlot(s, runs);
 }
@@ -246,6 +336,22 @@ void drawShowControls(ExtrapolationPanelState& s) {
     ImGui::PopStyleColor(2);
   }
   if (ImGui::Checkbox("log weight axis", &s.logWeights)) s.plotsDirty = true;
+  ImGui::TextUnformatted("distance bins:");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("sum", !s.binMean)) {
+    s.binMean = false;
+    s.plotsDirty = true;
+  }
+  ImGui::SameLine();
+  if (ImGui::RadioButton("mean", s.binMean)) {
+    s.binMean = true;
+    s.plotsDirty = true;
+  }
+  HelpMarker("Distances are binned [0], [1], [2,3], [4,7], ...: each point is one bin.\n"
+             "sum: the share of the attention its keys get (the bins add up to 1).\n"
+             "mean: the weight of one key there (uniform attention: 1/L everywhere).");
+  if (ImGui::Checkbox("one small plot per encoding", &s.smallMultiples)) s.plotsDirty = true;
+  HelpMarker("The attention plot split into one small plot per encoding, on the same axes.");
 }
 
 }  // namespace
@@ -257,6 +363,29 @@ void drawShowControls(ExtrapolationPanelState& s) {
 namespace {
 
 std::string share(double v) { return formatShort(100.0 * v, 3) + " %"; }
+
+// An error in one table row: as much as fits, "...", the whole message when hovered. Rows of one
+// line keep the table's height known, so it fits under the plots without scrolling.
+void oneLineError(const std::string& message) {
+  const float room = ImGui::GetContentRegionAvail().x;
+  std::string shown = message;
+  if (ImGui::CalcTextSize(message.c_str()).x > room) {
+    const char* rest = message.c_str();
+    ImGui::GetFont()->CalcTextSizeA(ImGui::GetFontSize(), std::max(0.0f, room - ImGui::CalcTextSize("...").x), 0.0f,
+                                    message.c_str(), message.c_str() + message.size(), &rest);
+    shown = std::string(message.c_str(), rest) + "...";
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 110, 100, 255));
+  ImGui::TextUnformatted(shown.c_str());
+  ImGui::PopStyleColor();
+  if (shown != message && ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36.0f);
+    ImGui::TextUnformatted(message.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
 
 void drawTableRow(const ExtrapolationRun& run) {
   ImGui::TableNextRow();
@@ -272,18 +401,18 @@ void drawTableRow(const ExtrapolationRun& run) {
   ImGui::TextUnformatted(documentClaim(run.encoding));
   ImGui::TableNextColumn();
   if (run.error.empty()) ImGui::TextUnformatted("ok");
-  else ErrorText(run.error);
+  else oneLineError(run.error);
 }
 
 void drawTable(const ExtrapolationPanelState& s, const std::vector<ExtrapolationRun>& runs) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("extrapolation-table", 6, flags)) return;
-  ImGui::TableSetupColumn("encoding", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("encoding", ImGuiTableColumnFlags_WidthStretch, 1.1f);
   ImGui::TableSetupColumn("entropy (nats)", ImGuiTableColumnFlags_WidthStretch, 0.8f);
   ImGui::TableSetupColumn("H / ln L", ImGuiTableColumnFlags_WidthStretch, 0.6f);
-  ImGui::TableSetupColumn("unseen angles", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-  ImGui::TableSetupColumn("the article says", ImGuiTableColumnFlags_WidthStretch, 1.7f);
-  ImGui::TableSetupColumn("status", ImGuiTableColumnFlags_WidthStretch, 2.6f);
+  ImGui::TableSetupColumn("unseen angles", ImGuiTableColumnFlags_WidthStretch, 1.1f);
+  ImGui::TableSetupColumn("the article says", ImGuiTableColumnFlags_WidthStretch, 1.8f);
+  ImGui::TableSetupColumn("status", ImGuiTableColumnFlags_WidthStretch, 1.6f);
   ImGui::TableHeadersRow();
   for (std::size_t e = 0; e < runs.size(); ++e)
     if (s.show[e]) drawTableRow(runs[e]);
@@ -312,6 +441,20 @@ void publishExport(const ExtrapolationPanelState& s, const std::vector<Extrapola
   ex.plotColumns = [cols = std::move(cols)] { return cols; };
 }
 
+// One small attention plot per encoding, four to a row, in height h.
+void drawSmallMultiples(const ExtrapolationPanelState& s, float h) {
+  if (s.weightsSmall.empty()) return;
+  const int n = static_cast<int>(s.weightsSmall.size());
+  const int cols = std::min(n, 4), rows = (n + cols - 1) / cols;
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float w = (ImGui::GetContentRegionAvail().x - gap * static_cast<float>(cols - 1)) / static_cast<float>(cols);
+  const float cellH = (h - ImGui::GetStyle().ItemSpacing.y * static_cast<float>(rows - 1)) / static_cast<float>(rows);
+  for (int i = 0; i < n; ++i) {
+    if (i % cols != 0) ImGui::SameLine();
+    drawPlot(("extrap-weights-" + std::to_string(i)).c_str(), s.weightsSmall[static_cast<std::size_t>(i)], w, cellH);
+  }
+}
+
 void drawResults(ExtrapolationPanelState& s, AppContext& ctx) {
   const ExtrapolationLabResult* r = s.lab.result();
   if (!s.lab.error().empty()) ErrorText(s.lab.error());
@@ -320,11 +463,20 @@ void drawResults(ExtrapolationPanelState& s, AppContext& ctx) {
     return;
   }
   const std::vector<ExtrapolationRun>& runs = r->runs[static_cast<std::size_t>(std::clamp(s.multiple, 0, static_cast<int>(r->runs.size()) - 1))];
+  // The table's rows are one line each (oneLineError): its height is known, and the two rows of
+  // plots share what is left, so the table is never scrolled out of view.
   const float avail = ImGui::GetContentRegionAvail().y;
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float tableH = line * (2.5f + static_cast<float>(std::count(s.show.begin(), s.show.end(), true)));
-  const float plotH = std::max(160.0f, (avail - tableH - line) * 0.5f);
-  drawPlot("extrap-weights", s.weightsPlot, 0.0f, plotH);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float rowH = ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y;
+  const float tableH = rowH * (1.0f + static_cast<float>(std::count(s.show.begin(), s.show.end(), true))) + style.ItemSpacing.y;
+  const float plotH = std::max(160.0f, (avail - tableH - 2.0f * style.ItemSpacing.y) * 0.5f);
+  if (s.smallMultiples) {
+    ImGui::TextDisabled("Last query's attention, L = %s: %s by distance bin 0 | 1 | 2-3 | 4-7 | ...; grey: uniform; green: trained",
+                        formatCount(runs.front().length).c_str(), s.binMean ? "mean weight of a key" : "share of attention (sum of weights)");
+    drawSmallMultiples(s, plotH - line);
+  }
+  else drawPlot("extrap-weights", s.weightsPlot, 0.0f, plotH);
   const float half = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
   drawPlot("extrap-entropy", s.entropyPlot, half, plotH);
   ImGui::SameLine();
@@ -370,6 +522,8 @@ void saveExtrapolationPanel(const ExtrapolationPanelState& s, nlohmann::json& j)
   j["multiple"] = s.multiple;
   j["show"] = s.show;
   j["log_weights"] = s.logWeights;
+  j["small_multiples"] = s.smallMultiples;
+  j["bin_mean"] = s.binMean;
 }
 
 void loadExtrapolationPanel(ExtrapolationPanelState& s, const nlohmann::json& j) {
@@ -390,6 +544,8 @@ void loadExtrapolationPanel(ExtrapolationPanelState& s, const nlohmann::json& j)
       if ((*it)[e].is_boolean()) s.show[e] = (*it)[e].get<bool>();
   }
   readSetting(j, "log_weights", s.logWeights);
+  readSetting(j, "small_multiples", s.smallMultiples);
+  readSetting(j, "bin_mean", s.binMean);
   s.dirty = true;
   s.plotsDirty = true;
 }

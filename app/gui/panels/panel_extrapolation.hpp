@@ -1,8 +1,9 @@
 // panel_extrapolation.hpp: the Extrapolation lab. State is a plain struct owned by AppState.
 //
 // The toy sentence of the Word order and ALiBi views, tiled to L0 x {1, 2, 4, 8} tokens, for
-// every encoding (core/extrapolation.hpp): the last query's attention weight against distance
-// with the trained distances shaded, attention entropy against length with ln L (uniform) for
+// every encoding (core/extrapolation.hpp): the last query's attention against distance, summed in
+// log-distance bins [0], [1], [2,3], [4,7], ... (core's logDistanceBins; one plot, or one small
+// plot per encoding) with the trained distances shaded, attention entropy against length with ln L (uniform) for
 // reference, and the share of never-seen rotation angles per pair for the RoPE variants. One
 // background job computes every encoding at every length when an input changes; choosing the
 // length or the encodings shown only redraws.
@@ -60,6 +61,8 @@ struct ExtrapolationPanelState {
   int multiple = 2;                       // index into kExtrapolationMultiples: the length of the curves
   std::array<bool, kExtrapolationEncodings> show{true, true, true, true, true, true, true, true};
   bool logWeights = true;                 // weight axis logarithmic
+  bool binMean = false;                   // distance bins: mean weight of their keys, else the sum
+  bool smallMultiples = false;            // one small attention plot per encoding instead of one plot
 
   // Derived
   std::string inputError;                 // shown inline; the last good result stays
@@ -67,6 +70,7 @@ struct ExtrapolationPanelState {
   long long requests = 0;                 // jobs requested
   long long plottedId = -1;               // the result the plots show
   PlotSpec weightsPlot, entropyPlot, unseenPlot;
+  std::vector<PlotSpec> weightsSmall;     // one per encoding shown that has weights, in weightsPlot's order
 };
 
 void drawExtrapolationPanel(ExtrapolationPanelState& s, AppContext& ctx);

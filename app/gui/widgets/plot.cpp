@@ -229,6 +229,10 @@ void dataAxes(const PlotSpec& spec, Axis& ax, Axis& ay) {
   } else {
     finishAxis(ax);
   }
+  if (spec.fixedX && (!spec.logX || spec.xMin > 0)) {
+    ax.lo = spec.xMin;
+    ax.hi = spec.xMax > spec.xMin ? spec.xMax : spec.xMin + 1;
+  }
   if (spec.fixedY && (!spec.logY || spec.yMin > 0)) {
     ay.lo = spec.yMin;
     ay.hi = spec.yMax > spec.yMin ? spec.yMax : spec.yMin + 1;
@@ -247,6 +251,7 @@ struct PlotFrame {
   Axis ax, ay;
   std::vector<double> yTicks;
   double yStep = 1.0;         // spacing of yTicks (linear axes)
+  float legendLeft = 0, legendRight = 0, legendTop = 0;   // legendAbove: where its rows go
   ImDrawList* dl = nullptr;
   ImU32 textCol = 0;
 
@@ -261,6 +266,31 @@ float legendWidth(const PlotSpec& spec) {
     if (!s.label.empty()) lw = std::max(lw, ImGui::CalcTextSize(s.label.c_str()).x);
   return lw > 0 ? lw + ImGui::GetFontSize() * 2.2f : 0.0f;
 }
+
+// legendAbove: each labelled series' place in the rows, left to right from x0, wrapped at x1.
+struct LegendSlot {
+  std::size_t series;
+  float x;
+  int row;
+};
+std::vector<LegendSlot> legendAboveSlots(const PlotSpec& spec, float x0, float x1) {
+  std::vector<LegendSlot> out;
+  const float fh = ImGui::GetFontSize();
+  float x = x0;
+  int row = 0;
+  for (std::size_t si = 0; si < spec.series.size(); ++si) {
+    if (spec.series[si].label.empty()) continue;
+    const float ew = fh * 1.7f + ImGui::CalcTextSize(spec.series[si].label.c_str()).x;
+    if (x > x0 && x + ew > x1) {
+      ++row;
+      x = x0;
+    }
+    out.push_back({si, x, row});
+    x += ew + fh;
+  }
+  return out;
+}
+constexpr float kLegendRow = 1.2f;   // legend row height, in font sizes
 
 // Frame: title on top, y ticks left (as wide as their widest label), x ticks + title below.
 PlotFrame layoutPlot(const PlotSpec& spec, ImVec2 origin, float w, float h) {
@@ -280,9 +310,17 @@ PlotFrame layoutPlot(const PlotSpec& spec, ImVec2 origin, float w, float h) {
   for (double v : f.yTicks)
     yLabelW = std::max(yLabelW, ImGui::CalcTextSize(formatTick(v, spec.logY ? v : f.yStep).c_str()).x);
   const float left = yLabelW + fh * 0.8f;
-  const float yTitleRow = spec.legendOutside && !spec.yTitle.empty() ? fh * 1.3f : 0.0f;
-  f.p0 = ImVec2(origin.x + left, origin.y + (!spec.title.empty() ? fh * 1.5f : fh * 0.5f) + yTitleRow);
-  f.p1 = ImVec2(origin.x + w - fh * 0.6f - (spec.legendOutside ? legendWidth(spec) + 8.0f : 0.0f),
+  const float yTitleRow = (spec.legendOutside || spec.legendAbove) && !spec.yTitle.empty() ? fh * 1.3f : 0.0f;
+  f.legendLeft = origin.x + left;
+  f.legendRight = origin.x + w - fh * 0.6f;
+  f.legendTop = origin.y + (!spec.title.empty() ? fh * 1.5f : fh * 0.5f);
+  float legendH = 0.0f;
+  if (spec.legendAbove && !spec.hideLegend) {
+    const std::vector<LegendSlot> slots = legendAboveSlots(spec, f.legendLeft, f.legendRight);
+    if (!slots.empty()) legendH = static_cast<float>(slots.back().row + 1) * fh * kLegendRow + fh * 0.2f;
+  }
+  f.p0 = ImVec2(origin.x + left, f.legendTop + legendH + yTitleRow);
+  f.p1 = ImVec2(origin.x + w - fh * 0.6f - (spec.legendOutside && !spec.hideLegend ? legendWidth(spec) + 8.0f : 0.0f),
                 origin.y + h - fh * (spec.xTitle.empty() ? 1.6f : 2.8f));
   f.pw = std::max(f.p1.x - f.p0.x, 10.0f);
   f.ph = std::max(f.p1.y - f.p0.y, 10.0f);
@@ -330,13 +368,13 @@ void drawBackground(const PlotSpec& spec, const PlotFrame& f) {
 }
 
 // Top-left corners of the axis titles: x centred below the ticks; y inside the data area's top
-// left corner, or above the data area with legendOutside.
+// left corner, or above the data area with legendOutside or legendAbove.
 ImVec2 xTitlePos(const PlotSpec& spec, const PlotFrame& f) {
   const ImVec2 ts = ImGui::CalcTextSize(spec.xTitle.c_str());
   return ImVec2(f.p0.x + (f.pw - ts.x) * 0.5f, f.p1.y + f.fh * 1.35f);
 }
 ImVec2 yTitlePos(const PlotSpec& spec, const PlotFrame& f) {
-  return spec.legendOutside ? ImVec2(f.p0.x, f.p0.y - f.fh * 1.25f) : ImVec2(f.p0.x + 8, f.p0.y + 6);
+  return spec.legendOutside || spec.legendAbove ? ImVec2(f.p0.x, f.p0.y - f.fh * 1.25f) : ImVec2(f.p0.x + 8, f.p0.y + 6);
 }
 
 // A title with a tooltip is underlined with dots, as a link-like hint that hovering explains it.
@@ -358,7 +396,23 @@ void drawGridAndTicks(const PlotSpec& spec, const PlotFrame& f) {
     const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
     dl->AddText(ImVec2(p0.x - ts.x - 5, y - ts.y * 0.5f), f.textCol, s.c_str());
   }
-  std::vector<double> xt = spec.logX ? logTicks(f.ax.lo, f.ax.hi, std::max(2, static_cast<int>(f.pw / (f.fh * 4.0f))))
+  if (!spec.xTicks.empty()) {
+    // The caller's ticks: every grid line, and each label that keeps clear of the one drawn left of it.
+    float lastRight = -std::numeric_limits<float>::infinity();
+    for (const PlotTick& t : spec.xTicks) {
+      if (!f.ax.usable(t.x)) continue;
+      const float x = f.sx(t.x);
+      if (x < p0.x - 0.5f || x > p1.x + 0.5f) continue;
+      dl->AddLine(ImVec2(x, p0.y), ImVec2(x, p1.y), gridCol);
+      const ImVec2 ts = ImGui::CalcTextSize(t.label.c_str());
+      const float lx = std::clamp(x - ts.x * 0.5f, f.origin.x, f.origin.x + f.w - ts.x);
+      if (lx < lastRight + f.fh * 0.5f) continue;
+      dl->AddText(ImVec2(lx, p1.y + 3), f.textCol, t.label.c_str());
+      lastRight = lx + ts.x;
+    }
+  }
+  std::vector<double> xt = !spec.xTicks.empty() ? std::vector<double>{}
+                           : spec.logX ? logTicks(f.ax.lo, f.ax.hi, std::max(2, static_cast<int>(f.pw / (f.fh * 4.0f))))
                                      : niceTicks(f.ax.lo, f.ax.hi, std::max(2, static_cast<int>(f.pw / (f.fh * 5.0f))));
   const double xstep = xt.size() > 1 ? xt[1] - xt[0] : 1.0;
   for (double v : xt) {
@@ -511,6 +565,7 @@ void drawLine(const PlotSeries& s, ImU32 col, const PlotFrame& f) {
   std::vector<ImVec2> pts;
   pts.reserve(std::min<std::size_t>(n, static_cast<std::size_t>(f.pw) * 2 + 2));
   std::vector<BandColumn> band;
+  std::vector<ImVec2> dots;
   const bool reduce = n > static_cast<std::size_t>(f.pw) * 2;
   const float half = std::max(0.5f, s.thickness * 0.5f);
   int lastPx = std::numeric_limits<int>::min();
@@ -552,6 +607,7 @@ void drawLine(const PlotSeries& s, ImU32 col, const PlotFrame& f) {
     const float X = f.sx(s.x[i]), Y = f.sy(s.y[i]);
     if (!reduce) {
       pts.push_back(ImVec2(X, Y));
+      if (s.dots) dots.push_back(ImVec2(X, Y));
       continue;
     }
     const int px = static_cast<int>(std::floor(X));
@@ -570,6 +626,7 @@ void drawLine(const PlotSeries& s, ImU32 col, const PlotFrame& f) {
     f.dl->AddRectFilled(ImVec2(static_cast<float>(r.x0), r.y0), ImVec2(static_cast<float>(r.x1), r.y1), col);
   if (pts.size() == 1 && !reduce) f.dl->AddCircleFilled(pts[0], s.thickness * 1.5f, col);
   else strokeLine(pts, col, s.thickness, f.dl);
+  for (const ImVec2& d : dots) f.dl->AddCircleFilled(d, std::max(2.5f, s.thickness * 1.4f), col, 8);
 }
 
 // One scatter series. A dot whose centre falls in a 2 x 2 px cell that already holds one of the
@@ -649,12 +706,30 @@ void drawTitleAndLegend(const PlotSpec& spec, const PlotFrame& f) {
   if (!spec.yTitle.empty()) {
     const ImVec2 ts = ImGui::CalcTextSize(spec.yTitle.c_str());
     const ImVec2 tp = yTitlePos(spec, f);
-    if (!spec.legendOutside) {
+    if (!spec.legendOutside && !spec.legendAbove) {
       dl->AddRectFilled(ImVec2(tp.x - 4, tp.y - 2), ImVec2(tp.x + ts.x + 4, tp.y + ts.y + 2), IM_COL32(15, 15, 18, 190), 3.0f);
       titleRight = p0.x + ts.x + 16;
     }
     dl->AddText(tp, f.textCol, spec.yTitle.c_str());
     if (!spec.yTip.empty()) underlineDotted(dl, tp, ts, f.textCol);
+  }
+  if (spec.hideLegend) return;
+  auto swatch = [&](const PlotSeries& s, ImU32 col, float x, float y) {
+    if (s.scatter) {
+      dl->AddCircleFilled(ImVec2(x + fh * 0.7f, y), 3.5f, col);
+      return;
+    }
+    dl->AddLine(ImVec2(x + 4, y), ImVec2(x + fh * 1.3f, y), col, 2.5f);
+    if (s.dots) dl->AddCircleFilled(ImVec2(x + 4 + (fh * 1.3f - 4) * 0.5f, y), 3.0f, col, 8);
+  };
+  if (spec.legendAbove) {
+    for (const LegendSlot& slot : legendAboveSlots(spec, f.legendLeft, f.legendRight)) {
+      const PlotSeries& s = spec.series[slot.series];
+      const float y = f.legendTop + static_cast<float>(slot.row) * fh * kLegendRow + fh * 0.5f;
+      swatch(s, seriesColor(spec, slot.series), slot.x, y);
+      dl->AddText(ImVec2(slot.x + fh * 1.7f, y - fh * 0.5f), f.textCol, s.label.c_str());
+    }
+    return;
   }
   float lw = 0;
   int count = 0;
@@ -674,8 +749,7 @@ void drawTitleAndLegend(const PlotSpec& spec, const PlotFrame& f) {
     if (s.label.empty()) continue;
     const ImU32 col = seriesColor(spec, si);
     const float y = b0.y + 3 + static_cast<float>(row) * fh * 1.2f + fh * 0.5f;
-    if (s.scatter) dl->AddCircleFilled(ImVec2(b0.x + fh * 0.7f, y), 3.5f, col);
-    else dl->AddLine(ImVec2(b0.x + 4, y), ImVec2(b0.x + fh * 1.3f, y), col, 2.5f);
+    swatch(s, col, b0.x, y);
     dl->AddText(ImVec2(b0.x + fh * 1.7f, y - fh * 0.5f), f.textCol, s.label.c_str());
     ++row;
   }
@@ -691,7 +765,12 @@ PlotHover drawHover(const PlotSpec& spec, const PlotFrame& f, bool hovered) {
   hover.x = f.ax.fromT((mouse.x - f.p0.x) / f.pw);
   f.dl->AddLine(ImVec2(mouse.x, f.p0.y), ImVec2(mouse.x, f.p1.y), IM_COL32(255, 255, 255, 90));
   ImGui::BeginTooltip();
-  ImGui::Text("%s = %s", spec.xTitle.empty() ? "x" : spec.xTitle.c_str(), formatReadout(hover.x).c_str());
+  // With xReadout the header is its text alone (it names the x, e.g. "distances 16-31"), and a
+  // point at that x is read out by its y alone.
+  auto xText = [&](double x) { return spec.xReadout ? spec.xReadout(x) : formatReadout(x); };
+  const std::string header = xText(hover.x);
+  if (spec.xReadout) ImGui::TextUnformatted(header.c_str());
+  else ImGui::Text("%s = %s", spec.xTitle.empty() ? "x" : spec.xTitle.c_str(), header.c_str());
   float bestPix = std::numeric_limits<float>::infinity();
   for (std::size_t si = 0; si < spec.series.size(); ++si) {
     const PlotSeries& s = spec.series[si];
@@ -717,9 +796,9 @@ PlotHover drawHover(const PlotSpec& spec, const PlotFrame& f, bool hovered) {
       hover.index = best;
     }
     ImGui::PushStyleColor(ImGuiCol_Text, col);
-    ImGui::Text("%s: (%s, %s)", s.label.empty() ? "series" : s.label.c_str(),
-                formatReadout(s.x[static_cast<std::size_t>(best)]).c_str(),
-                formatReadout(s.y[static_cast<std::size_t>(best)]).c_str());
+    const std::string px = xText(s.x[static_cast<std::size_t>(best)]), py = formatReadout(s.y[static_cast<std::size_t>(best)]);
+    if (spec.xReadout && px == header) ImGui::Text("%s: %s", s.label.empty() ? "series" : s.label.c_str(), py.c_str());
+    else ImGui::Text("%s: (%s, %s)", s.label.empty() ? "series" : s.label.c_str(), px.c_str(), py.c_str());
     ImGui::PopStyleColor();
   }
   ImGui::EndTooltip();
@@ -755,7 +834,10 @@ std::uint64_t pictureKey(const PlotSpec& spec, float w, float h) {
   RetainedKey k;
   k.add(w).add(h).add(spec.title).add(spec.noteSlot).add(spec.xTitle).add(spec.yTitle).add(spec.xTip).add(spec.yTip);
   k.add(spec.legendOutside).add(spec.logX).add(spec.logY).add(spec.fixedY).add(spec.yMin).add(spec.yMax);
-  for (const PlotSeries& s : spec.series) k.add(s.label).add(s.x).add(s.y).add(s.color).add(s.scatter).add(s.thickness);
+  k.add(spec.legendAbove).add(spec.hideLegend).add(spec.fixedX).add(spec.xMin).add(spec.xMax);
+  for (const PlotTick& t : spec.xTicks) k.add(t.x).add(t.label);
+  for (const PlotSeries& s : spec.series)
+    k.add(s.label).add(s.x).add(s.y).add(s.color).add(s.scatter).add(s.thickness).add(s.dots);
   for (const PlotMarker& m : spec.markers) k.add(m.x).add(m.label).add(m.color);
   for (const PlotBand& b : spec.bands) k.add(b.x0).add(b.x1).add(b.label).add(b.color);
   return k.value();

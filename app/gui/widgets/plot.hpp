@@ -5,6 +5,7 @@
 // of the nearest point of each series. All drawing goes through ImDrawList here, nowhere else.
 #pragma once
 
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@ struct PlotSeries {
   unsigned int color = 0;       // ImU32; 0 = next from the palette
   bool scatter = false;         // points instead of a line
   float thickness = 2.0f;
+  bool dots = false;            // a line with a dot on each point (a few points, e.g. one per bin)
 };
 
 struct PlotMarker {             // vertical line at x
@@ -32,6 +34,11 @@ struct PlotBand {               // shaded x-range [x0, x1]
   unsigned int color = 0;       // with alpha
 };
 
+struct PlotTick {               // an x tick placed by the caller
+  double x = 0.0;
+  std::string label;
+};
+
 struct PlotSpec {
   std::string title;
   std::string note;             // drawn live at the right end of the title row ("[previous value]"), so it
@@ -42,10 +49,18 @@ struct PlotSpec {
   std::string xTip;             // shown when the x title is hovered: the formula or symbol behind it
   std::string yTip;             // (a title with a tip is drawn with a dotted underline)
   bool legendOutside = false;   // legend right of the data area and y title above it: neither covers a point
+  bool legendAbove = false;     // legend in rows between the title and the data area (wrapped to the width),
+                                // y title above the data area: for plots too narrow to give the legend a column
+  bool hideLegend = false;      // no legend (the title names the one series; the hover readout names each)
   bool logX = false;
   bool logY = false;
+  bool fixedX = false;          // use xMin/xMax instead of the data range
+  double xMin = 0.0, xMax = 1.0;
   bool fixedY = false;          // use yMin/yMax instead of the data range
   double yMin = 0.0, yMax = 1.0;
+  std::vector<PlotTick> xTicks; // non-empty: these x ticks instead of automatic ones (a label that would
+                                // overlap the one left of it is left out; the grid line stays)
+  std::function<std::string(double)> xReadout;  // the hover readout's text for an x value (empty: the number)
   std::vector<PlotSeries> series;
   std::vector<PlotMarker> markers;
   std::vector<PlotBand> bands;
