@@ -6,6 +6,7 @@
 #include <exception>
 #include <string>
 
+#include "core/lessons/articles.hpp"
 #include "core/lessons/code_listings.hpp"
 #include "core/lessons/lessons.hpp"
 
@@ -31,9 +32,16 @@ std::string topicNames(const std::vector<WorkedExample>& all) {
 }
 
 void printList(const std::vector<WorkedExample>& all) {
-  std::printf("%zu worked examples from the documents (posviz examples NAME prints one):\n", all.size());
+  std::printf("%zu worked examples from the documents, by article in reading order (posviz examples NAME prints one):\n", all.size());
+  std::string article;
   for (const WorkedExample& e : all) {
+    if (e.article != article) {
+      article = e.article;
+      const Article* a = findArticle(article);
+      std::printf("\n%s\n", a != nullptr ? a->title : article.c_str());
+    }
     std::printf("  %-32s %-34s %s\n", e.name.c_str(), verdictSummary(countVerdicts(e)).c_str(), e.title.c_str());
+    std::printf("  %-32s article: %s\n", "", articleSummary(countVerdicts(e)).c_str());
     const std::string behaviours = behaviourSummary(e);
     if (!behaviours.empty()) std::printf("  %-32s listing: %s\n", "", behaviours.c_str());
   }
@@ -92,12 +100,14 @@ void printClaim(const Claim& c) {
   else
     std::printf("    DIFFERS: claimed %s, correct %s (%s), likely cause: %s\n", c.claimedText.c_str(),
                 c.computedText.c_str(), c.precision.c_str(), c.likelyCause.c_str());
+  if (c.verdict != Verdict::Agrees) std::printf("    the article is %s here\n", severityName(claimSeverity(c)));
 }
 
 void printExample(const WorkedExample& e) {
   std::printf("%s: %s\n", e.name.c_str(), e.title.c_str());
   std::printf("source: %s\n", e.source.c_str());
   std::printf("verdicts: %s\n", verdictSummary(countVerdicts(e)).c_str());
+  std::printf("the article: %s\n", articleSummary(countVerdicts(e)).c_str());
   const std::size_t n = e.steps.size();
   for (std::size_t i = 0; i < n; ++i) {
     const Step& s = e.steps[i];
@@ -107,6 +117,7 @@ void printExample(const WorkedExample& e) {
     for (const auto& [name, value] : s.numbers) std::printf("    %s = %.10g\n", name.c_str(), value);
     for (const Claim& c : s.claims) printClaim(c);
   }
+  for (const CodeFix& f : e.fixes) std::printf("\nThe listing's faulty line, and its correction:\n  - %s\n  + %s\n  %s\n", f.faulty.c_str(), f.corrected.c_str(), f.why.c_str());
 }
 
 }  // namespace

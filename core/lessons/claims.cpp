@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <utility>
 #include <vector>
@@ -47,6 +48,25 @@ std::string formatGeneral(double v, int significant) {
 }
 
 std::string formatInt(long long v) { return std::to_string(v); }
+
+const char* severityName(Severity s) {
+  switch (s) {
+    case Severity::Holds: return "holds";
+    case Severity::Rounded: return "rounded";
+    case Severity::WrongNumber: return "wrong in a number";
+    case Severity::WrongConcept: return "wrong in concept";
+  }
+  return "?";
+}
+
+Severity claimSeverity(const Claim& c) {
+  switch (c.verdict) {
+    case Verdict::Agrees: return Severity::Holds;
+    case Verdict::Truncated: return Severity::Rounded;
+    case Verdict::Differs: return c.conceptual ? Severity::WrongConcept : Severity::WrongNumber;
+  }
+  return Severity::Holds;
+}
 
 const char* verdictName(Verdict v) {
   switch (v) {
@@ -125,30 +145,32 @@ Claim claimEvent(std::string text, std::string claimedText, bool happened, std::
 
 namespace {
 
-void add(VerdictCount& n, const Claim& c, std::set<std::string>& causes) {
+// causes: the distinct likely causes of differing claims, each with whether it is conceptual.
+void add(VerdictCount& n, const Claim& c, std::map<std::string, bool>& causes) {
   switch (c.verdict) {
     case Verdict::Agrees: ++n.agrees; break;
     case Verdict::Truncated: ++n.truncated; break;
     case Verdict::Differs:
       ++n.differs;
-      causes.insert(c.likelyCause);
+      causes[c.likelyCause] = causes[c.likelyCause] || c.conceptual;
       break;
   }
   n.causes = static_cast<int>(causes.size());
+  n.conceptCauses = static_cast<int>(std::count_if(causes.begin(), causes.end(), [](const auto& p) { return p.second; }));
 }
 
 }  // namespace
 
 VerdictCount countVerdicts(const Step& s) {
   VerdictCount n;
-  std::set<std::string> causes;
+  std::map<std::string, bool> causes;
   for (const Claim& c : s.claims) add(n, c, causes);
   return n;
 }
 
 VerdictCount countVerdicts(const WorkedExample& e) {
   VerdictCount n;
-  std::set<std::string> causes;
+  std::map<std::string, bool> causes;
   for (const Step& s : e.steps)
     for (const Claim& c : s.claims) add(n, c, causes);
   return n;
@@ -161,6 +183,18 @@ std::string verdictSummary(const VerdictCount& n) {
     s += ", " + std::to_string(n.differs) + (n.differs == 1 ? " differs" : " differ");
     if (n.differs > 1) s += " (" + std::to_string(n.causes) + (n.causes == 1 ? " cause)" : " causes)");
   }
+  return s;
+}
+
+std::string articleSummary(const VerdictCount& n) {
+  if (n.differs == 0 && n.truncated == 0) return "holds (" + std::to_string(n.agrees) + (n.agrees == 1 ? " check)" : " checks)");
+  std::string s;
+  const auto part = [&s](int count, const char* one, const char* many) {
+    if (count > 0) s += (s.empty() ? "" : ", ") + std::to_string(count) + " " + (count == 1 ? one : many);
+  };
+  part(n.conceptCauses, "wrong concept", "wrong concepts");
+  part(n.causes - n.conceptCauses, "wrong number", "wrong numbers");
+  part(n.truncated, "truncated digit", "truncated digits");
   return s;
 }
 

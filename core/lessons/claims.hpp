@@ -34,6 +34,12 @@ enum class ClaimCheck { Decimals, Relative, Exact, AtLeast, AtMost, Event };
 enum class Verdict { Agrees, Truncated, Differs };
 const char* verdictName(Verdict v);  // "agrees", "truncated", "differs"
 
+// How wrong a document is at one claim, as a reader should weigh it: a rounded digit is not an
+// error, a wrong number is a typo or a slip, a wrong concept misleads (a reversed order, a code
+// listing that computes something else, a property that does not hold).
+enum class Severity { Holds, Rounded, WrongNumber, WrongConcept };
+const char* severityName(Severity s);  // "holds", "rounded", "wrong in a number", "wrong in concept"
+
 struct Claim {
   std::string text;          // what the document says, quoted or closely paraphrased
   std::string claimedText;   // the value as the document prints it: "0.141120008", "~630"
@@ -48,7 +54,12 @@ struct Claim {
   std::string behaviour;     // code audits: what the listing did at this edge ("error", "wrong shape",
                              // "silent truncation", "memory", "wrong values", "agrees";
                              // core/lessons/code_listings.hpp); empty for other claims
+  bool conceptual = false;   // about a property or a behaviour, not a printed number (lesson data:
+                             // "severity", else true for atLeast / atMost / event checks and code audits)
 };
+
+// Agrees -> Holds, Truncated -> Rounded, Differs -> WrongConcept when conceptual, else WrongNumber.
+Severity claimSeverity(const Claim& c);
 
 // Builders: each computes the verdict. decimals >= 0; relTol > 0.
 Claim claimDecimals(std::string text, std::string claimedText, double claimed, double computed, int decimals,
@@ -74,11 +85,15 @@ struct VerdictCount {
   int truncated = 0;   // right, but cut off instead of rounded in the last printed digit
   int differs = 0;
   int causes = 0;      // distinct likely causes among the differing claims
+  int conceptCauses = 0;  // of those, the causes of conceptual claims (WrongConcept)
 };
 VerdictCount countVerdicts(const WorkedExample& e);
 VerdictCount countVerdicts(const Step& s);
 // "10 agree, 3 truncated, 1 differs", "10 agree, 13 differ (1 cause)".
 std::string verdictSummary(const VerdictCount& n);
+// What the reader should take from the article, errors counted once per cause: "holds (24 checks)",
+// "1 wrong concept, 3 truncated digits", "4 wrong numbers".
+std::string articleSummary(const VerdictCount& n);
 // The behaviours of an example's code-audit claims, most frequent first: "3 error, 1 memory";
 // empty when it has none.
 std::string behaviourSummary(const WorkedExample& e);

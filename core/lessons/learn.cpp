@@ -8,16 +8,6 @@
 
 namespace posviz::learn {
 
-const char* severityName(Severity s) {
-  switch (s) {
-    case Severity::Holds: return "holds";
-    case Severity::Rounded: return "rounded";
-    case Severity::WrongNumber: return "wrong in a number";
-    case Severity::WrongConcept: return "wrong in concept";
-  }
-  return "holds";
-}
-
 bool Figure::empty() const {
   for (const CellGrid& g : grids)
     if (g.grid.rows > 0 && g.grid.cols > 0) return false;

@@ -38,8 +38,9 @@
 
 namespace posviz::learn {
 
-enum class Severity { Holds, Rounded, WrongNumber, WrongConcept };
-const char* severityName(Severity s);  // "holds", "rounded", "wrong in a number", "wrong in concept"
+// The severities of the worked examples' claims (core/lessons/claims.hpp), one scale for both.
+using posviz::Severity;
+using posviz::severityName;
 
 struct ArticleClaim {
   std::string article;   // the document's title, as it gives it

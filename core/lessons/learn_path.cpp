@@ -15,6 +15,7 @@
 #include "core/context_extension.hpp"
 #include "core/extrapolation.hpp"
 #include "core/learned.hpp"
+#include "core/lessons/articles.hpp"
 #include "core/lessons/claims.hpp"
 #include "core/lessons/document_code.hpp"
 #include "core/lessons/learn.hpp"
@@ -31,10 +32,10 @@ namespace posviz::learn {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
-// Articles, by the titles they give themselves.
-const char* const kTeaching = "Positional Encoding: Teaching Transformers to Count (Part 2 of 4), Vitor Sousa";
-const char* const kDive = "8.5 Positional Encoding: Adding Positional Information to Attention";
-const char* const kInterview = "Positional Encoding (an LLM interview-guide chapter)";
+// Articles, by the titles they give themselves (core/lessons/articles.hpp).
+const char* const kTeaching = findArticle("teaching")->title;
+const char* const kDive = findArticle("section-8-5")->title;
+const char* const kInterview = findArticle("interview")->title;
 
 constexpr double kPi = std::numbers::pi;
 

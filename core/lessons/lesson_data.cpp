@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/embedded.hpp"
+#include "core/lessons/articles.hpp"
 
 // [SECTION] errors and JSON access
 // [SECTION] texts and placeholders
@@ -171,7 +172,7 @@ ClaimCheck checkKind(const std::string& kind, const Where& w) {
 }
 
 void requireClaimKeys(const json& c, ClaimCheck check, const Where& w) {
-  std::vector<std::string_view> keys = {"text", "of", "check", "claimed", "claimedText", "cause", "behaviour"};
+  std::vector<std::string_view> keys = {"text", "of", "check", "claimed", "claimedText", "cause", "behaviour", "severity"};
   if (check == ClaimCheck::Decimals) keys.push_back("decimals");
   if (check == ClaimCheck::Relative) keys.push_back("tolerance");
   if (check == ClaimCheck::Event) keys.push_back("observedWithoutError");
@@ -217,6 +218,15 @@ Claim bindClaimValue(const json& c, const StepResult& r, const Texts* lesson, st
 // "behaviour": NAME, a behaviour the step's code classified (code audits).
 Claim bindClaim(const json& c, const StepResult& r, const Texts* lesson, std::set<std::string>& used, const Where& w) {
   Claim claim = bindClaimValue(c, r, lesson, used, w);
+  // A bound, an event or a listing's behaviour is a statement about a property: wrong, it is
+  // wrong in concept. "severity" says so where the check alone does not tell.
+  claim.conceptual = claim.check == ClaimCheck::AtLeast || claim.check == ClaimCheck::AtMost || claim.check == ClaimCheck::Event ||
+                     c.contains("behaviour");
+  if (c.contains("severity")) {
+    const std::string sev = stringAt(c, "severity", w);
+    if (sev != "concept" && sev != "number") fail(w, "\"severity\" must be \"concept\" or \"number\", got '" + sev + "'");
+    claim.conceptual = sev == "concept";
+  }
   if (!c.contains("behaviour")) return claim;
   const std::string name = stringAt(c, "behaviour", w);
   const auto it = r.behaviours.find(name);
@@ -335,7 +345,7 @@ WorkedExample bindLesson(const LessonCode& code, std::string_view fileText, cons
   Where w = whereIn(code.name, code.file);
   const json root = parseFile(fileText, w);
   const json& lesson = findLesson(root, code.name, w);
-  onlyKeys(lesson, {"name", "title", "source", "texts", "steps"}, w);
+  onlyKeys(lesson, {"name", "title", "article", "source", "fixes", "texts", "steps"}, w);
   const Texts texts = lessonTexts(lesson, w);
   const TextSources src{nullptr, nullptr, &texts};
   WorkedExample e;
@@ -344,6 +354,15 @@ WorkedExample bindLesson(const LessonCode& code, std::string_view fileText, cons
   if (e.topic.ends_with(".json")) e.topic.resize(e.topic.size() - 5);
   e.title = render(stringAt(lesson, "title", w), src, w);
   e.source = render(stringAt(lesson, "source", w), src, w);
+  e.article = stringAt(lesson, "article", w);
+  if (findArticle(e.article) == nullptr) fail(w, "\"article\": '" + e.article + "' is not an article id of core/lessons/articles.cpp");
+  if (lesson.contains("fixes")) {
+    for (const json& f : arrayAt(lesson, "fixes", w)) {
+      if (!f.is_object()) fail(w, "a fix must be an object {\"faulty\", \"corrected\", \"why\"}");
+      onlyKeys(f, {"faulty", "corrected", "why"}, w);
+      e.fixes.push_back({stringAt(f, "faulty", w), stringAt(f, "corrected", w), render(stringAt(f, "why", w), src, w)});
+    }
+  }
   const json& steps = arrayAt(lesson, "steps", w);
   if (steps.size() != results.size())
     fail(w, "the data has " + std::to_string(steps.size()) + " steps, the code computed " + std::to_string(results.size()));

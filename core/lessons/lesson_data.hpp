@@ -3,9 +3,13 @@
 //
 // FILE FORMAT (one file per topic, embedded as posviz::embedded::lessons)
 //   {"about": TEXT, "lessons": [LESSON, ...]}
-//   LESSON  {"name", "title", "source", "texts"?: {NAME: TEXT, ...}, "steps": [STEP, ...]}
+//   LESSON  {"name", "title", "article": an id of core/lessons/articles.hpp, "source",
+//            "fixes"?: [{"faulty": a listing's line, "corrected": the line it should be, "why"}, ...],
+//            "texts"?: {NAME: TEXT, ...}, "steps": [STEP, ...]}
 //   STEP    {"title", "formula", "explanation"?: TEXT or {VARIANT: TEXT, ...}, "claims"?: [CLAIM, ...]}
 //   CLAIM   {"text": the document's words, "of": the number checked, "check", "claimed",
+//            "severity"?: "concept" or "number" (default: concept for atLeast, atMost, event
+//            checks and code-audit behaviours, number otherwise; claims.hpp claimSeverity),
 //            "claimedText": the value as the document prints it, "cause"?: why it would differ}
 //     check "decimals"  + "decimals": n     claimed: a number (or {"of": NAME}, see below)
 //     check "relative"  + "tolerance": > 0  claimed: a number

@@ -7,23 +7,36 @@ namespace posviz {
 
 namespace {
 
-// The registry: every lesson's code and data file, in the order the CLI lists them.
+// The registry: every lesson's code and data file, in the order the CLI lists them: by article
+// (core/lessons/articles.hpp), each in the order its article reaches it.
 const LessonCode kLessons[] = {
-    {"sinusoidal-pos3-d8", "sinusoidal.json", sinusoidalPos3Steps},
-    {"sinusoidal-pair1-pos3", "sinusoidal.json", sinusoidalPair1Steps},
-    {"sinusoidal-wavelengths-d512", "sinusoidal.json", sinusoidalWavelengthSteps},
-    {"sinusoidal-frequency-order", "sinusoidal.json", sinusoidalFrequencyOrderSteps},
-    {"sinusoidal-offset-rotation", "sinusoidal.json", sinusoidalOffsetSteps},
-    {"toy-the-sky-is-not", "toy_config.json", toyConfigSteps},
-    {"rope-2d-m5-n2", "rope.json", rope2dSteps},
-    {"rope-repeat-interleaved-code", "rope.json", ropeRepeatCodeSteps},
-    {"rope-half-split-code", "rope.json", ropeHalfSplitCodeSteps},
-    {"alibi-4tokens-m0.5", "alibi.json", alibiBias4Steps},
-    {"alibi-slopes-8heads", "alibi.json", alibiSlopesSteps},
-    {"learned-ceiling-512", "learned.json", learnedCeilingSteps},
+    // Teaching Transformers to Count
     {"shuffled-sentence-permutation", "order.json", shuffledSentenceSteps},
+    {"sinusoidal-wavelengths-d512", "sinusoidal.json", sinusoidalWavelengthSteps},
+    {"sinusoidal-offset-rotation", "sinusoidal.json", sinusoidalOffsetSteps},
+    {"learned-ceiling-512", "learned.json", learnedCeilingSteps},
+    {"rope-half-split-code", "rope.json", ropeHalfSplitCodeSteps},
+    {"alibi-slopes-8heads", "alibi.json", alibiSlopesSteps},
+    {"code-teaching-sinusoidal", "code_audits.json", code001SinusoidalSteps},
+    {"code-teaching-learned", "code_audits.json", code001LearnedSteps},
+    {"code-teaching-rope", "code_audits.json", code001RopeSteps},
+    {"code-teaching-mha", "code_audits.json", code001MhaSteps},
+    {"code-teaching-alibi", "code_audits.json", code001AlibiSteps},
+    // 8.5 Positional Encoding
     {"dog-bites-man", "order.json", dogBitesManSteps},
+    {"code-8-5-modules", "code_audits.json", code002Steps},
+    // Understanding Positional Embeddings
+    {"toy-the-sky-is-not", "toy_config.json", toyConfigSteps},
+    {"code-understanding-apply-rope", "code_audits.json", code003Steps},
+    // the interview guide
+    {"sinusoidal-frequency-order", "sinusoidal.json", sinusoidalFrequencyOrderSteps},
+    {"sinusoidal-pos3-d8", "sinusoidal.json", sinusoidalPos3Steps},
+    {"rope-2d-m5-n2", "rope.json", rope2dSteps},
+    {"alibi-4tokens-m0.5", "alibi.json", alibiBias4Steps},
     {"ntk-yarn-4096-to-131072", "context_extension.json", contextExtensionSteps},
+    {"rope-repeat-interleaved-code", "rope.json", ropeRepeatCodeSteps},
+    {"code-interview-rotary", "code_audits.json", code004RopeSteps},
+    {"code-interview-main-check", "code_audits.json", code004MainSteps},
     {"interview-q1-equivariance", "interview.json", interviewQ1Steps},
     {"interview-q2-wavelengths", "interview.json", interviewQ2Steps},
     {"interview-q3-learned-vs-rope", "interview.json", interviewQ3Steps},
@@ -34,16 +47,9 @@ const LessonCode kLessons[] = {
     {"interview-q8-extending-rope", "interview.json", interviewQ8Steps},
     {"interview-q9-alibi-vs-rope", "interview.json", interviewQ9Steps},
     {"interview-q10-one-pair", "interview.json", interviewQ10Steps},
+    {"sinusoidal-pair1-pos3", "sinusoidal.json", sinusoidalPair1Steps},
     {"interview-probes", "interview.json", interviewProbesSteps},
-    {"code-001-sinusoidal", "code_audits.json", code001SinusoidalSteps},
-    {"code-001-learned", "code_audits.json", code001LearnedSteps},
-    {"code-001-rope", "code_audits.json", code001RopeSteps},
-    {"code-001-alibi", "code_audits.json", code001AlibiSteps},
-    {"code-001-mha", "code_audits.json", code001MhaSteps},
-    {"code-002-modules", "code_audits.json", code002Steps},
-    {"code-003-apply-rope", "code_audits.json", code003Steps},
-    {"code-004-rotary", "code_audits.json", code004RopeSteps},
-    {"code-004-main-check", "code_audits.json", code004MainSteps},
+    // the papers beyond the articles
     {"paper-t5-buckets", "papers.json", paperT5Steps},
     {"paper-xpos-scales", "papers.json", paperXposSteps},
     {"paper-alibi-slopes", "papers.json", paperAlibiSteps},

@@ -83,10 +83,19 @@ struct Step {
   MiniView view;
 };
 
+// One faulty line of a document's code listing, quoted, and what it should say.
+struct CodeFix {
+  std::string faulty;      // the listing's line as printed
+  std::string corrected;   // the line that does what the listing claims
+  std::string why;         // one sentence
+};
+
 struct WorkedExample {
   std::string name;     // kebab-case, the CLI's NAME: "sinusoidal-pos3-d8"
   std::string title;
-  std::string source;   // document file and section
+  std::string article;  // its article's id (core/lessons/articles.hpp)
+  std::vector<CodeFix> fixes;   // code audits: the faulty lines, each with its correction
+  std::string source;   // the article's title and section
   std::string topic;    // its data file's stem: "sinusoidal", "interview", "code_audits"
   std::vector<Step> steps;
 };

@@ -53,15 +53,15 @@ std::vector<StepResult> interviewQ9Steps();            // interview-q9-alibi-vs-
 std::vector<StepResult> interviewQ10Steps();           // interview-q10-one-pair
 std::vector<StepResult> interviewProbesSteps();        // interview-probes (004's follow-up probes)
 // code_audits.cpp: the documents' code listings at their edges
-std::vector<StepResult> code001SinusoidalSteps();      // code-001-sinusoidal
-std::vector<StepResult> code001LearnedSteps();         // code-001-learned
-std::vector<StepResult> code001RopeSteps();            // code-001-rope
-std::vector<StepResult> code001AlibiSteps();           // code-001-alibi
-std::vector<StepResult> code001MhaSteps();             // code-001-mha
-std::vector<StepResult> code002Steps();                // code-002-modules
-std::vector<StepResult> code003Steps();                // code-003-apply-rope
-std::vector<StepResult> code004RopeSteps();            // code-004-rotary
-std::vector<StepResult> code004MainSteps();            // code-004-main-check
+std::vector<StepResult> code001SinusoidalSteps();      // code-teaching-sinusoidal
+std::vector<StepResult> code001LearnedSteps();         // code-teaching-learned
+std::vector<StepResult> code001RopeSteps();            // code-teaching-rope
+std::vector<StepResult> code001AlibiSteps();           // code-teaching-alibi
+std::vector<StepResult> code001MhaSteps();             // code-teaching-mha
+std::vector<StepResult> code002Steps();                // code-8-5-modules
+std::vector<StepResult> code003Steps();                // code-understanding-apply-rope
+std::vector<StepResult> code004RopeSteps();            // code-interview-rotary
+std::vector<StepResult> code004MainSteps();            // code-interview-main-check
 // papers.cpp: worked numbers from the papers of other schemes
 std::vector<StepResult> paperT5Steps();                // paper-t5-buckets
 std::vector<StepResult> paperXposSteps();              // paper-xpos-scales

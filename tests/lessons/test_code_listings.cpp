@@ -158,18 +158,18 @@ TEST_CASE("code listings: 001's test list per listing") {
 }
 
 TEST_CASE("code listings: the code-audit examples carry a behaviour on each edge") {
-  const auto e = findWorkedExample("code-001-rope");
+  const auto e = findWorkedExample("code-teaching-rope");
   REQUIRE(e);
   CHECK(e->topic == "code_audits");
   CHECK(behaviourSummary(*e) == "2 error, 2 agrees, 1 silent truncation");
-  const auto alibi = findWorkedExample("code-001-alibi");
+  const auto alibi = findWorkedExample("code-teaching-alibi");
   REQUIRE(alibi);
   CHECK(behaviourSummary(*alibi) == "1 memory, 1 silent truncation, 1 error");
-  const auto main = findWorkedExample("code-004-main-check");
+  const auto main = findWorkedExample("code-interview-main-check");
   REQUIRE(main);
   CHECK(main->steps[0].claims[0].behaviour == "cannot fail");
   CHECK(main->steps[0].claims[0].verdict == Verdict::Differs);
-  const auto q3 = findWorkedExample("code-003-apply-rope");
+  const auto q3 = findWorkedExample("code-understanding-apply-rope");
   REQUIRE(q3);
   CHECK(q3->steps[0].claims[0].behaviour == "wrong values");
   CHECK(q3->steps[0].claims[0].computed > 0.1);  // max |decoded - full pass|

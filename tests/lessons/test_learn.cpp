@@ -4,13 +4,16 @@
 // hash, line number or code identifier).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <regex>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "core/lessons/articles.hpp"
 #include "core/lessons/learn.hpp"
+#include "core/lessons/lessons.hpp"
 
 using namespace posviz::learn;
 
@@ -255,4 +258,17 @@ TEST_CASE("learn: no file name, hash, line number or code identifier in what a s
         CHECK_FALSE(std::regex_search(w, code));
       }
   }
+}
+
+TEST_CASE("learn: every step's worked example exists, and its claim cites one of the articles") {
+  const std::vector<std::string> names = posviz::workedExampleNames();
+  for (const Chapter& c : chapters())
+    for (const Step& s : c.steps) {
+      INFO(s.id);
+      if (!s.example.empty()) CHECK(std::find(names.begin(), names.end(), s.example) != names.end());
+      if (!s.claim) continue;
+      bool known = false;
+      for (const posviz::Article& a : posviz::articles()) known = known || s.claim->article == a.title;
+      CHECK(known);
+    }
 }

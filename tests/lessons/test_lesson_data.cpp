@@ -18,7 +18,7 @@ const LessonCode kTest{"test-lesson", "test.json", nullptr};
 
 // One lesson with one step whose claims are `claims` (a JSON array's inside).
 std::string oneStep(const std::string& claims, const std::string& stepExtra = "") {
-  return R"({"lessons": [{"name": "test-lesson", "title": "T", "source": "000.txt",
+  return R"({"lessons": [{"name": "test-lesson", "title": "T", "article": "interview", "source": "an article, a section",
              "texts": {"shared": "pair {pair}", "loop": "{loop}"},
              "steps": [{"title": "S", "formula": "f", )" +
          stepExtra + R"("claims": [)" + claims + "]}]}]}";
@@ -108,7 +108,44 @@ TEST_CASE("lesson data: claims bind to the named numbers, with the document's va
   CHECK(c[4].computedText == "row returned");
   CHECK(c[4].verdict == Verdict::Agrees);
   CHECK(e.steps[0].numbers.size() == 3);  // checked values are not shown
-  CHECK(e.source == "000.txt");
+  CHECK(e.source == "an article, a section");
+  CHECK(e.article == "interview");
+  // Severity: a wrong decimal is a wrong number; a bound, an event or "severity": "concept" is a concept.
+  CHECK(claimSeverity(c[0]) == Severity::WrongNumber);
+  CHECK(c[1].conceptual);          // atLeast
+  CHECK(claimSeverity(c[1]) == Severity::Holds);
+  CHECK(c[3].conceptual);          // event
+  CHECK_FALSE(c[2].conceptual);    // exact
+}
+
+TEST_CASE("lesson data: a claim's severity, a lesson's article and its code fixes") {
+  const WorkedExample e = bind(R"(
+      {"text": "t", "of": "x", "check": "decimals", "decimals": 9, "claimed": 0.2, "claimedText": "0.2", "severity": "concept", "cause": "a"},
+      {"text": "u", "of": "n", "check": "atLeast", "claimed": 5, "claimedText": "5", "severity": "number", "cause": "b"})");
+  const std::vector<Claim>& c = e.steps[0].claims;
+  CHECK(claimSeverity(c[0]) == Severity::WrongConcept);
+  CHECK(claimSeverity(c[1]) == Severity::WrongNumber);   // "number" overrides the atLeast default
+  const VerdictCount n = countVerdicts(e);
+  CHECK(n.differs == 2);
+  CHECK(n.conceptCauses == 1);
+  CHECK(articleSummary(n) == "1 wrong concept, 1 wrong number");
+  CHECK_THROWS_WITH_AS(bind(R"({"text": "t", "of": "x", "check": "exact", "claimed": 1, "claimedText": "1", "severity": "big"})"),
+                       doctest::Contains("\"severity\" must be \"concept\" or \"number\", got 'big'"), std::logic_error);
+
+  std::string text = oneStep(kUseAll);
+  const std::string withFix = R"("article": "teaching", "fixes": [{"faulty": "a = b[:n]", "corrected": "a = b[o:o + n]", "why": "the offset"}],)";
+  text.replace(text.find(R"("article": "interview",)"), std::string(R"("article": "interview",)").size(), withFix);
+  const WorkedExample f = bindLesson(kTest, text, {computed()});
+  CHECK(f.article == "teaching");
+  REQUIRE(f.fixes.size() == 1);
+  CHECK(f.fixes[0].faulty == "a = b[:n]");
+  CHECK(f.fixes[0].corrected == "a = b[o:o + n]");
+  CHECK(f.fixes[0].why == "the offset");
+  std::string unknown = oneStep(kUseAll);
+  unknown.replace(unknown.find(R"("interview")"), std::string(R"("interview")").size(), R"("nowhere")");
+  CHECK_THROWS_WITH_AS(bindLesson(kTest, unknown, {computed()}), doctest::Contains("\"article\": 'nowhere' is not an article id"),
+                       std::logic_error);
+  CHECK(articleSummary(countVerdicts(bind(""))) == "holds (3 checks)");
 }
 
 TEST_CASE("lesson data: explanation variants and braces that are not placeholders") {

@@ -15,6 +15,7 @@
 
 #include "core/lessons/code_listings.hpp"
 #include "core/lessons/comparison_claims.hpp"
+#include "core/lessons/articles.hpp"
 #include "core/lessons/lessons.hpp"
 
 using namespace posviz;
@@ -50,7 +51,7 @@ std::string verdictPattern(const WorkedExample& e) {
 
 // A source document cited by its capture number ("001", "004's", "(002 8.5.3)") or by a line
 // ("line 462") instead of its title and section. Numbers such as 0.001 or 5,001 and kebab-case
-// names (code-001-rope) are not citations.
+// names (code-teaching-rope) are not citations.
 bool citesByNumber(const std::string& text) {
   static const std::regex capture(R"((^|[^0-9A-Za-z_.,-])00[0-4]([^0-9]|$))");
   static const std::regex line(R"(\bline [0-9])");
@@ -116,7 +117,7 @@ TEST_CASE("lessons: shown text names the articles, never a capture number or a l
   CHECK(citesByNumber("(002 8.5.3)"));
   CHECK(citesByNumber("document 003"));
   CHECK(citesByNumber("Teaching Transformers to Count, line 462"));
-  CHECK_FALSE(citesByNumber("sin(0.003), 5,001 tokens, code-001-rope, 1e-004x"));
+  CHECK_FALSE(citesByNumber("sin(0.003), 5,001 tokens, code-teaching-rope, 1e-004x"));
   std::vector<std::string> shown;
   for (const WorkedExample& e : workedExamples()) {
     shown.insert(shown.end(), {e.title, e.source});
@@ -180,15 +181,15 @@ TEST_CASE("lessons: every verdict, claim by claim") {
       {"interview-q9-alibi-vs-rope", "A -"},
       {"interview-q10-one-pair", "AA AA AAA"},
       // The code listings at their edges (code_audits.json).
-      {"code-001-sinusoidal", "A D A"},
-      {"code-001-learned", "AA"},
-      {"code-001-rope", "D A D D A"},
-      {"code-001-alibi", "AA D D"},
-      {"code-001-mha", "D A D"},
-      {"code-002-modules", "AAD A A"},
-      {"code-003-apply-rope", "D D"},
-      {"code-004-rotary", "D D"},
-      {"code-004-main-check", "DA"},
+      {"code-teaching-sinusoidal", "A D A"},
+      {"code-teaching-learned", "AA"},
+      {"code-teaching-rope", "D A D D A"},
+      {"code-teaching-alibi", "AA D D"},
+      {"code-teaching-mha", "D A D"},
+      {"code-8-5-modules", "AAD A A"},
+      {"code-understanding-apply-rope", "D D"},
+      {"code-interview-rotary", "D D"},
+      {"code-interview-main-check", "DA"},
       {"interview-probes", "AA AA AA"},
       // Papers and reference code of other schemes (papers.json): all agree with core.
       {"paper-t5-buckets", "AAAAAAAAAAAAAAAAAA AAAAAAAAAAAAAAAAAA"},
@@ -463,3 +464,31 @@ TEST_CASE("lessons: interview answers recomputed (equivariance, wavelength order
 }
 
 }  // TEST_SUITE
+
+TEST_CASE("lessons: grouped by article in reading order, the code fixes quoted, severities by kind") {
+  const std::vector<WorkedExample> all = workedExamples();
+  // Each article's examples together, the articles in articles() order.
+  std::vector<std::string> seen;
+  for (const WorkedExample& e : all) {
+    REQUIRE_MESSAGE(findArticle(e.article) != nullptr, e.name);
+    if (seen.empty() || seen.back() != e.article) {
+      CHECK_MESSAGE(std::find(seen.begin(), seen.end(), e.article) == seen.end(), e.name << " breaks its article's group");
+      seen.push_back(e.article);
+    }
+  }
+  std::vector<std::string> order;
+  for (const Article& a : articles()) order.push_back(a.id);
+  CHECK(seen == order);
+  // The interview guide's RotaryPE: its faulty line and the line interleaved pairs need.
+  const WorkedExample& rep = example(all, "rope-repeat-interleaved-code");
+  REQUIRE(rep.fixes.size() == 1);
+  CHECK(rep.fixes[0].faulty == "cos = cos.repeat(1, 1, 1, 2)");
+  CHECK(rep.fixes[0].corrected.starts_with("cos = cos.repeat_interleave(2, dim=-1)"));
+  CHECK(countVerdicts(rep).conceptCauses == 1);
+  // The reversed frequency order is a wrong concept; the 2-D RoPE score a wrong number.
+  CHECK(articleSummary(countVerdicts(example(all, "sinusoidal-frequency-order"))) == "1 wrong concept");
+  const VerdictCount r2 = countVerdicts(example(all, "rope-2d-m5-n2"));
+  CHECK(r2.conceptCauses == 0);
+  CHECK(articleSummary(r2) == "1 wrong number, 3 truncated digits");
+  CHECK(articleSummary(countVerdicts(example(all, "sinusoidal-pos3-d8"))) == "holds (24 checks)");
+}

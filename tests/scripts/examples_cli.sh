@@ -39,8 +39,8 @@ alibi-4tokens-m0.5 alibi-slopes-8heads learned-ceiling-512 shuffled-sentence-per
 ntk-yarn-4096-to-131072 interview-q1-equivariance interview-q2-wavelengths interview-q3-learned-vs-rope
 interview-q4-rope-relative interview-q5-alibi-bias interview-q6-where-position-acts interview-q7-values-not-rotated
 interview-q8-extending-rope interview-q9-alibi-vs-rope interview-q10-one-pair
-code-001-sinusoidal code-001-learned code-001-rope code-001-alibi code-001-mha code-002-modules
-code-003-apply-rope code-004-rotary code-004-main-check interview-probes paper-t5-buckets paper-xpos-scales
+code-teaching-sinusoidal code-teaching-learned code-teaching-rope code-teaching-alibi code-teaching-mha code-8-5-modules
+code-understanding-apply-rope code-interview-rotary code-interview-main-check interview-probes paper-t5-buckets paper-xpos-scales
 paper-alibi-slopes paper-roformer-decay"
 for n in $names; do line "$out/list.out" "^  $n +[0-9]+ agree"; done
 line "$out/list.out" "^  sinusoidal-pos3-d8 +24 agree +Sinusoidal PE at position 3"
@@ -117,11 +117,11 @@ has "$out/q8.out" "DIFFERS: claimed 0 pairs out of range, correct 17 (exact), li
 has "$out/q8.out" "AGREES: claimed <= 4096 (the trained length), computed 4096"
 
 # The code audits: what each listing did at its edges, one line per claim with --topic.
-line "$out/list.out" "^  code-001-rope +2 agree, 3 differ \(3 causes\) "
+line "$out/list.out" "^  code-teaching-rope +2 agree, 3 differ \(3 causes\) "
 line "$out/list.out" "^ +listing: 2 error, 2 agrees, 1 silent truncation$"
 line "$out/list.out" "^ +listing: 1 memory, 1 silent truncation, 1 error$"
 run audits 0 examples --topic code_audits
-line "$out/audits.out" "^code-001-alibi  \(2 agree, 2 differ \(2 causes\)\)"
+line "$out/audits.out" "^code-teaching-alibi  \(2 agree, 2 differ \(2 causes\)\)"
 line "$out/audits.out" "^  agrees +\[memory\] +Parameters: 0 \(ALiBi, comparison table\)"
 line "$out/audits.out" "^  DIFFERS +\[silent truncation\] +Returns: bias: \(1, H, T, T\)"
 line "$out/audits.out" "^  DIFFERS +\[wrong values\] +Q·K\^T dot product"
@@ -129,10 +129,10 @@ line "$out/audits.out" "^  DIFFERS +\[cannot fail\] +The if __name__ block"
 if ! grep -q "^interview-" "$out/audits.out"; then pass "--topic code_audits lists only code audits"; else fail "--topic code_audits lists other topics"; fi
 run topicq 0 examples --topic interview
 line "$out/topicq.out" "^interview-q2-wavelengths  \(1 agree, 3 differ \(1 cause\)\)"
-run alibi001 0 examples code-001-alibi
+run alibi001 0 examples code-teaching-alibi
 has "$out/alibi001.out" "    bytes = 2147483648"
 has "$out/alibi001.out" "    listing: memory"
-run rope001 0 examples code-001-rope
+run rope001 0 examples code-teaching-rope
 has "$out/rope001.out" "the step returns (2, 8, 0, 64), an empty query"
 has "$out/rope001.out" "RuntimeError: The size of tensor a (64) must match the size of tensor b (512) at non-singleton dimension 3"
 # The "Test Coverage" list of Teaching Transformers to Count as a grid: pass / FAIL / n/a per listing.
@@ -142,7 +142,7 @@ line "$out/tests.out" "^rotation preserves the norm +n/a +n/a +pass +n/a +n/a +n
 has "$out/tests.out" "L3 Teaching: RoPE"
 has "$out/tests.out" "FAIL MultiHeadAttention shapes"
 run badtopic 2 examples --topic nope
-has "$out/badtopic.err" "unknown topic \"nope\"; topics: sinusoidal, toy_config, rope, alibi, learned, order, context_extension, interview, code_audits, papers"
+has "$out/badtopic.err" "unknown topic \"nope\"; topics: order, sinusoidal, learned, rope, alibi, code_audits, toy_config, context_extension, interview, papers"
 # The papers' worked numbers: T5 buckets against HF's function, ALiBi's 12-head rule.
 line "$out/list.out" "^  paper-t5-buckets +36 agree +T5 relative position buckets"
 run t5 0 examples paper-t5-buckets

@@ -16,6 +16,7 @@
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/angle.hpp"
+#include "core/lessons/articles.hpp"
 
 namespace posviz::app {
 
@@ -228,46 +229,59 @@ void drawMiniView(ExamplesPanelState& s, const MiniView& v) {
 // [SECTION] Drawing: the list and the step
 //-----------------------------------------------------------------------------
 
-// "10 agree  3 truncated  1 differs", each in its verdict's colour; repeated errata count once.
-void drawVerdictSummary(const VerdictCount& n) {
-  ImGui::TextColored(kAgreeColor, "%d agree", n.agrees);
-  if (n.truncated > 0) {
-    ImGui::SameLine();
-    ImGui::TextColored(kTruncatedColor, "%d truncated", n.truncated);
+// What the reader should take from the article at this example, errors counted once per cause:
+// green when it holds, amber when the article is wrong (the app is not).
+void drawArticleSummary(const VerdictCount& n) {
+  const bool holds = n.differs == 0 && n.truncated == 0;
+  const std::string text = articleSummary(n);
+  ImGui::TextColored(holds ? kAgreeColor : n.differs == 0 ? kTruncatedColor : kCauseColor, "%s%s", holds ? "" : "article: ", text.c_str());
+}
+
+const char* severityLabel(Severity v) {
+  switch (v) {
+    case Severity::Holds: return "HOLDS";
+    case Severity::Rounded: return "ROUNDED";
+    case Severity::WrongNumber: return "WRONG NUMBER";
+    case Severity::WrongConcept: return "WRONG CONCEPT";
   }
-  if (n.differs > 0) {
-    ImGui::SameLine();
-    if (n.differs == 1) ImGui::TextColored(kDifferColor, "1 differs");
-    else ImGui::TextColored(kDifferColor, "%d differ (%d %s)", n.differs, n.causes, n.causes == 1 ? "cause" : "causes");
-  }
+  return "";
 }
 
-const char* verdictLabel(Verdict v) {
-  return v == Verdict::Agrees ? "AGREES" : v == Verdict::Truncated ? "TRUNCATED" : "DIFFERS";
+const ImVec4& severityColor(Severity v) {
+  return v == Severity::Holds ? kAgreeColor : v == Severity::Rounded ? kTruncatedColor : v == Severity::WrongNumber ? kCauseColor : kDifferColor;
 }
 
-const ImVec4& verdictColor(Verdict v) {
-  return v == Verdict::Agrees ? kAgreeColor : v == Verdict::Truncated ? kTruncatedColor : kDifferColor;
-}
-
+// The examples by article, in reading order; the code audits can be hidden so only the lessons show.
 void drawList(ExamplesPanelState& s) {
   ImGui::TextUnformatted("Worked examples");
-  HelpMarker("Every example from the four articles posviz was built from (each step names its article and section),\n"
-             "recomputed by core.\n"
-             "Green: the document's number agrees at the precision it prints. Yellow: it is right but\n"
-             "its last digit is cut off instead of rounded. Red: it is wrong; the step gives the correct\n"
-             "value and the likely cause, and a cause repeated over many claims counts once.");
+  HelpMarker("Every example of the four articles posviz was built from, by article in reading order, recomputed exactly.\n"
+             "Holds: the article's number is right at the precision it prints. Rounded: right, but its last digit is cut\n"
+             "off instead of rounded. Wrong number: a slip in a value. Wrong concept: a reversed order, a listing that\n"
+             "computes something else, a property that does not hold. Each step gives the correct value and the cause;\n"
+             "an error repeated over many claims counts once.");
+  ImGui::Checkbox("show the code audits", &s.showAudits);
   ImGui::Separator();
-  if (ImGui::Selectable("Test list of Teaching Transformers to Count, per listing", s.showTests)) s.showTests = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The \"Test Coverage\" list of Teaching Transformers to Count, run against every code listing of the documents");
-  ImGui::Separator();
+  if (s.showAudits) {
+    if (ImGui::Selectable("Test list of Teaching Transformers to Count, per listing", s.showTests)) s.showTests = true;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The \"Test Coverage\" list of Teaching Transformers to Count, run against every code listing of the documents");
+  }
+  const Article* heading = nullptr;
   for (int i = 0; i < static_cast<int>(s.examples.size()); ++i) {
     const WorkedExample& e = s.examples[static_cast<std::size_t>(i)];
+    if (!s.showAudits && e.topic == "code_audits") continue;
+    if (const Article* a = findArticle(e.article); a != heading) {
+      heading = a;
+      ImGui::Spacing();
+      ImGui::TextColored(ImVec4(0.62f, 0.78f, 1.0f, 1.0f), "%s", a != nullptr ? a->short_ : e.article.c_str());
+      if (a != nullptr && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", a->title);
+    }
     ImGui::PushID(i);
-    if (ImGui::Selectable(e.name.c_str(), !s.showTests && i == s.selected)) examplesSelect(s, i);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", e.title.c_str(), e.source.c_str());
     ImGui::Indent();
-    drawVerdictSummary(countVerdicts(e));
+    if (ImGui::Selectable(e.title.c_str(), !s.showTests && i == s.selected)) examplesSelect(s, i);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s\n(posviz examples %s)", e.title.c_str(), e.source.c_str(), e.name.c_str());
+    ImGui::Indent();
+    drawArticleSummary(countVerdicts(e));
+    ImGui::Unindent();
     ImGui::Unindent();
     ImGui::PopID();
   }
@@ -275,7 +289,7 @@ void drawList(ExamplesPanelState& s) {
 
 void drawNumbers(const Step& st) {
   if (st.numbers.empty()) return;
-  ImGui::TextDisabled("computed by core");
+  ImGui::TextDisabled("the numbers, computed");
   if (ImGui::BeginTable("numbers", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp)) {
     for (const auto& [name, value] : st.numbers) {
       ImGui::TableNextRow();
@@ -290,29 +304,33 @@ void drawNumbers(const Step& st) {
 
 void drawClaims(const Step& st) {
   if (st.claims.empty()) return;
-  ImGui::TextDisabled("the document's claims, checked");
+  ImGui::TextDisabled("the article's claims, checked");
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("claims", 4, flags)) return;
-  ImGui::TableSetupColumn("verdict", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("the article is", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("claim", ImGuiTableColumnFlags_WidthStretch, 3.0f);
-  ImGui::TableSetupColumn("document", ImGuiTableColumnFlags_WidthStretch, 1.2f);
-  ImGui::TableSetupColumn("core", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+  ImGui::TableSetupColumn("article", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+  ImGui::TableSetupColumn("computed", ImGuiTableColumnFlags_WidthStretch, 1.6f);
   ImGui::TableHeadersRow();
   for (const Claim& c : st.claims) {
     const bool ok = c.verdict == Verdict::Agrees;
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextColored(verdictColor(c.verdict), "%s", verdictLabel(c.verdict));
+    const Severity sev = claimSeverity(c);
+    ImGui::TextColored(severityColor(sev), "%s", severityLabel(sev));
     if (!c.behaviour.empty()) {
       ImGui::TextColored(c.behaviour == "agrees" ? kAgreeColor : kCauseColor, "[%s]", c.behaviour.c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("what the listing did at this edge (core/lessons/code_listings.hpp)");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("what the listing did at this edge when run");
     }
     ImGui::TableNextColumn();
     ImGui::TextWrapped("%s", c.text.c_str());
     if (!ok) {
       ImGui::PushStyleColor(ImGuiCol_Text, kCauseColor);
-      if (c.verdict == Verdict::Truncated) ImGui::TextWrapped("rounded: %s. %s", c.computedText.c_str(), c.likelyCause.c_str());
-      else ImGui::TextWrapped("correct: %s. Likely cause: %s", c.computedText.c_str(), c.likelyCause.c_str());
+      if (c.verdict == Verdict::Truncated)
+        ImGui::TextWrapped("The article prints %s; rounded it is %s. %s", c.claimedText.c_str(), c.computedText.c_str(), c.likelyCause.c_str());
+      else
+        ImGui::TextWrapped("The article says %s; the correct value is %s, because %s", c.claimedText.c_str(), c.computedText.c_str(),
+                           c.likelyCause.empty() ? "of a cause the numbers do not show." : c.likelyCause.c_str());
       ImGui::PopStyleColor();
     }
     ImGui::TableNextColumn();
@@ -365,12 +383,26 @@ void drawTestGrid(const TestGrid& g) {
         ImGui::TextWrapped("%s / %s: %s", g.listings[l].c_str(), g.tests[t].c_str(), g.notes[t * g.listings.size() + l].c_str());
 }
 
+// A code audit's faulty line as the listing prints it, and the line that does what it claims.
+void drawFixes(const WorkedExample& e) {
+  if (e.fixes.empty()) return;
+  ImGui::TextDisabled("the listing's faulty line, and its correction");
+  for (const CodeFix& f : e.fixes) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(kDifferColor, "-  %s", f.faulty.c_str());
+    ImGui::TextColored(kAgreeColor, "+  %s", f.corrected.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::TextWrapped("%s", f.why.c_str());
+    ImGui::Spacing();
+  }
+}
+
 void drawStep(ExamplesPanelState& s, float scale) {
   const WorkedExample& e = s.examples[static_cast<std::size_t>(s.selected)];
   const int n = static_cast<int>(e.steps.size());
   ImGui::TextUnformatted(e.title.c_str());
   ImGui::SameLine();
-  drawVerdictSummary(countVerdicts(e));
+  drawArticleSummary(countVerdicts(e));
   ImGui::TextDisabled("%s", e.source.c_str());
   ImGui::BeginDisabled(s.step <= 0);
   if (ImGui::ArrowButton("##back", ImGuiDir_Left)) examplesPreviousStep(s);
@@ -399,6 +431,7 @@ void drawStep(ExamplesPanelState& s, float scale) {
   ImGui::Spacing();
   drawClaims(*st);
   ImGui::Spacing();
+  drawFixes(e);
   drawNumbers(*st);
   ImGui::EndChild();
   ImGui::SameLine();
@@ -418,7 +451,7 @@ void drawExamplesPanel(ExamplesPanelState& s, AppContext& ctx) {
   }
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  ImGui::BeginChild("examples-list", ImVec2(std::min(300.0f * scale, avail.x * 0.25f), avail.y), true);
+  ImGui::BeginChild("examples-list", ImVec2(std::min(380.0f * scale, avail.x * 0.3f), avail.y), true);
   drawList(s);
   ImGui::EndChild();
   ImGui::SameLine();

@@ -22,7 +22,8 @@ struct ExamplesPanelState {
   bool dirty = true;                     // recompute the examples on the next frame
   int selected = 0;                      // index into examples
   int step = 0;                          // index into examples[selected].steps
-  bool showTests = false;                // show 001's test list per listing instead of an example
+  bool showTests = false;                // show the test list of Teaching Transformers to Count per listing
+  bool showAudits = true;                // list the code audits (off: only the lessons)
 
   // Derived
   std::vector<WorkedExample> examples;   // core workedExamples(), every number computed by core
