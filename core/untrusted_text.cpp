@@ -1,6 +1,7 @@
 #include "core/untrusted_text.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 namespace posviz {
@@ -122,6 +123,27 @@ std::optional<std::string> jsonNestingProblem(std::string_view text, int maxDept
     }
   }
   return std::nullopt;
+}
+
+std::string withoutCodeNames(std::string_view message) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < message.size()) {
+    // A candidate starts a word: at the start or after a character that is not a letter or digit.
+    const bool wordStart = i == 0 || !std::isalnum(static_cast<unsigned char>(message[i - 1]));
+    std::size_t j = i;
+    while (wordStart && j < message.size() && std::islower(static_cast<unsigned char>(message[j]))) ++j;
+    if (wordStart && j - i >= 2 && j < message.size() && std::isupper(static_cast<unsigned char>(message[j]))) {
+      std::size_t k = j;
+      while (k < message.size() && std::isalnum(static_cast<unsigned char>(message[k]))) ++k;
+      if (message.substr(k, 2) == ": ") {
+        i = k + 2;   // drop "name: "
+        continue;
+      }
+    }
+    out += message[i++];
+  }
+  return out;
 }
 
 }  // namespace posviz

@@ -28,6 +28,11 @@ std::string displayText(std::string_view text, std::size_t maxBytes = kDisplayTe
 // the last line of defence for text a message took from input without quoting it.
 std::string displayMessage(std::string_view message, std::size_t maxBytes = 4096);
 
+// A message for a person: without the code's function names that prefix core's errors
+// ("learnedLookup: pos 600 has no row" -> "pos 600 has no row"). A name is a word of at least two
+// lower-case letters and then an upper-case one, followed by ": " ("xPos: " and "posviz: " stay).
+std::string withoutCodeNames(std::string_view message);
+
 // displayText in double quotes, with '"' and '\\' escaped as well: "got \"12x\"".
 std::string quotedText(std::string_view text, std::size_t maxBytes = kDisplayTextBytes);
 

@@ -8,6 +8,7 @@
 
 #include "core/embedded.hpp"
 #include "core/lessons/articles.hpp"
+#include "core/untrusted_text.hpp"
 
 // [SECTION] errors and JSON access
 // [SECTION] texts and placeholders
@@ -210,7 +211,7 @@ Claim bindEvent(const json& c, const StepResult& r, const Texts* lesson, const s
   const std::string cause = c.contains("cause") ? render(stringAt(c, "cause", w), src, w) : std::string();
   const bool happened = (claimed == "error") == !error.empty();
   return claimEvent(render(stringAt(c, "text", w), src, w), render(stringAt(c, "claimedText", w), src, w), happened,
-                    error.empty() ? without : error, cause);
+                    error.empty() ? without : withoutCodeNames(error), cause);
 }
 
 Claim bindClaimValue(const json& c, const StepResult& r, const Texts* lesson, std::set<std::string>& used, const Where& w);

@@ -225,3 +225,15 @@ TEST_CASE("displayMessage keeps a message's own lines and escapes everything els
   CHECK(shown.rfind("head\n", 0) == 0);
   CHECK(shown.find("... (100000 bytes)") != std::string::npos);
 }
+
+TEST_CASE("withoutCodeNames: core's function-name prefixes leave the text a person reads, product names stay") {
+  CHECK(posviz::withoutCodeNames("learnedLookup: pos 600 has no row") == "pos 600 has no row");
+  CHECK(posviz::withoutCodeNames("This view failed: ropeRotate: headDim must be even") == "This view failed: headDim must be even");
+  CHECK(posviz::withoutCodeNames("error: learnedLookup: pos 1023 has no row") == "error: pos 1023 has no row");
+  // Not names: a single lower-case letter before the capital, no ": " after it, or an ordinary word.
+  CHECK(posviz::withoutCodeNames("xPos: RoPE that fades") == "xPos: RoPE that fades");
+  CHECK(posviz::withoutCodeNames("iRoPE: NoPE layers") == "iRoPE: NoPE layers");
+  CHECK(posviz::withoutCodeNames("posviz: cannot open") == "posviz: cannot open");
+  CHECK(posviz::withoutCodeNames("the value of headDim is 7") == "the value of headDim is 7");
+  CHECK(posviz::withoutCodeNames("") == "");
+}

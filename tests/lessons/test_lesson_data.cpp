@@ -103,7 +103,7 @@ TEST_CASE("lesson data: claims bind to the named numbers, with the document's va
   CHECK(c[1].claimedText == "0.5");
   CHECK(c[1].verdict == Verdict::Agrees);
   CHECK(c[2].verdict == Verdict::Agrees);
-  CHECK(c[3].computedText == "learnedLookup: pos 9 has no row");
+  CHECK(c[3].computedText == "pos 9 has no row");   // the function name stays out of the text a person reads
   CHECK(c[3].verdict == Verdict::Agrees);
   CHECK(c[4].computedText == "row returned");
   CHECK(c[4].verdict == Verdict::Agrees);

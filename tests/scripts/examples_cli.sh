@@ -87,7 +87,7 @@ has "$out/slopes.out" "DIFFERS: claimed 0.629961, correct 0.5"
 
 # The learned ceiling: the crash is core's error message.
 run learned 0 examples learned-ceiling-512
-has "$out/learned.out" "AGREES: claimed crash (an error), observed: learnedLookup: pos 1024 has no row: the table has max_len 512"
+has "$out/learned.out" "AGREES: claimed crash (an error), observed: pos 1024 has no row: the table has max_len 512"
 
 # The shuffled sentence: equivariant without position, broken by each encoding but symmetric ALiBi.
 run shuffle 0 examples shuffled-sentence-permutation

@@ -222,7 +222,7 @@ void drawParameters(AlibiPanelState& s, float scale) {
   if (SliderIntEven("toy d_model", &s.toyDModel, 2, 64)) s.dirty = true;
   HelpMarker("Width of the toy embeddings x. Scores are x_i . x_j / sqrt(d_model).");
   if (ImGui::SliderInt("toy seed", &s.toySeed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-  HelpMarker("Embedding of a word = randomNormalVector(d_model, seed ^ fnv1a(word)).");
+  HelpMarker("Each word's vector is d_model random normal numbers drawn from the seed and the word itself.");
   ImGui::PopItemWidth();
 }
 

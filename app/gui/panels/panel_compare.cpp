@@ -13,6 +13,7 @@
 
 #include "app/cli/preset_schemes.hpp"
 #include "app/gui/widgets/ui_common.hpp"
+#include "core/untrusted_text.hpp"
 
 namespace posviz::app {
 
@@ -125,14 +126,14 @@ void drawClaims(const ComparePanelState& s, ComparisonRow row, Scheme scheme) {
     ImGui::PopStyleColor();
     const ClaimVerdict& v = s.verdicts[i];
     ImGui::TextColored(verdictColor(v.verdict), "%s", cellVerdictName(v.verdict));
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", v.reason.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", withoutCodeNames(v.reason).c_str());
     ImGui::SameLine();
     ImGui::TextDisabled("%s", c.source.c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", c.source.c_str(), v.reason.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", c.source.c_str(), withoutCodeNames(v.reason).c_str());
     const bool explain = v.verdict == CellVerdict::Qualifies || v.verdict == CellVerdict::Contradicts;
     if (explain && !(lastReason && *lastReason == v.reason)) {
       ImGui::PushStyleColor(ImGuiCol_Text, verdictColor(v.verdict));
-      ImGui::TextWrapped("%s", v.reason.c_str());
+      ImGui::TextWrapped("%s", withoutCodeNames(v.reason).c_str());
       ImGui::PopStyleColor();
     }
     if (explain) lastReason = &v.reason;
@@ -156,7 +157,7 @@ void drawTable(const ComparePanelState& s) {
     for (Scheme sc : c.schemes) {
       ImGui::TableNextColumn();
       ImGui::PushID(static_cast<int>(row) * 16 + static_cast<int>(sc));
-      ImGui::TextWrapped("%s", comparisonCellText(c, row, sc).c_str());
+      ImGui::TextWrapped("%s", withoutCodeNames(comparisonCellText(c, row, sc)).c_str());
       drawClaims(s, row, sc);
       ImGui::PopID();
     }
@@ -200,7 +201,7 @@ std::string drawLeaf(const DecisionLeaf& leaf, ComparePanelState& s) {
   for (const std::string& n : leaf.notes) ImGui::BulletText("%s", n.c_str());
   if (s.table) {
     ImGui::TextDisabled("computed for %s:", schemeTitle(leaf.scheme));
-    ImGui::TextWrapped("at L-1: %s", comparisonCellText(*s.table, ComparisonRow::AtTarget, leaf.scheme).c_str());
+    ImGui::TextWrapped("at L-1: %s", withoutCodeNames(comparisonCellText(*s.table, ComparisonRow::AtTarget, leaf.scheme)).c_str());
     ImGui::TextWrapped("relative: %s", comparisonCellText(*s.table, ComparisonRow::Relative, leaf.scheme).c_str());
   }
   const std::string label = "Open the " + leaf.tab + " tab";

@@ -183,7 +183,7 @@ void drawControls(LearnedPanelState& s, AppContext&) {
   }
   HelpMarker("Rows shown: 0 .. positions-1. It may exceed max_len: those positions have no row and are drawn hatched.");
   ImGui::SliderInt("lookup pos", &s.lookupPos, 0, kMaxPositions - 1, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-  HelpMarker("learnedLookup(P, pos) = P[pos], or an error when pos >= max_len. Click a heatmap row to pick it.");
+  HelpMarker("Position pos reads row pos of the table; past the last row (pos >= L0) there is nothing to read. Click a heatmap row to pick it.");
   if (ImGui::BeginCombo("colormap", colormapName(s.colormap))) {
     for (Colormap c : allColormaps())
       if (ImGui::Selectable(colormapName(c), c == s.colormap)) s.colormap = c;

@@ -171,8 +171,8 @@ void drawInputs(OrderPanelState& s, float scale) {
   if (SliderIntEven("toy d_model", &s.toyDModel, 2, 64)) s.dirty = true;
   HelpMarker("Width of the toy embeddings; W_q, W_k, W_v are seeded d x d normals / sqrt(d).");
   if (ImGui::SliderInt("toy seed", &s.toySeed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-  HelpMarker("Embedding of a word = randomNormalVector(d_model, seed ^ fnv1a(word)): the same vector\n"
-             "wherever the word stands.");
+  HelpMarker("Each word's vector is d_model random normal numbers drawn from the seed and the word itself:\n"
+             "the same vector wherever the word stands.");
   ImGui::PopItemWidth();
   ImGui::Checkbox("causal, no positions (NoPE)", &s.nopeView);
   HelpMarker("A decoder with no position encoding at all (NoPE) still has its causal mask: query t\n"

@@ -911,7 +911,7 @@ void AppShell::drawStatusBar(float) {
   }
   if (!state_.message.empty() && ImGui::GetTime() < state_.messageUntil) {
     ImGui::SameLine(0, 24 * ctx_.uiScale);
-    ImGui::TextUnformatted(state_.message.c_str());
+    ImGui::TextUnformatted(withoutCodeNames(state_.message).c_str());
   }
   const std::string hintText = "F12 screenshot  Ctrl+1..9 tabs";
   const char* hint = hintText.c_str();

@@ -10,6 +10,7 @@
 
 #include "core/attention.hpp"
 #include "core/grid.hpp"
+#include "core/untrusted_text.hpp"
 
 namespace posviz::app {
 
@@ -56,13 +57,13 @@ std::string formatGridSize(long long rows, long long cols) {
 
 void ErrorText(const std::string& message) {
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 110, 100, 255));
-  ImGui::TextWrapped("%s", message.c_str());
+  ImGui::TextWrapped("%s", withoutCodeNames(message).c_str());
   ImGui::PopStyleColor();
 }
 
 void NoticeText(const std::string& message) {
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 196, 80, 255));
-  ImGui::TextWrapped("%s", message.c_str());
+  ImGui::TextWrapped("%s", withoutCodeNames(message).c_str());
   ImGui::PopStyleColor();
 }
 
