@@ -6,6 +6,8 @@
 
 #include "app/cli/args.hpp"
 #include "app/cli/glossary.hpp"
+#include "app/cli/model_config.hpp"
+#include "app/cli/preset_schemes.hpp"
 #include "app/cli/tabs.hpp"
 #include "core/lessons/claims.hpp"
 #include "core/lessons/learn.hpp"
@@ -76,6 +78,21 @@ void gridText(std::ostringstream& os, const CellGrid& g) {
 
 }  // namespace
 
+learn::Inputs learnInputs() {
+  learn::Inputs in;
+  for (const std::string& name : app::presetNames()) {
+    const app::ModelConfig m = app::loadPreset(name);
+    learn::PublishedModel p;
+    p.name = name;
+    for (Scheme sc : app::modelSchemes(m).schemes) p.scheme += (p.scheme.empty() ? "" : " + ") + std::string(schemeTitle(sc));
+    p.rope = m.encoding == app::ModelEncoding::Rope;
+    p.params = m.rope;
+    p.maxPositions = m.maxPositions;
+    in.models.push_back(p);
+  }
+  return in;
+}
+
 std::string learnStepText(const std::string& id, const std::vector<double>& values) {
   const auto ref = findStep(id);
   if (!ref) return "";
@@ -96,7 +113,7 @@ std::string learnStepText(const std::string& id, const std::vector<double>& valu
     }
     os << "\n";
   }
-  const Figure f = stepFigure(s, v);
+  const Figure f = stepFigure(s, v, s.figureWith != nullptr ? learnInputs() : learn::Inputs{});
   os << "Figure:\n";
   for (const CellGrid& g : f.grids) gridText(os, g);
   for (const Dial& d : f.dials)

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "core/lessons/learn.hpp"
+
 namespace posviz::cli {
 
 // args: the arguments after "learn". Returns the process exit code (0 ok, 2 usage).
@@ -20,5 +22,9 @@ int runLearnCommand(const std::vector<std::string>& args);
 
 // The text `posviz learn STEP` prints for a step at these values (also used by tests).
 std::string learnStepText(const std::string& id, const std::vector<double>& values);
+
+// What Learn's steps read besides their controls: every shipped preset (a published config.json),
+// parsed, with the scheme its layers use and its RoPE. The window and the CLI read the same.
+learn::Inputs learnInputs();
 
 }  // namespace posviz::cli

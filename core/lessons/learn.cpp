@@ -79,9 +79,10 @@ std::vector<double> clampValues(const Step& s, std::span<const double> values) {
   return out;
 }
 
-Figure stepFigure(const Step& s, std::span<const double> values) {
-  if (s.figure == nullptr) throw std::logic_error("learn step '" + s.id + "' has no figure");
+Figure stepFigure(const Step& s, std::span<const double> values, const Inputs& inputs) {
   const std::vector<double> v = clampValues(s, values);
+  if (s.figureWith != nullptr) return s.figureWith(v, inputs);
+  if (s.figure == nullptr) throw std::logic_error("learn step '" + s.id + "' has no figure");
   return s.figure(v);
 }
 

@@ -35,6 +35,7 @@
 
 #include "core/grid.hpp"
 #include "core/lessons/lessons.hpp"
+#include "core/rope.hpp"
 
 namespace posviz::learn {
 
@@ -125,6 +126,19 @@ struct Figure {
   bool empty() const;
 };
 
+// What a step may need besides its controls: published models' positions, read by the caller from
+// real config.json files (the app's shipped presets); core only computes with them.
+struct PublishedModel {
+  std::string name;           // "llama-3.1-8b"
+  std::string scheme;         // "RoPE", "ALiBi", "learned", ...: how its full-attention layers see position
+  bool rope = false;          // whether `params` holds its RoPE
+  RopeParams params;          // base, head_dim, rotary fraction, scaling (its factor and L0)
+  long long maxPositions = 0; // max_position_embeddings: the length it is published for
+};
+struct Inputs {
+  std::vector<PublishedModel> models;
+};
+
 struct Prediction {
   std::string question;      // "PE(3, 0) = sin(3) = ?"
   int decimals = 3;          // the answer is judged to this many decimals (half a unit of the last)
@@ -148,6 +162,8 @@ struct Step {
   std::vector<std::pair<std::string, std::string>> openWith;
   std::string example;       // the worked example this step's claim is checked in ("" none)
   Figure (*figure)(std::span<const double> values) = nullptr;
+  // Instead of figure, for a step that needs Inputs (published models).
+  Figure (*figureWith)(std::span<const double> values, const Inputs& inputs) = nullptr;
 };
 
 struct Chapter {
@@ -178,8 +194,8 @@ StepRef stepAt(int flat);     // clamped
 std::vector<double> defaultValues(const Step& s);
 // Values clamped to the controls (missing ones take their defaults, extra ones dropped).
 std::vector<double> clampValues(const Step& s, std::span<const double> values);
-// The figure at these values (clamped first).
-Figure stepFigure(const Step& s, std::span<const double> values);
+// The figure at these values (clamped first); inputs for the steps that use them.
+Figure stepFigure(const Step& s, std::span<const double> values, const Inputs& inputs = {});
 // The claim's verdict with {value} filled in.
 std::string claimVerdict(const ArticleClaim& c);
 // The settings the "open in" tab gets: {key, value}; a Switch control's value is a boolean there.

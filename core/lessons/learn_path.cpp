@@ -737,6 +737,53 @@ Figure figBeyondYarn(std::span<const double> v) {
   return f;
 }
 
+
+// Published models: their trained length, how far they are stretched and by what, and how many
+// RoPE pairs would meet angles training never showed at the published length, without and with
+// the model's own scaling.
+Figure figBeyondModels(std::span<const double>, const Inputs& in) {
+  TextTable t;
+  t.title = "published configs: trained length L0, published length L, and positions at angles never seen in training";
+  t.header = {"model", "positions", "L0 -> L", "base", "scaling", "at new angles: plain / scaled"};
+  int stretched = 0, repaired = 0;
+  for (const PublishedModel& m : in.models) {
+    if (!m.rope) {
+      t.rows.push_back({m.name, m.scheme, m.maxPositions > 0 ? formatInt(m.maxPositions) : "-", "-", "-", "-"});
+      continue;
+    }
+    const RopeScaling& sc = m.params.scaling;
+    const bool scaled = sc.method != ScalingMethod::None;
+    const long long l0 = scaled ? sc.originalMaxPositions : m.maxPositions;
+    const long long l = m.maxPositions > 0 ? m.maxPositions : l0;
+    std::string counts = "-";
+    if (scaled && l > l0 && l0 > 0) {
+      RopeParams plain = m.params;
+      plain.scaling = RopeScaling{};
+      const RopeFrequencies base = ropeFrequencies(plain);
+      RopeParams run = m.params;
+      run.scaling.seqLen = l;   // dynamic and LongRoPE choose their frequencies by the length
+      const RopeFrequencies with = ropeFrequencies(run);
+      // The worst pair: the share of positions 0..L-1 at angles it never turned through in training.
+      const auto worst = [&](const std::vector<double>& f) {
+        double w = 0.0;
+        for (double share : unseenAngleShares(base.invFreq, f, static_cast<int>(l0), static_cast<int>(l))) w = std::max(w, share);
+        return w;
+      };
+      const double a = worst(base.invFreq), b = worst(with.invFreq);
+      counts = fx(100.0 * a, 1) + " % / " + fx(100.0 * b, 1) + " %";
+      ++stretched;
+      repaired += b < a ? 1 : 0;
+    }
+    t.rows.push_back({m.name, m.scheme, formatInt(l0) + (l != l0 ? " -> " + formatInt(l) : ""), gn(m.params.base, 6),
+                      scaled ? std::string(scalingName(sc.method)) + " x" + gn(sc.factor, 4) : "none", counts});
+  }
+  Figure f;
+  f.table = t;
+  f.readout.push_back(std::to_string(in.models.size()) + " published configs; " + std::to_string(stretched) + " are stretched past their trained length, and " +
+                      std::to_string(repaired) + " of those put fewer positions at new angles with their scaling than without it");
+  return f;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Chapter 7: choosing
 
@@ -1312,6 +1359,24 @@ Step beyondYarnStep() {
   return s;
 }
 
+Step beyondModelsStep() {
+  Step s;
+  s.id = "beyond-models";
+  s.title = "What published models do";
+  s.why = "A model's config.json says how long its training sequences were (the trained length L0; Help > Glossary names the field) "
+          "and how far it is published to run. Models that run past L0 name a scaling method and a factor: Llama 3.1 stretches by 8 with "
+          "its own piecewise rule, DeepSeek-V3 by 40 with YaRN, Phi-3 with LongRoPE's factor per pair. The last column takes the slowest "
+          "pairs, whose angles training never carried round the circle, and gives the share of positions up to the published length "
+          "that reach angles beyond what training showed them: first with plain RoPE, then with the model's scaling. The config cannot "
+          "say whether a model was also trained further at the longer length, as Llama 3.1 was; the count reads the config alone.";
+  s.notice = "Without scaling, most positions of a stretched model put its slowest pair at new angles; the scaling cuts that share, "
+             "to zero where the factor covers the whole published length.";
+  s.tryThis = "Open a model in the Model tab and see which layers use which positions.";
+  s.openTab = "model";
+  s.figureWith = figBeyondModels;
+  return s;
+}
+
 Step chooseTableStep() {
   Step s;
   s.id = "choose-table";
@@ -1428,7 +1493,7 @@ std::vector<Chapter> buildChapters() {
        {alibi4Step(), alibiSlopesStep()}},
       {"beyond", "6. Beyond the trained length",
        "A model trained on L0 tokens meets longer inputs. What each scheme does there, and how RoPE models are stretched.",
-       {beyondTableStep(), beyondUnseenStep(), beyondPiStep(), beyondNtkStep(), beyondYarnStep()}},
+       {beyondTableStep(), beyondUnseenStep(), beyondPiStep(), beyondNtkStep(), beyondYarnStep(), beyondModelsStep()}},
       {"choosing", "7. Choosing a scheme", "The articles close with a comparison table and a decision chart. Here both are computed.",
        {chooseTableStep(), chooseChartStep()}},
       {"more", "8. Beyond the documents",

@@ -19,6 +19,24 @@ using namespace posviz::learn;
 
 namespace {
 
+// Two published-looking models for the steps that read Inputs: a RoPE model stretched 4x with
+// YaRN past L0 = 4096, and an ALiBi one.
+Inputs fixtureInputs() {
+  PublishedModel rope;
+  rope.name = "rope-yarn";
+  rope.scheme = "RoPE";
+  rope.rope = true;
+  rope.params.headDim = 64;
+  rope.params.scaling.method = posviz::ScalingMethod::Yarn;
+  rope.params.scaling.factor = 4.0;
+  rope.params.scaling.originalMaxPositions = 4096;
+  rope.maxPositions = 16384;
+  PublishedModel alibi;
+  alibi.name = "alibi-model";
+  alibi.scheme = "ALiBi";
+  return {{rope, alibi}};
+}
+
 std::vector<std::string> wordsOf(const Step& s, std::span<const double> values) {
   std::vector<std::string> w = {s.title, s.why, s.notice, s.tryThis};
   for (const Control& c : s.controls) {
@@ -35,7 +53,7 @@ std::vector<std::string> wordsOf(const Step& s, std::span<const double> values) 
     w.push_back(s.predict->question);
     w.push_back(s.predict->reveal);
   }
-  const Figure f = stepFigure(s, values);
+  const Figure f = stepFigure(s, values, fixtureInputs());
   for (const std::string& r : f.readout) w.push_back(r);
   for (const CellGrid& g : f.grids) w.push_back(g.title);
   if (f.table) {
@@ -72,7 +90,7 @@ TEST_CASE("learn: chapters follow the documents' order, ids are unique, every st
       CHECK_FALSE(s.notice.empty());
       CHECK_FALSE(s.tryThis.empty());
       CHECK_FALSE(s.openTab.empty());
-      CHECK((s.figure != nullptr));
+      CHECK((s.figure != nullptr || s.figureWith != nullptr));
       int sliders = 0;
       for (const Control& k : s.controls) {
         if (!k.extra) ++sliders;
@@ -97,14 +115,14 @@ TEST_CASE("learn: every figure is non-empty at its defaults and at both ends of 
     for (const Step& s : c.steps) {
       INFO("step " << s.id);
       std::vector<double> v = defaultValues(s);
-      CHECK_FALSE(stepFigure(s, v).empty());
+      CHECK_FALSE(stepFigure(s, v, fixtureInputs()).empty());
       for (std::size_t i = 0; i < v.size(); ++i) {
         for (double end : {s.controls[i].min, s.controls[i].max}) {
           std::vector<double> w = v;
           w[i] = end;
           INFO("control " << s.controls[i].key << " = " << end);
           Figure f;
-          CHECK_NOTHROW(f = stepFigure(s, w));
+          CHECK_NOTHROW(f = stepFigure(s, w, fixtureInputs()));
           CHECK_FALSE(f.empty());
           for (const CellGrid& g : f.grids) {
             CHECK(g.grid.rows <= 64);
@@ -271,4 +289,19 @@ TEST_CASE("learn: every step's worked example exists, and its claim cites one of
       for (const posviz::Article& a : posviz::articles()) known = known || s.claim->article == a.title;
       CHECK(known);
     }
+}
+
+TEST_CASE("learn: published models, and how much of their length puts the slowest pair at new angles") {
+  const auto r = findStep("beyond-models");
+  REQUIRE(r);
+  const Figure f = stepFigure(r->get(), {}, fixtureInputs());
+  REQUIRE(f.table);
+  REQUIRE(f.table->rows.size() == 2);
+  // Plain RoPE: the slowest pair saw angles up to 4095 theta, so positions 4096..16383 are new:
+  // 12288 / 16384 = 75 %. YaRN x4 slows that pair by 4: 4 x 4095 = 16380 covers all but 3 positions.
+  CHECK(f.table->rows[0][2] == "4096 -> 16384");
+  CHECK(f.table->rows[0][5] == "75.0 % / 0.0 %");
+  CHECK(f.table->rows[1][1] == "ALiBi");
+  CHECK(f.table->rows[1][5] == "-");
+  CHECK(stepFigure(r->get(), {}, {}).empty());   // without models there is nothing to show
 }

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "app/cli/learn_command.hpp"
 #include "app/cli/tabs.hpp"
 #include "app/gui/widgets/figure.hpp"
 #include "app/gui/widgets/ui_common.hpp"
@@ -207,7 +208,8 @@ namespace {
 void refreshFigure(LearnPanelState& s, const learn::Step& st, const std::vector<double>& v) {
   if (s.shownStep == st.id && s.shownValues == v) return;
   try {
-    s.figure = stepFigure(st, v);
+    if (st.figureWith != nullptr && !s.inputs) s.inputs = cli::learnInputs();
+    s.figure = stepFigure(st, v, s.inputs ? *s.inputs : learn::Inputs{});
     s.error.clear();
   } catch (const std::exception& e) {
     s.figure = {};

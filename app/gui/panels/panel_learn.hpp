@@ -31,6 +31,7 @@ struct LearnPanelState {
   bool showClaim = true;                          // the article's claim and verdict (hide: lesson only)
 
   // Derived
+  std::optional<learn::Inputs> inputs;            // the published models, read when a step first needs them
   std::string shownStep;
   std::vector<double> shownValues;
   learn::Figure figure;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "core/colormap.hpp"
 #include "core/lessons/claims.hpp"
@@ -323,12 +324,24 @@ void drawBars(const Bars& b, ImVec2 at, float w, float h, float alpha) {
 
 // --- table -----------------------------------------------------------------------------------
 
-void drawTable(const TextTable& t, float w) {
+void drawTable(const TextTable& t, float w, float h) {
   ImGui::TextUnformatted(t.title.c_str());
   const int cols = static_cast<int>(t.header.size());
   if (cols == 0) return;
-  if (ImGui::BeginTable("learn-table", cols, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp, ImVec2(w, 0))) {
-    for (const std::string& h : t.header) ImGui::TableSetupColumn(h.c_str(), ImGuiTableColumnFlags_WidthStretch);
+  // Columns as wide as their longest text (header or cell), the whole table scrolling inside h.
+  std::vector<float> weight(static_cast<std::size_t>(cols), 1.0f);
+  // A header may wrap to two lines: it counts half.
+  for (int c = 0; c < cols; ++c) weight[static_cast<std::size_t>(c)] = std::max(7.0f, 0.5f * static_cast<float>(t.header[static_cast<std::size_t>(c)].size()));
+  for (const auto& row : t.rows)
+    for (int c = 0; c < cols && c < static_cast<int>(row.size()); ++c)
+      weight[static_cast<std::size_t>(c)] = std::max(weight[static_cast<std::size_t>(c)], static_cast<float>(std::min<std::size_t>(row[static_cast<std::size_t>(c)].size(), 60)));
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollY;
+  const float tableH = std::max(ImGui::GetTextLineHeightWithSpacing() * 3.0f, h - ImGui::GetTextLineHeightWithSpacing());
+  if (ImGui::BeginTable("learn-table", cols, flags, ImVec2(w, tableH))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    for (int c = 0; c < cols; ++c)
+      ImGui::TableSetupColumn(t.header[static_cast<std::size_t>(c)].c_str(), ImGuiTableColumnFlags_WidthStretch, weight[static_cast<std::size_t>(c)]);
     ImGui::TableHeadersRow();
     for (std::size_t r = 0; r < t.rows.size(); ++r) {
       ImGui::TableNextRow();
@@ -446,9 +459,8 @@ void drawLearnFigure(const Figure& f, float width, float height, float alpha) {
   if (f.plane) ++parts;
   if (f.bars) ++parts;
   if (f.lines) ++parts;
-  float tableH = 0.0f;
-  if (f.table) tableH = ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(f.table->rows.size()) * 2.2f + 3.0f);
-  if (parts == 0) tableH = height;
+  float tableH = 0.0f;   // what the table needs (title, header, rows of one line), at most what the figure has
+  if (f.table) tableH = std::min(height, ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(f.table->rows.size()) * 1.2f + 3.2f));
   const float partH = parts > 0 ? (height - tableH) / fl(parts) : 0.0f;
   float y = origin.y;
   if (!f.grids.empty()) {
@@ -474,7 +486,7 @@ void drawLearnFigure(const Figure& f, float width, float height, float alpha) {
   }
   if (f.table) {
     ImGui::SetCursorScreenPos(ImVec2(origin.x, y));
-    drawTable(*f.table, width);
+    drawTable(*f.table, width, parts == 0 ? tableH : origin.y + height - y);
   }
   ImGui::PopClipRect();
   ImGui::SetCursorScreenPos(origin);
