@@ -190,7 +190,7 @@ AlphaBitmap rotateLeft(const AlphaBitmap& b) {
   return r;
 }
 
-void blit(RgbImage& img, const AlphaBitmap& b, int x0, int y0) {
+void blit(RgbImage& img, const AlphaBitmap& b, int x0, int y0, std::uint8_t ink = kInk) {
   for (int y = 0; y < b.height; ++y) {
     for (int x = 0; x < b.width; ++x) {
       const int px = x0 + x, py = y0 + y;
@@ -198,7 +198,7 @@ void blit(RgbImage& img, const AlphaBitmap& b, int x0, int y0) {
       const int a = b.alpha[static_cast<std::size_t>(y) * static_cast<std::size_t>(b.width) + static_cast<std::size_t>(x)];
       if (a == 0) continue;
       std::uint8_t* p = img.pixel(px, py);
-      for (int k = 0; k < 3; ++k) p[k] = static_cast<std::uint8_t>((p[k] * (255 - a) + kInk * a + 127) / 255);
+      for (int k = 0; k < 3; ++k) p[k] = static_cast<std::uint8_t>((p[k] * (255 - a) + ink * a + 127) / 255);
     }
   }
 }
@@ -242,6 +242,49 @@ AxisLabels axisLabels(const Grid& g, const PngOptions& o) {
           o.colFirst.empty() ? "0" : o.colFirst, o.colLast.empty() ? std::to_string(g.cols - 1) : o.colLast};
 }
 
+// A small grid in a picture with axis titles (at most kMarkedSide rows and columns) prints every
+// value in its cell and labels every row and column, where the text fits the cells: the
+// documents' 4 x 4 ALiBi bias and 8 x 4 sinusoidal grid read as the numbers they are.
+constexpr int kMarkedSide = 16;
+struct CellMarks {
+  bool values = false;              // each finite value in its cell
+  bool everyRow = false, everyCol = false;
+  long long firstRow = 0, firstCol = 0;   // the index of row / column 0 (a window's own first index)
+};
+
+// A cell's value as printed in it; "0" for -0 (the bias on an ALiBi diagonal is -m * 0).
+std::string cellText(float v) {
+  if (!std::isfinite(v)) return {};
+  return v == 0.0f ? "0" : shortLabel(static_cast<double>(v));
+}
+
+// Whether a label is a whole number, and which.
+bool indexOf(const std::string& label, long long& out) {
+  if (label.empty()) return false;
+  char* end = nullptr;
+  out = std::strtoll(label.c_str(), &end, 10);
+  return end != nullptr && *end == '\0';
+}
+
+CellMarks cellMarks(const Grid& g, const PngOptions& o, const TextRenderer& text) {
+  CellMarks m;
+  if (!o.axisTitles || g.rows > kMarkedSide || g.cols > kMarkedSide) return m;
+  const AxisLabels labels = axisLabels(g, o);
+  const int line = text.lineHeight();
+  bool fits = o.cellScale >= line + 2;
+  for (float v : g.values) fits = fits && text.width(cellText(v)) + 4 <= o.cellScale;
+  m.values = fits;
+  m.everyRow = indexOf(labels.rowFirst, m.firstRow) && o.cellScale >= line;
+  int widest = 0;
+  if (indexOf(labels.colFirst, m.firstCol))
+    for (int c = 0; c < g.cols; ++c) widest = std::max(widest, text.width(std::to_string(m.firstCol + c)));
+  m.everyCol = widest > 0 && widest + 4 <= o.cellScale;
+  return m;
+}
+
+// The ink for text over a cell of this colour: dark on light cells, white on dark ones.
+std::uint8_t inkOver(Rgba8 c) { return 0.299 * c.r + 0.587 * c.g + 0.114 * c.b > 140.0 ? kInk : 250; }
+
 // Where everything goes: margins around the cells for the caption, axis titles and colorbar.
 struct ImageLayout {
   long long heatW = 0, heatH = 0;      // the cells
@@ -256,6 +299,7 @@ struct ImageLayout {
   // From the top of the cells: the rotated row title's centre, and the last row index label's top
   // (below the "0" when the cells are too short to hold both labels).
   long long rowTitleCentre = 0, lastRowLabel = 0;
+  CellMarks marks;                     // small grids: values in cells, every index labelled
 };
 
 ImageLayout layoutHeatmapImage(const Grid& g, const PngOptions& o, const TextRenderer& text) {
@@ -287,11 +331,12 @@ ImageLayout layoutHeatmapImage(const Grid& g, const PngOptions& o, const TextRen
     }
     if (o.axisTitles) {
       const AxisLabels labels = axisLabels(g, o);
+      l.marks = cellMarks(g, o, text);
       l.left += line + kMargin / 2 + std::max(text.width(labels.rowFirst), text.width(labels.rowLast)) + 4;
       bottom += line + 4;
       const long long titleW = text.width(o.colTitle);
       const long long labelsW = text.width(labels.colFirst) + text.width(labels.colLast) + 8;
-      l.colTitleBelow = titleW + labelsW > l.heatW;
+      l.colTitleBelow = l.marks.everyCol || titleW + labelsW > l.heatW;   // every column labelled: the title goes below
       if (l.colTitleBelow) bottom += line;
       l.colTitleX = std::max<long long>(kMargin, l.left + l.heatW / 2 - titleW / 2);
       titleRight = l.colTitleX + titleW + kMargin;
@@ -337,20 +382,46 @@ void fillCells(RgbImage& img, const Grid& g, const PngOptions& o, const ImageLay
   }
 }
 
+void drawCellValues(RgbImage& img, const Grid& g, const PngOptions& o, const ImageLayout& l, const TextRenderer& text) {
+  if (!l.marks.values) return;
+  for (int r = 0; r < g.rows; ++r)
+    for (int c = 0; c < g.cols; ++c) {
+      const std::string t = cellText(g.at(r, c));
+      if (t.empty()) continue;
+      const AlphaBitmap b = text.render(t);
+      const int cx = l.left + c * o.cellScale + o.cellScale / 2, cy = l.top + r * o.cellScale + o.cellScale / 2;
+      blit(img, b, cx - b.width / 2, cy - b.height / 2, inkOver(mapValue(o.scale, g.at(r, c))));
+    }
+}
+
 void drawAxisTitles(RgbImage& img, const Grid& g, const PngOptions& o, const ImageLayout& l, const TextRenderer& text) {
   const int heatBottom = l.top + static_cast<int>(l.heatH);
   const int heatW = static_cast<int>(l.heatW);
   const AxisLabels labels = axisLabels(g, o);
-  const AlphaBitmap firstCol = text.render(labels.colFirst);
-  const AlphaBitmap lastCol = text.render(labels.colLast);
   const AlphaBitmap colTitle = text.render(o.colTitle);
-  blit(img, firstCol, l.left, heatBottom + 2);
-  if (g.cols > 1) blit(img, lastCol, l.left + heatW - lastCol.width, heatBottom + 2);
+  if (l.marks.everyCol) {
+    for (int c = 0; c < g.cols; ++c) {
+      const AlphaBitmap b = text.render(std::to_string(l.marks.firstCol + c));
+      blit(img, b, l.left + c * o.cellScale + o.cellScale / 2 - b.width / 2, heatBottom + 2);
+    }
+  } else {
+    const AlphaBitmap firstCol = text.render(labels.colFirst);
+    const AlphaBitmap lastCol = text.render(labels.colLast);
+    blit(img, firstCol, l.left, heatBottom + 2);
+    if (g.cols > 1) blit(img, lastCol, l.left + heatW - lastCol.width, heatBottom + 2);
+  }
   blit(img, colTitle, static_cast<int>(l.colTitleX), heatBottom + 2 + (l.colTitleBelow ? text.lineHeight() : 0));
-  const AlphaBitmap firstRow = text.render(labels.rowFirst);
-  const AlphaBitmap lastRow = text.render(labels.rowLast);
-  blit(img, firstRow, l.left - firstRow.width - 2, l.top);
-  if (g.rows > 1) blit(img, lastRow, l.left - lastRow.width - 2, l.top + static_cast<int>(l.lastRowLabel));
+  if (l.marks.everyRow) {
+    for (int r = 0; r < g.rows; ++r) {
+      const AlphaBitmap b = text.render(std::to_string(l.marks.firstRow + r));
+      blit(img, b, l.left - b.width - 2, l.top + r * o.cellScale + o.cellScale / 2 - b.height / 2);
+    }
+  } else {
+    const AlphaBitmap firstRow = text.render(labels.rowFirst);
+    const AlphaBitmap lastRow = text.render(labels.rowLast);
+    blit(img, firstRow, l.left - firstRow.width - 2, l.top);
+    if (g.rows > 1) blit(img, lastRow, l.left - lastRow.width - 2, l.top + static_cast<int>(l.lastRowLabel));
+  }
   const AlphaBitmap rowTitle = rotateLeft(text.render(o.rowTitle));
   blit(img, rowTitle, kMargin, l.top + static_cast<int>(l.rowTitleCentre) - rowTitle.height / 2);
 }
@@ -398,6 +469,7 @@ RgbImage renderHeatmapImage(const Grid& g, const PngOptions& o, const ExportProg
   img.heatmapY = l.top;
   img.rgb.assign(static_cast<std::size_t>(l.width) * static_cast<std::size_t>(l.height) * 3, 255);
   fillCells(img, g, o, l, progress);
+  drawCellValues(img, g, o, l, text);
   if (!o.caption.empty()) blit(img, text.render(o.caption), kMargin, kMargin);
   if (o.axisTitles) drawAxisTitles(img, g, o, l, text);
   if (o.colorbar) drawColorbar(img, o, l, text);
@@ -543,15 +615,42 @@ void svgCells(std::ostream& os, const Grid& g, const PngOptions& o, const ImageL
      << "\"/>\n";
 }
 
+void svgCellValues(std::ostream& os, const Grid& g, const PngOptions& o, const ImageLayout& l, const TextRenderer& text) {
+  if (!l.marks.values) return;
+  for (int r = 0; r < g.rows; ++r)
+    for (int c = 0; c < g.cols; ++c) {
+      const std::string t = cellText(g.at(r, c));
+      if (t.empty()) continue;
+      const std::uint8_t ink = inkOver(mapValue(o.scale, g.at(r, c)));
+      const double cx = static_cast<double>(l.left + static_cast<long long>(c) * o.cellScale) + o.cellScale / 2.0;
+      const double top = static_cast<double>(l.top + static_cast<long long>(r) * o.cellScale) + (o.cellScale - text.lineHeight()) / 2.0;
+      os << "<text x=\"" << cx << "\" y=\"" << top + text.ascent() << "\" text-anchor=\"middle\" fill=\""
+         << hexColor({ink, ink, ink, 255}) << "\">" << xmlEscape(t) << "</text>\n";
+    }
+}
+
 void svgAxisTitles(std::ostream& os, const Grid& g, const PngOptions& o, const ImageLayout& l, const TextRenderer& text) {
   const long long heatBottom = l.top + l.heatH;
   const AxisLabels labels = axisLabels(g, o);
-  svgText(os, text, static_cast<double>(l.left), static_cast<double>(heatBottom + 2), labels.colFirst);
-  if (g.cols > 1) svgText(os, text, static_cast<double>(l.left + l.heatW), static_cast<double>(heatBottom + 2), labels.colLast, "end");
+  if (l.marks.everyCol) {
+    for (int c = 0; c < g.cols; ++c)
+      svgText(os, text, static_cast<double>(l.left + static_cast<long long>(c) * o.cellScale) + o.cellScale / 2.0, static_cast<double>(heatBottom + 2),
+              std::to_string(l.marks.firstCol + c), "middle");
+  } else {
+    svgText(os, text, static_cast<double>(l.left), static_cast<double>(heatBottom + 2), labels.colFirst);
+    if (g.cols > 1) svgText(os, text, static_cast<double>(l.left + l.heatW), static_cast<double>(heatBottom + 2), labels.colLast, "end");
+  }
   svgText(os, text, static_cast<double>(l.colTitleX), static_cast<double>(heatBottom + 2 + (l.colTitleBelow ? text.lineHeight() : 0)), o.colTitle);
-  svgText(os, text, static_cast<double>(l.left - 2), static_cast<double>(l.top), labels.rowFirst, "end");
-  if (g.rows > 1) {
-    svgText(os, text, static_cast<double>(l.left - 2), static_cast<double>(l.top + l.lastRowLabel), labels.rowLast, "end");
+  if (l.marks.everyRow) {
+    for (int r = 0; r < g.rows; ++r)
+      svgText(os, text, static_cast<double>(l.left - 2),
+              static_cast<double>(l.top + static_cast<long long>(r) * o.cellScale) + (o.cellScale - text.lineHeight()) / 2.0,
+              std::to_string(l.marks.firstRow + r), "end");
+  } else {
+    svgText(os, text, static_cast<double>(l.left - 2), static_cast<double>(l.top), labels.rowFirst, "end");
+    if (g.rows > 1) {
+      svgText(os, text, static_cast<double>(l.left - 2), static_cast<double>(l.top + l.lastRowLabel), labels.rowLast, "end");
+    }
   }
   const double cx = kMargin + text.ascent();
   const double cy = static_cast<double>(l.top + l.rowTitleCentre);
@@ -596,6 +695,7 @@ void writeSvg(const std::string& path, const Grid& g, const PngOptions& o, const
        << l.width << " " << l.height << "\" font-family=\"DejaVu Sans, Verdana, sans-serif\" font-size=\"" << text.emPixels()
        << "\" fill=\"#000000\" xml:space=\"preserve\">\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
     svgCells(os, g, o, l, progress);
+    svgCellValues(os, g, o, l, text);
     if (!o.caption.empty()) svgText(os, text, kMargin, kMargin, o.caption);
     if (o.axisTitles) svgAxisTitles(os, g, o, l, text);
     if (o.colorbar) svgColorbar(os, o, l, text);

@@ -428,7 +428,8 @@ std::pair<int, int> findCells(const unsigned char* px, int w, int h, const posvi
         for (int c = 0; c < g.cols && all; ++c) {
           const posviz::Rgba8 want = posviz::mapValue(s, g.at(r, c));
           const int x = x0 + c * scale, y = y0 + r * scale;
-          all = is(x, y, want) && is(x + scale - 1, y + scale - 1, want) && is(x + scale / 2, y + scale / 2, want);
+          // Corners and the middle of the left edge: a small grid's cell prints its value in its centre.
+          all = is(x, y, want) && is(x + scale - 1, y + scale - 1, want) && is(x, y + scale / 2, want);
         }
       }
       if (all) return {x0, y0};
@@ -488,6 +489,10 @@ TEST_CASE("cli: the documents' d_model = 8 PNG is a picture for people: 64 px ce
   CHECK(darkPixels(px, w, x0, heatBottom, heatRight, h) > 50);
   // The caption above: the view and its parameters.
   CHECK(darkPixels(px, w, 0, 0, w, y0) > 50);
+  // A grid this small prints each value in its cell (PE(3, 0) = sin 3 = "0.1411" on a light cell):
+  // the cell's centre holds dark text pixels, its corners none.
+  CHECK(darkPixels(px, w, x0 + 10, y0 + 3 * 64 + 20, x0 + 54, y0 + 3 * 64 + 44) > 20);
+  CHECK(darkPixels(px, w, x0, y0 + 3 * 64, x0 + 6, y0 + 3 * 64 + 6) == 0);
   stbi_image_free(px);
 
   // --plain: exactly one pixel per cell, nothing else.

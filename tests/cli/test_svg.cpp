@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -82,6 +83,43 @@ TEST_CASE("svg: decorations are vector text and a gradient, placed as in the PNG
   // The first cell sits where the PNG puts cell (0, 0).
   CHECK(svg.find("<rect x=\"" + std::to_string(png.heatmapX) + "\" y=\"" + std::to_string(png.heatmapY) + "\"") !=
         std::string::npos);
+}
+
+TEST_CASE("svg and png: a small grid prints every value in its cell and labels every index, where the text fits") {
+  const fs::path dir = posviz::test::exportScratch("svg-values");
+  // The interview guide's ALiBi bias for four tokens, m = 0.5.
+  Grid g(4, 4);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) g.at(i, j) = -0.5f * static_cast<float>(std::abs(i - j));
+  PngOptions o;
+  o.scale = ColorScale{Colormap::Viridis, -1.5f, 0.0f};
+  o.cellScale = 64;
+  o.axisTitles = true;
+  posviz::app::writeSvg((dir / "b.svg").string(), g, o);
+  const std::string svg = readText(dir / "b.svg");
+  CHECK(count(svg, ">-1.5</text>") == 2);   // the two far corners
+  CHECK(count(svg, ">-0.5</text>") == 6);
+  CHECK(count(svg, ">0</text>") == 4 + 2);   // the diagonal, and index 0 on both axes
+  CHECK(count(svg, ">3</text>") == 2);       // every index labelled: 3 on both axes
+  CHECK(count(svg, ">2</text>") == 2);
+  // Dark ink on the light diagonal, white on the dark corners.
+  CHECK(svg.find("fill=\"#141414\">0</text>") != std::string::npos);
+  CHECK(svg.find("fill=\"#fafafa\">-1.5</text>") != std::string::npos);
+  // Cells too small for the text: no values; a grid over 16 x 16: no values and only the end indices.
+  o.cellScale = 8;
+  posviz::app::writeSvg((dir / "small.svg").string(), g, o);
+  CHECK(readText(dir / "small.svg").find(">-1.5</text>") == std::string::npos);
+  const Grid big = posviz::test::ramp(17, 17);
+  o.cellScale = 64;
+  o.scale = ColorScale{Colormap::Viridis, -300.0f, 0.0f};
+  posviz::app::writeSvg((dir / "big.svg").string(), big, o);
+  const std::string bigSvg = readText(dir / "big.svg");
+  CHECK(bigSvg.find(">7</text>") == std::string::npos);
+  CHECK(bigSvg.find(">16</text>") != std::string::npos);
+  // Without axis titles (--plain, --no-axis-titles) a picture prints no values.
+  o.axisTitles = false;
+  posviz::app::writeSvg((dir / "bare.svg").string(), g, o);
+  CHECK(readText(dir / "bare.svg").find("<text") == std::string::npos);
 }
 
 TEST_CASE("svg: a large grid embeds its cells as one PNG; a failed write leaves nothing") {

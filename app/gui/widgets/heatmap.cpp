@@ -455,6 +455,51 @@ void drawHighlightAndBorder(const HeatmapState& state, const HeatmapFrame& f) {
   f.dl->AddRect(ImVec2(f.p0.x - 1, f.p0.y - 1), ImVec2(f.p1.x + 1, f.p1.y + 1), ImGui::GetColorU32(ImGuiCol_Border));
 }
 
+// A view of at most kValueSide x kValueSide cells, each big enough for its text, prints every
+// value in its cell (the documents' 4 x 4 ALiBi bias, the 8 x 4 sinusoidal grid), exact from core
+// when the spec can say, else the shown cell. Dark ink on light cells, white on dark ones.
+constexpr long long kValueSide = 16;
+void drawCellValues(const HeatmapState& state, const HeatmapSpec& spec, const HeatmapImage& image, const Scale& sc,
+                    const HeatmapFrame& f) {
+  const long long r0 = static_cast<long long>(std::floor(state.viewRow0)), c0 = static_cast<long long>(std::floor(state.viewCol0));
+  const long long r1 = std::min(f.R, static_cast<long long>(std::ceil(state.viewRow0 + state.viewRows)));
+  const long long c1 = std::min(f.C, static_cast<long long>(std::ceil(state.viewCol0 + state.viewCols)));
+  if (r1 - r0 > kValueSide || c1 - c0 > kValueSide || r1 <= r0 || c1 <= c0) return;
+  const HeatmapWindow& iw = image.window;
+  const bool oneToOne = iw.outRows == iw.rows && iw.outCols == iw.cols;   // the image holds the cells themselves
+  if (!spec.exactValue && !oneToOne) return;
+  const float cellW = f.toX(state, 1.0) - f.toX(state, 0.0), cellH = f.toY(state, 1.0) - f.toY(state, 0.0);
+  if (cellH < f.fh * 1.2f) return;
+  // First every text, so that either all cells print their values or none does.
+  struct Label {
+    long long r, c;
+    double v;
+    std::string text;
+  };
+  std::vector<Label> labels;
+  for (long long r = r0; r < r1; ++r)
+    for (long long c = c0; c < c1; ++c) {
+      double v = 0.0;
+      if (spec.exactValue) v = spec.exactValue(r, c);
+      else if (r >= iw.row0 && c >= iw.col0 && r < iw.row0 + iw.rows && c < iw.col0 + iw.cols)
+        v = image.cells.at(static_cast<int>(r - iw.row0), static_cast<int>(c - iw.col0));
+      else continue;
+      if (!std::isfinite(v)) continue;
+      labels.push_back({r, c, v, v == 0.0 ? "0" : formatShort(v, 3)});
+      if (ImGui::CalcTextSize(labels.back().text.c_str()).x + 4.0f > cellW) return;
+    }
+  f.dl->PushClipRect(f.p0, f.p1, true);
+  for (const Label& l : labels) {
+    const ImVec2 ts = ImGui::CalcTextSize(l.text.c_str());
+    const Rgba8 col = mapValue(sc.color, static_cast<float>(l.v));
+    const bool light = 0.299 * col.r + 0.587 * col.g + 0.114 * col.b > 140.0;
+    const float cx = (f.toX(state, static_cast<double>(l.c)) + f.toX(state, static_cast<double>(l.c + 1))) * 0.5f;
+    const float cy = (f.toY(state, static_cast<double>(l.r)) + f.toY(state, static_cast<double>(l.r + 1))) * 0.5f;
+    f.dl->AddText(ImVec2(cx - ts.x * 0.5f, cy - ts.y * 0.5f), light ? IM_COL32(15, 15, 20, 255) : IM_COL32(245, 245, 250, 255), l.text.c_str());
+  }
+  f.dl->PopClipRect();
+}
+
 // Row and column ticks in the data's units at cell centres.
 void drawTicks(const HeatmapState& state, const HeatmapSpec& spec, const HeatmapFrame& f) {
   const ImVec2 p0 = f.p0, p1 = f.p1;
@@ -642,6 +687,7 @@ bool drawHeatmap(const char* id, HeatmapState& state, const HeatmapSpec& spec, c
 
   const Scale sc = scaleFor(spec, image);
   drawImage(state, image, sc, f);
+  drawCellValues(state, spec, image, sc, f);
   drawNoDataRows(state, spec, f);
   drawHighlightAndBorder(state, f);
   drawTicks(state, spec, f);
