@@ -36,7 +36,7 @@ torch.set_num_threads(1)
 torch.set_grad_enabled(False)
 
 
-# [SECTION] the documents' PyTorch code (seeds/001), verbatim apart from comments
+# [SECTION] the PyTorch code of Teaching Transformers to Count, verbatim apart from comments
 class SinusoidalPositionalEncoding(torch.nn.Module):
     def __init__(self, d_model: int, max_len: int = 8192):
         super().__init__()
