@@ -598,6 +598,13 @@ Figure figAlibiSlopes(std::span<const double> v) {
                                     : "the rule differs from the paper's code by up to " + gn(worst, 3) + " (" + std::to_string(h) + " is not a power of two)");
   return f;
 }
+double alibiHead3Of8() { return alibiSlopes(8)[2]; }
+double piAngleTwinOf16383() { return 16383.0 / 4.0; }
+double ropeRelativeTwin() {
+  const std::vector<float> q = fixedQuery(8), k = fixedKey(8);
+  return ropeScore(ropeParams(8), q, k, 3, 0);
+}
+
 std::string alibi12Value() { return gn(alibiSlopes(12)[0], 4) + " for head 1 of 12 where the rule gives " + gn(doc001AlibiSlopes(12)[0], 4); }
 
 // ---------------------------------------------------------------------------------------------
@@ -672,6 +679,8 @@ RopeScaling scalingFor(ScalingMethod m, double factor) {
   s.originalMaxPositions = 4096;
   return s;
 }
+
+double yarnFactor8() { return computeRopeFrequencies(64, 10000.0, scalingFor(ScalingMethod::Yarn, 8.0)).attentionFactor; }
 
 Lines ratioLines(int d, const std::vector<std::pair<std::string, RopeFrequencies>>& runs, const std::string& title) {
   Lines l;
@@ -1137,6 +1146,8 @@ Step ropeRelativeStep() {
   s.controls = {intC("m", "query position m", "row of the grid", 0, 9, 5), intC("n", "key position n", "column of the grid", 0, 9, 2)};
   s.claim = ArticleClaim{kTeaching, "The Core Idea", "q^T R(m)^T R(n) k = q^T R(n - m) k", Severity::Holds,
                          "The grid's diagonals agree to rounding, 100 positions on as well.", nullptr};
+  s.predict = Prediction{"s(8, 5) is the same number as s(3, 0). What is it?", 3, ropeRelativeTwin,
+                         "Both pairs are 3 apart; read s(3, 0) off the grid to check."};
   s.openTab = "rope";
   s.openWith = {{"m", "m"}, {"n", "n"}, {"head_dim", "=8"}};
   s.figure = figRopeRelative;
@@ -1264,6 +1275,7 @@ Step alibiSlopesStep() {
   s.controls = {intC("heads", "heads H", "number of attention heads", 1, 32, 8)};
   s.claim = ArticleClaim{kTeaching, "ALiBi: Attention with Linear Biases", "m_h = 1/2^(8h/H) for head h = 1, ..., H", Severity::WrongNumber,
                          "Right for 8 heads (the article's example) but not as a general rule: the paper's code gives {value}.", alibi12Value};
+  s.predict = Prediction{"The slope of head 3 of 8?", 4, alibiHead3Of8, "2^(-8 x 3 / 8) = 2^-3: each head halves the one before."};
   s.openTab = "alibi";
   s.openWith = {{"heads", "heads"}};
   s.example = "alibi-slopes-8heads";
@@ -1316,6 +1328,8 @@ Step beyondPiStep() {
   s.controls = {realC("s", "factor s", "target length / trained length", 1, 32, 4)};
   s.claim = ArticleClaim{kInterview, "Interview question 8", "Position interpolation (compress positions into the trained range)", Severity::Holds,
                          "Dividing positions by s is exactly what the method does.", nullptr};
+  s.predict = Prediction{"With s = 4, position 16383 gets the angles of which position?", 2, piAngleTwinOf16383,
+                         "Every position is divided by s: 16383 / 4, inside the trained 0 .. 4095."};
   s.openTab = "context-extension";
   s.figure = figBeyondPi;
   return s;
@@ -1353,6 +1367,7 @@ Step beyondYarnStep() {
   s.claim = ArticleClaim{kInterview, "NTK-Aware Scaling and YaRN (Brief)",
                          "some bands of frequencies are interpolated more aggressively than others", Severity::Holds,
                          "But it leaves out the attention factor, without which a stretched model's attention is too flat.", nullptr};
+  s.predict = Prediction{"YaRN's attention factor at s = 8?", 3, yarnFactor8, "0.1 ln 8 + 1: the scores grow by its square, about 1.46."};
   s.openTab = "context-extension";
   s.example = "ntk-yarn-4096-to-131072";
   s.figure = figBeyondYarn;

@@ -170,6 +170,9 @@ TEST_CASE("learn: predictions are judged against core's numbers at their decimal
       {"learned-ceiling", 511.0},
       {"rope-2d", 0.1411200080598672},          // sin(3): the interview guide's m = 5, n = 2
       {"alibi-4", -1.5},
+      {"alibi-slopes", 0.125},                  // 2^(-8*3/8)
+      {"beyond-yarn", 1.2079441541679836},      // 0.1 ln 8 + 1
+      {"beyond-pi", 4095.75},                   // 16383 / 4
   };
   for (const Case& c : cases) {
     INFO(c.step);
