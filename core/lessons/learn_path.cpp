@@ -11,6 +11,7 @@
 #include "core/alibi.hpp"
 #include "core/angle.hpp"
 #include "core/attention.hpp"
+#include "core/axial_rope.hpp"
 #include "core/comparison.hpp"
 #include "core/context_extension.hpp"
 #include "core/extrapolation.hpp"
@@ -913,6 +914,34 @@ Figure figMoreNope(std::span<const double> v) {
   return f;
 }
 
+Figure figMoreAxial(std::span<const double> v) {
+  const int dr = iv(v, 0), dc = iv(v, 1);
+  AxialRopeParams p;
+  p.headDim = 16;
+  const std::vector<float> q = fixedQuery(16), k = fixedKey(16);
+  const int side = 4;   // offsets -3 .. 3 on each axis: a 4 x 4 image
+  CellGrid g;
+  g.grid = axialRopeOffsetScores(p, q, k, side, side);
+  g.title = "score of two patches of a 4 x 4 image against their offset, head_dim 16";
+  g.rowTitle = "row offset";
+  g.colTitle = "column offset";
+  for (int i = -(side - 1); i <= side - 1; ++i) {
+    g.rowLabels.push_back(std::to_string(i));
+    g.colLabels.push_back(std::to_string(i));
+  }
+  g.symmetric = true;
+  g.decimals = 2;
+  g.highlightRow = dr + side - 1;
+  g.highlightCol = dc + side - 1;
+  Figure f;
+  f.grids.push_back(g);
+  f.readout.push_back("query patch " + std::to_string(dr) + " rows and " + std::to_string(dc) + " columns from the key: score " +
+                      fx(axialRopeScore(p, q, k, dr, dc), 6));
+  f.readout.push_back("the same offset anywhere in the image gives the same score: (row 0, col 0) vs (row " + std::to_string(std::abs(dr)) +
+                      ", col " + std::to_string(std::abs(dc)) + ") or any pair as far apart");
+  return f;
+}
+
 Figure figMoreMrope(std::span<const double> v) {
   const int h = iv(v, 0), w = iv(v, 1);
   std::vector<MropeSegment> segs(3);
@@ -1474,6 +1503,22 @@ Step moreNopeStep() {
   return s;
 }
 
+Step moreAxialStep() {
+  Step s;
+  s.id = "more-axial";
+  s.title = "RoPE in two dimensions: image patches";
+  s.why = "An image is a grid, not a line: a patch has a row and a column. Axial 2-D RoPE gives half of the pairs to the column and "
+          "half to the row, each turning with its own coordinate. A score then depends on the row offset and the column offset, each "
+          "through its own half of the pairs, so two patches side by side score alike anywhere in the image.";
+  s.notice = "The score is a row part plus a column part: going from one row of the grid to the next adds the same amount in every "
+             "column.";
+  s.tryThis = "Move the row offset with the column offset at 0: only the row half of the pairs changes the score.";
+  s.controls = {intC("dr", "row offset", "rows between query and key patch", -3, 3, 1), intC("dc", "column offset", "columns between them", -3, 3, 2)};
+  s.openTab = "image-rope";
+  s.figure = figMoreAxial;
+  return s;
+}
+
 Step moreMropeStep() {
   Step s;
   s.id = "more-mrope";
@@ -1512,9 +1557,9 @@ std::vector<Chapter> buildChapters() {
       {"choosing", "7. Choosing a scheme", "The articles close with a comparison table and a decision chart. Here both are computed.",
        {chooseTableStep(), chooseChartStep()}},
       {"more", "8. Beyond the documents",
-       "Four ideas the articles do not cover, each shipped in real models: learned buckets, decaying rotations, no encoding at all, and "
-       "RoPE for images.",
-       {moreT5Step(), moreXposStep(), moreNopeStep(), moreMropeStep()}},
+       "Five ideas the articles do not cover, each shipped in real models: learned buckets, decaying rotations, no encoding at all, and "
+       "RoPE for images, alone and with text.",
+       {moreT5Step(), moreXposStep(), moreNopeStep(), moreAxialStep(), moreMropeStep()}},
   };
 }
 

@@ -308,3 +308,18 @@ TEST_CASE("learn: published models, and how much of their length puts the slowes
   CHECK(f.table->rows[1][5] == "-");
   CHECK(stepFigure(r->get(), {}, {}).empty());   // without models there is nothing to show
 }
+
+TEST_CASE("learn: 2-D axial RoPE scores are a row part plus a column part") {
+  const auto r = findStep("more-axial");
+  REQUIRE(r);
+  const Figure f = stepFigure(r->get(), defaultValues(r->get()));
+  REQUIRE(f.grids.size() == 1);
+  const posviz::Grid& g = f.grids[0].grid;
+  REQUIRE(g.rows == 7);
+  REQUIRE(g.cols == 7);
+  for (int row = 0; row + 1 < g.rows; ++row)
+    for (int c = 1; c < g.cols; ++c)
+      CHECK(g.at(row + 1, c) - g.at(row, c) == doctest::Approx(g.at(row + 1, 0) - g.at(row, 0)).epsilon(1e-4));
+  CHECK(f.grids[0].highlightRow == 4);   // row offset 1
+  CHECK(f.grids[0].highlightCol == 5);   // column offset 2
+}
