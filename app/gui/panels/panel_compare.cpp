@@ -66,7 +66,7 @@ ImVec4 verdictColor(CellVerdict v) {
 
 void drawParameters(ComparePanelState& s, float scale) {
   ImGui::TextUnformatted("Model shape");
-  HelpMarker("Every cell of the table is computed for this shape (core/comparison.hpp).\n"
+  HelpMarker("Every cell of the table is computed for this shape.\n"
              "head_dim = d_model / heads: RoPE rotates head_dim dims, ALiBi has one slope per head.");
   ImGui::PushItemWidth(170.0f * scale);
   if (SliderIntEven("d_model", &s.dModel, 2, 8192)) s.dirty = true;

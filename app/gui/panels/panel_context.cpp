@@ -541,7 +541,7 @@ void drawMethodTable(const ContextExtensionPanelState& s) {
 
 void publishStatus(const ContextExtensionPanelState& s, AppContext& ctx) {
   const int numPairs = s.rotaryDims / 2;
-  ctx.status.backend = "CPU (core computeRopeFrequencies)";
+  ctx.status.backend = "CPU";
   ctx.status.gridSize = std::to_string(numPairs) + " pairs x " + std::to_string(kNumScalingMethods) + " methods";
   ctx.status.computeMs = s.computeMs;
   ctx.status.busy = false;

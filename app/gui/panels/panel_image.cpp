@@ -257,7 +257,7 @@ void drawMropeMaps(ImagePanelState& s, float w, float h) {
 }
 
 void publish(const ImagePanelState& s, AppContext& ctx) {
-  ctx.status.backend = "CPU (core/axial_rope, core/mrope)";
+  ctx.status.backend = "CPU";
   ctx.status.gridSize = formatGridSize(s.offsetScores.rows, s.offsetScores.cols);
   ExportableView& ex = ctx.exportable;
   ex.name = "axial-scores";

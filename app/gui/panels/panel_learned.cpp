@@ -149,7 +149,7 @@ void drawControls(LearnedPanelState& s, AppContext&) {
       s.seed = static_cast<std::uint64_t>(std::max(seed, 0));
       changed = true;
     }
-    HelpMarker("Seed of SplitMix64 + Box-Muller (core/random.hpp).");
+    HelpMarker("The seed of the random numbers the table starts from (normal values, the same on every machine).");
     changed |= ImGui::SliderFloat("std", &s.stddev, kLearnedMinStd, kLearnedMaxStd, "%.3f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
     HelpMarker("P[i][j] ~ N(0, std^2); GPT-2 initialises with std = 0.02.");
     if (changed) s.tableDirty = true;

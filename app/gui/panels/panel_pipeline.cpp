@@ -99,7 +99,7 @@ void drawParameters(PipelinePanelState& s, float scale) {
   HelpMarker("Which token (and position) the add/concatenate norms use.");
   if (SliderIntEven("toy d_model", &s.toyDModel, 2, 64)) s.dirty = true;
   if (ImGui::SliderInt("toy seed", &s.toySeed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-  HelpMarker("The toy model of the Word order view (core/attention.hpp).");
+  HelpMarker("The toy model of the Word order tab.");
   if (ImGui::Checkbox("causal mask", &s.causal)) s.dirty = true;
   ImGui::PopItemWidth();
   if (!s.error.empty()) ErrorText(s.error);

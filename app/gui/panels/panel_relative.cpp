@@ -174,7 +174,7 @@ void drawT5Parameters(RelativePanelState& s) {
   }
   HelpMarker("The head whose bias grid table[bucket(j - i)][head] is shown. Click a table column too.");
   if (ImGui::SliderInt("table seed", &s.t5Seed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-  HelpMarker("The table is seeded N(0, 1) (core/random), standing in for trained weights.");
+  HelpMarker("The table is random normal numbers from the seed, standing in for trained weights.");
 }
 
 void drawBiasParameters(RelativePanelState& s) {
@@ -238,7 +238,7 @@ void drawTxlParameters(RelativePanelState& s) {
   if (ImGui::SliderInt("d_head", &s.txlDHead, 1, 128, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
   HelpMarker("Rows of Wq, Wk,E, Wk,R and the length of u and v.");
   if (ImGui::SliderInt("TXL seed", &s.txlSeed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-  HelpMarker("Weights and embeddings are seeded (core/random): (a) content, (b) content-position,\n"
+  HelpMarker("Weights and embeddings are random numbers from the seed: (a) content, (b) content-position,\n"
              "(c) global content bias u, (d) global position bias v (Dai et al. 2019, section 3.3).");
 }
 

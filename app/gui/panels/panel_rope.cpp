@@ -857,7 +857,7 @@ void publishStatus(const RopePanelState& s, AppContext& ctx) {
   StatusInfo& st = ctx.status;
   const int T = s.numPositions;
   if (s.gridKind == RopeGridKind::Score) {
-    st.backend = "CPU (worker, from core ropeScoreByOffset)";
+    st.backend = "CPU (background job)";
     st.gridSize = formatGridSize(T, T);
     if (const std::string note = averagedCellsNote(s.scoreHeatmap.wanted); !note.empty()) st.gridSize += ", " + note;
     st.computeMs = s.score.millis();

@@ -564,7 +564,7 @@ void drawOffsetBlock(const SinusoidalPanelState& s, int ds, int dc) {
   ImGui::TableSetupColumn("M_k block", ImGuiTableColumnFlags_WidthFixed, fh * 14);
   ImGui::TableSetupColumn("PE(pos)", ImGuiTableColumnFlags_WidthFixed, fh * 7);
   ImGui::TableSetupColumn("M_k PE(pos)", ImGuiTableColumnFlags_WidthFixed, fh * 7);
-  ImGui::TableSetupColumn("PE(pos+k) (core)", ImGuiTableColumnFlags_WidthFixed, fh * 8);
+  ImGui::TableSetupColumn("PE(pos+k) computed", ImGuiTableColumnFlags_WidthFixed, fh * 8);
   ImGui::TableHeadersRow();
   const double sPos = c.pe[static_cast<std::size_t>(ds)], cPos = c.pe[static_cast<std::size_t>(dc)];
   const double predS = m00 * sPos + m01 * cPos, predC = m10 * sPos + m11 * cPos;
