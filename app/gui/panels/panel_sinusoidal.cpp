@@ -38,12 +38,12 @@ constexpr double kMaxBase = kSinusoidalMaxBase;
 std::string omegaFormula(const SinusoidalParams& p, int pair) {
   char buf[160];
   if (p.layout == SinusoidalLayout::Interleaved) {
-    std::snprintf(buf, sizeof buf, "\xcf\x89_%d = base^(-2*%d/%d) = %s^(%s) = %s", pair, pair, p.dModel,
+    std::snprintf(buf, sizeof buf, "theta_%d = base^(-2*%d/%d) = %s^(%s) = %s", pair, pair, p.dModel,
                   formatShort(p.base, 6).c_str(), formatShort(-2.0 * pair / p.dModel, 4).c_str(),
                   formatShort(sinusoidalFrequency(p, pair), 6).c_str());
   } else {
     const int n = p.dModel / 2;
-    std::snprintf(buf, sizeof buf, "\xcf\x89_%d = %s * exp(-%d * ln(%s/%s) / %d) = %s", pair,
+    std::snprintf(buf, sizeof buf, "theta_%d = %s * exp(-%d * ln(%s/%s) / %d) = %s", pair,
                   formatShort(p.minTimescale).c_str(), pair, formatShort(p.base, 6).c_str(),
                   formatShort(p.minTimescale).c_str(), std::max(n - 1, 1), formatShort(sinusoidalFrequency(p, pair), 6).c_str());
   }
@@ -152,14 +152,14 @@ void drawControls(SinusoidalPanelState& s, AppContext& ctx) {
   ImGui::SameLine();
   changed |= ImGui::RadioButton("tensor2tensor", &layout, 1);
   HelpMarker(
-      "interleaved (the paper): PE(pos, 2i) = sin(pos*w_i), PE(pos, 2i+1) = cos(pos*w_i), w_i = base^(-2i/d_model).\n"
-      "tensor2tensor (get_timing_signal_1d): all sines, then all cosines; w_i = min_ts * exp(-i*ln(base/min_ts)/(n-1)), "
+      "interleaved (the paper): PE(pos, 2i) = sin(pos*theta_i), PE(pos, 2i+1) = cos(pos*theta_i), theta_i = base^(-2i/d_model).\n"
+      "tensor2tensor (get_timing_signal_1d): all sines, then all cosines; theta_i = min_ts * exp(-i*ln(base/min_ts)/(n-1)), "
       "n = d_model/2. Not a column permutation of the interleaved matrix: it divides by n-1.");
   s.params.layout = layout == 0 ? SinusoidalLayout::Interleaved : SinusoidalLayout::Tensor2Tensor;
 
   changed |= ImGui::SliderScalar("base", ImGuiDataType_Double, &s.params.base, &kMinBase, &kMaxBase, "%.0f",
                                  ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-  HelpMarker("w_i = base^(-2i/d_model): the slowest pair turns once every 2*pi*base^((d-2)/d) positions.\n"
+  HelpMarker("theta_i = base^(-2i/d_model): the slowest pair turns once every 2*pi*base^((d-2)/d) positions.\n"
              "The paper uses 10000. Ctrl+click to type a value (10 .. 1e6).");
   const int oldD = s.params.dModel;
   if (SliderIntEven("d_model", &s.params.dModel, 2, kMaxDModel)) changed = true;
@@ -192,14 +192,14 @@ void drawControls(SinusoidalPanelState& s, AppContext& ctx) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(w * 0.35f);
   ImGui::SliderFloat("pos/s", &s.playSpeed, 0.25f, 256.0f, "%.2f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-  HelpMarker("Advance pos over time: each pair's hand turns by w_i per position.");
+  HelpMarker("Advance pos over time: each pair's hand turns by theta_i per position.");
   ImGui::SliderInt("pair i", &s.pair, 0, s.params.dModel / 2 - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
-  HelpMarker("Pair i = dims (2i, 2i+1) interleaved, (i, d/2+i) tensor2tensor; frequency w_i.");
+  HelpMarker("Pair i = dims (2i, 2i+1) interleaved, (i, d/2+i) tensor2tensor; frequency theta_i.");
   ImGui::SliderInt("k", &s.offsetK, -kSinusoidalMaxOffsetK, kSinusoidalMaxOffsetK, "%d", ImGuiSliderFlags_AlwaysClamp);
   HelpMarker("Offset of M_k: PE(pos+k) = M_k PE(pos), M_k block-diagonal with 2x2 rotations "
-             "[[cos kw_i, sin kw_i], [-sin kw_i, cos kw_i]] on (sin, cos). It does not depend on pos.");
+             "[[cos ktheta_i, sin ktheta_i], [-sin ktheta_i, cos ktheta_i]] on (sin, cos). It does not depend on pos.");
   if (SliderIntLog("similarity N", &s.simPositions, 2, kSinusoidalMaxSimilarity)) s.simMap.resetView();
-  HelpMarker("Size of the similarity heatmap PE(a).PE(b) = sum_i cos((a-b) w_i), positions 0 .. N-1.");
+  HelpMarker("Size of the similarity heatmap PE(a).PE(b) = sum_i cos((a-b) theta_i), positions 0 .. N-1.");
   ImGui::SliderInt("reference a", &s.simRef, 0, 65536, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   HelpMarker("Similarity against offset is plotted from a and from a+1000: the curves coincide because "
              "PE(a).PE(a+k) depends only on k.");
@@ -220,8 +220,8 @@ void drawControls(SinusoidalPanelState& s, AppContext& ctx) {
   ImGui::TextUnformatted("Pair i at a glance");
   ImGui::Separator();
   const double wi = sinusoidalFrequency(s.params, s.pair);
-  ImGui::Text("w_%d = %s rad/position", s.pair, formatShort(wi, 6).c_str());
-  ImGui::Text("wavelength = 2pi/w = %s positions", formatShort(sinusoidalWavelength(s.params, s.pair), 6).c_str());
+  ImGui::Text("theta_%d = %s rad/position", s.pair, formatShort(wi, 6).c_str());
+  ImGui::Text("wavelength = 2pi/theta = %s positions", formatShort(sinusoidalWavelength(s.params, s.pair), 6).c_str());
   // The angle itself, then where the hand points: the clock shows it modulo one turn.
   const double angle = static_cast<double>(s.pos) * wi;
   ImGui::Text("angle at pos %s = %s rad", std::to_string(s.pos).c_str(), formatShort(angle, 6).c_str());
@@ -294,8 +294,8 @@ void drawEncoding(SinusoidalPanelState& s, AppContext& ctx) {
   spec.rowAxis.title = "token position";
   spec.colAxis.title = "dimension of the encoding";
   spec.rowTip = "pos = 0 .. positions - 1: the row PE(pos) is added to the token embedding at that place.";
-  spec.colTip = "dim = 0 .. d_model - 1. Interleaved: dim 2i = sin(pos w_i), dim 2i+1 = cos(pos w_i), "
-                "w_i = base^(-2i/d_model). tensor2tensor: all sines, then all cosines.";
+  spec.colTip = "dim = 0 .. d_model - 1. Interleaved: dim 2i = sin(pos theta_i), dim 2i+1 = cos(pos theta_i), "
+                "theta_i = base^(-2i/d_model). tensor2tensor: all sines, then all cosines.";
   spec.valueName = "PE";
   setEncodingColors(spec, s.colormap);
   spec.exactValue = [p](long long r, long long c) { return sinusoidalValue(p, static_cast<double>(r), static_cast<int>(c)); };
@@ -306,7 +306,7 @@ void drawEncoding(SinusoidalPanelState& s, AppContext& ctx) {
     const double w = sinusoidalFrequency(p, pair);
     const double angle = static_cast<double>(r) * w;
     char buf[256];
-    std::snprintf(buf, sizeof buf, "%s(pos * \xcf\x89_%d) = %s(%lld * %s) = %s(%s) = %s\n%s\npair %d, wavelength %s positions",
+    std::snprintf(buf, sizeof buf, "%s(pos * theta_%d) = %s(%lld * %s) = %s(%s) = %s\n%s\npair %d, wavelength %s positions",
                   isSin ? "sin" : "cos", pair, isSin ? "sin" : "cos", r, formatShort(w, 6).c_str(), isSin ? "sin" : "cos",
                   formatShort(angle, 7).c_str(), formatShort(isSin ? std::sin(angle) : std::cos(angle), 7).c_str(),
                   omegaFormula(p, pair).c_str(), pair, formatShort(sinusoidalWavelength(p, pair), 5).c_str());
@@ -334,13 +334,13 @@ void drawEncoding(SinusoidalPanelState& s, AppContext& ctx) {
   PlotSpec wl;
   wl.title = "Wavelength and frequency per pair";
   wl.xTitle = "sin/cos pair (slow to the right)";
-  wl.xTip = "pair i = dims (2i, 2i+1), i = 0 .. d_model/2 - 1; its frequency is w_i = base^(-2i/d_model).";
+  wl.xTip = "pair i = dims (2i, 2i+1), i = 0 .. d_model/2 - 1; its frequency is theta_i = base^(-2i/d_model).";
   wl.yTitle = "positions per turn, and radians per position";
-  wl.yTip = "wavelength 2 pi / w_i: positions until pair i's angle pos * w_i turns once; frequency w_i in rad/position. Log axis.";
+  wl.yTip = "wavelength 2 pi / theta_i: positions until pair i's angle pos * theta_i turns once; frequency theta_i in rad/position. Log axis.";
   wl.logY = true;
   const SinusoidalCurves& cv = encodingCurves(s);
-  PlotSeries lam{"wavelength 2pi/w_i (positions)", cv.pair, cv.table.wavelength, plotColor(1), false, 2.0f};
-  PlotSeries fr{"frequency w_i (rad/position)", cv.pair, cv.table.frequency, plotColor(0), false, 2.0f};
+  PlotSeries lam{"wavelength 2pi/theta_i (positions)", cv.pair, cv.table.wavelength, plotColor(1), false, 2.0f};
+  PlotSeries fr{"frequency theta_i (rad/position)", cv.pair, cv.table.frequency, plotColor(0), false, 2.0f};
   PlotSeries shown{"positions shown", {}, {}, IM_COL32(200, 200, 200, 160), false, 1.0f};
   const int pairs = p.dModel / 2;
   shown.x = {0.0, static_cast<double>(std::max(pairs - 1, 1))};
@@ -354,7 +354,7 @@ void drawEncoding(SinusoidalPanelState& s, AppContext& ctx) {
   row.xTitle = "dimension of the encoding";
   row.xTip = "dim = 0 .. d_model - 1 of the vector PE(pos) at the chosen position.";
   row.yTitle = "value";
-  row.yTip = "PE(pos, 2i) = sin(pos w_i), PE(pos, 2i+1) = cos(pos w_i), w_i = base^(-2i/d_model): always in [-1, 1].";
+  row.yTip = "PE(pos, 2i) = sin(pos theta_i), PE(pos, 2i+1) = cos(pos theta_i), theta_i = base^(-2i/d_model): always in [-1, 1].";
   row.fixedY = true;
   row.yMin = -1.1;
   row.yMax = 1.1;
@@ -373,7 +373,7 @@ void drawClocks(SinusoidalPanelState& s) {
   const SinusoidalParams& p = s.params;
   const int pairs = p.dModel / 2;
   const int step = s.clockThin > 0 ? s.clockThin : std::max(1, (pairs + kMaxClocks - 1) / kMaxClocks);
-  ImGui::Text("pos = %s: each pair i is a hand at angle pos*w_i on the unit circle, (x, y) = (cos, sin) = "
+  ImGui::Text("pos = %s: each pair i is a hand at angle pos*theta_i on the unit circle, (x, y) = (cos, sin) = "
               "(PE[cos dim], PE[sin dim]).",
               formatCount(s.pos).c_str());
   if (step > 1) {
@@ -458,7 +458,7 @@ void drawSimilarity(SinusoidalPanelState& s) {
   spec.rowAxis.title = "first position";
   spec.colAxis.title = "second position";
   spec.rowTip = "a = 0 .. N - 1.";
-  spec.colTip = "b = 0 .. N - 1. Cell (a, b) = PE(a) . PE(b) = sum_i cos((a - b) w_i): it depends only on a - b.";
+  spec.colTip = "b = 0 .. N - 1. Cell (a, b) = PE(a) . PE(b) = sum_i cos((a - b) theta_i): it depends only on a - b.";
   spec.valueName = "PE(a).PE(b)";
   spec.colormap = s.colormap;
   spec.symmetricRange = true;
@@ -466,8 +466,8 @@ void drawSimilarity(SinusoidalPanelState& s) {
     return sinusoidalSimilarity(p, static_cast<double>(a), static_cast<double>(b));
   };
   spec.formula = [p](long long a, long long b) {
-    return "sum_i cos((a - b) * w_i) = sum over " + std::to_string(p.dModel / 2) + " pairs of cos(" +
-           std::to_string(a - b) + " * w_i); max d_model/2 = " + std::to_string(p.dModel / 2) + " at a = b";
+    return "sum_i cos((a - b) * theta_i) = sum over " + std::to_string(p.dModel / 2) + " pairs of cos(" +
+           std::to_string(a - b) + " * theta_i); max d_model/2 = " + std::to_string(p.dModel / 2) + " at a = b";
   };
   const bool paramsChanged = s.simRequestedN != s.simPositions || s.simRequestedParams.dModel != p.dModel ||
                              s.simRequestedParams.base != p.base || s.simRequestedParams.layout != p.layout;
@@ -491,14 +491,14 @@ void drawSimilarity(SinusoidalPanelState& s) {
   ps.xTitle = "distance between the two positions";
   ps.xTip = "offset k = b - a, from 0.";
   ps.yTitle = "similarity of their encodings";
-  ps.yTip = "dot product PE(a) . PE(a + k) = sum_i cos(k w_i), the same from every a.";
+  ps.yTip = "dot product PE(a) . PE(a + k) = sum_i cos(k theta_i), the same from every a.";
   const SinusoidalCurves& cv = similarityCurves(s);
   PlotSeries fromA{"from a = " + std::to_string(s.simRef), cv.offset, cv.fromA, plotColor(0), false, 3.0f};
   PlotSeries fromB{"from a = " + std::to_string(s.simRef + 1000), cv.offset, cv.fromB, plotColor(1), false, 1.4f};
   ps.series = {fromA, fromB};
   drawPlot("simoffset", ps, rightW, std::floor(avail.y * 0.62f));
   ImGui::TextWrapped(
-      "Both curves are computed from the vectors independently and coincide: PE(a).PE(a+k) = sum_i cos(k w_i) depends "
+      "Both curves are computed from the vectors independently and coincide: PE(a).PE(a+k) = sum_i cos(k theta_i) depends "
       "only on the offset k. It is largest (d_model/2 = %d) at k = 0 and decays, non-monotonically, with |k|: nearby "
       "positions look alike, but the dot product does not tell the sign of k.",
       p.dModel / 2);
@@ -607,7 +607,7 @@ void drawOffsetMatrix(SinusoidalPanelState& s) {
   spec.rowAxis.title = "dimension of PE(pos + k)";
   spec.colAxis.title = "dimension of PE(pos)";
   spec.rowTip = "output dim r of M_k PE(pos) = PE(pos + k).";
-  spec.colTip = "input dim c. M_k is block-diagonal: 2x2 rotations [[cos k w_i, sin k w_i], [-sin k w_i, cos k w_i]] "
+  spec.colTip = "input dim c. M_k is block-diagonal: 2x2 rotations [[cos k theta_i, sin k theta_i], [-sin k theta_i, cos k theta_i]] "
                 "on each (sin, cos) pair, the same for every pos.";
   spec.valueName = "M_k";
   spec.colormap = Colormap::RdBu;
@@ -644,11 +644,11 @@ void drawOffset(SinusoidalPanelState& s) {
   const bool posOk = s.pos + s.offsetK >= 0;
 
   ImGui::TextWrapped("For every offset k there is one matrix M_k, the same at every position, with PE(pos + k) = M_k PE(pos). "
-                     "It is block-diagonal: pair i is rotated by the angle k*w_i.");
+                     "It is block-diagonal: pair i is rotated by the angle k*theta_i.");
   ImGui::Spacing();
   ImGui::Text("pair i = %d (dims %d = sin, %d = cos), k = %d, pos = %d", i, ds, dc, s.offsetK, s.pos);
   ImGui::TextUnformatted(omegaFormula(p, i).c_str());
-  ImGui::Text("k * w_i = %s rad", formatShort(s.offsetK * sinusoidalFrequency(p, i), 7).c_str());
+  ImGui::Text("k * theta_i = %s rad", formatShort(s.offsetK * sinusoidalFrequency(p, i), 7).c_str());
 
   drawOffsetBlock(s, ds, dc);
   if (s.offset.matrix && posOk) {

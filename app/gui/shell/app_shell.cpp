@@ -646,9 +646,21 @@ void AppShell::keyCallback(GLFWwindow* window, int key, int, int action, int mod
 void AppShell::handleShortcuts() {
   const auto& table = panels();
   const bool typing = ImGui::GetIO().WantTextInput;
+  if (escapeWhileTyping_ > 0) {
+    if (!typing) {
+      state_.message = "Escape discarded the typed value; Enter (or a click elsewhere) keeps one.";
+      state_.messageUntil = ImGui::GetTime() + 6.0;
+      escapeWhileTyping_ = 0;
+    } else {
+      --escapeWhileTyping_;
+    }
+  }
   const bool onLearn = state_.activePanel == findPanel("learn");
   for (const auto& [key, mods] : keyPresses_) {
     if (key == GLFW_KEY_F12) screenshotRequested_ = true;
+    // Escape in a text field (a slider's typed value too) restores the old value: said below once
+    // the field has really let go (a tap too short for a frame reaches no field).
+    if (key == GLFW_KEY_ESCAPE && typing) escapeWhileTyping_ = 3;
     // Learn's Next and Back: from the key queue, so a quick tap between two frames is not lost.
     if (onLearn && mods == 0) {
       const bool free = !typing && !ImGui::IsAnyItemActive();

@@ -121,6 +121,7 @@ class AppShell {
   bool continuous_ = false;
   bool startHereOpen_ = false;
   std::string windowTitle_;           // what the window's title bar shows now
+  int escapeWhileTyping_ = 0;         // frames left to see a text field let go after Escape
   std::string startHereExample_;      // "title (name)" of the first worked example, computed once
   int screenshotCount_ = 0;
   int glMajor_ = 0, glMinor_ = 0;
