@@ -64,8 +64,8 @@ StepResult pos3Pair(const SinusoidalParams& p, int pos, int i) {
   const double angle = pos * omega;
   r.numbers = {{"exponent 2i/d", 2.0 * i / 8.0},
                {"denominator 10000^(2i/d)", 1.0 / omega},
-               {"omega_i", omega},
-               {"angle pos*omega_i (rad)", angle},
+               {"theta_i", omega},
+               {"angle pos*theta_i (rad)", angle},
                {"PE(3, " + formatInt(2 * i) + ") = sin", sinusoidalValue(p, pos, 2 * i)},
                {"PE(3, " + formatInt(2 * i + 1) + ") = cos", sinusoidalValue(p, pos, 2 * i + 1)}};
   r.view.title = "pair " + formatInt(i) + " at pos 3";

@@ -218,7 +218,7 @@ TEST_CASE("lessons: sinusoidal pos 3, d_model 8 against sin/cos of 3, 0.3, 0.03,
     CAPTURE(i);
     const Step& s = e.steps[i];
     CHECK(number(s, "denominator 10000^(2i/d)") == doctest::Approx(std::pow(10.0, i)).epsilon(1e-12));
-    CHECK(number(s, "angle pos*omega_i (rad)") == doctest::Approx(angles[i]).epsilon(1e-12));
+    CHECK(number(s, "angle pos*theta_i (rad)") == doctest::Approx(angles[i]).epsilon(1e-12));
     CHECK(number(s, "PE(3, " + std::to_string(2 * i) + ") = sin") == doctest::Approx(sins[i]).epsilon(1e-12));
     CHECK(number(s, "PE(3, " + std::to_string(2 * i + 1) + ") = cos") == doctest::Approx(coss[i]).epsilon(1e-12));
     REQUIRE(s.view.hands.size() == 1);

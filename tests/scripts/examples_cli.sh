@@ -107,7 +107,7 @@ line "$out/list.out" "^  interview-q8-extending-rope +6 agree, 1 differs +Q8\. "
 line "$out/list.out" "^  interview-q10-one-pair +7 agree +Q10\. "
 run q2 0 examples interview-q2-wavelengths
 has "$out/q2.out" "source: Positional Encoding (LLM interview guide), question 2"
-has "$out/q2.out" "DIFFERS: claimed > 1, correct 0.001 (at least 1), likely cause: omega_i = 10000^(-2i/d) falls as i grows"
+has "$out/q2.out" "DIFFERS: claimed > 1, correct 0.001 (at least 1), likely cause: theta_i = 10000^(-2i/d) falls as i grows"
 has "$out/q2.out" "The answer has the order reversed"
 run q7 0 examples interview-q7-values-not-rotated
 has "$out/q7.out" "max |W(V rotated) - W(V)| = 0"
