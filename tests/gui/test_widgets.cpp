@@ -726,4 +726,13 @@ TEST_CASE("settings: readSetting takes a value only when its type and range are 
   CHECK_FALSE(readSetting(nlohmann::json::array(), "n", n, 0, 20));   // not an object
 }
 
+TEST_CASE("control help on screen: the first sentence of a help text") {
+  CHECK(firstSentence("Width of the embeddings. Learned parameters = L0 x d_model.") == "Width of the embeddings.");
+  CHECK(firstSentence("Model width: d_model/2 sin/cos pairs, even, 2 .. 65536. More.") == "Model width: d_model/2 sin/cos pairs, even, 2 .. 65536.");
+  CHECK(firstSentence("theta_i = base^(-2i/d_model): the slowest pair\nturns once") == "theta_i = base^(-2i/d_model): the slowest pair");
+  CHECK(firstSentence("e.g. two heads. Then") == "e.g. two heads.");
+  CHECK(firstSentence("no period at all") == "no period at all");
+  CHECK(firstSentence("") == "");
+}
+
 }  // TEST_SUITE

@@ -16,6 +16,8 @@ rm -f "$scratch"/*.png
 shot="$scratch/shot.png"
 export POSVIZ_CONFIG_DIR="$scratch/config"
 rm -rf "$POSVIZ_CONFIG_DIR"   # start from the defaults (base 10000), not a previous run's settings
+# The slider's place below is that of the compact layout (View > Control help on screen off).
+mkdir -p "$POSVIZ_CONFIG_DIR" && echo '{"inline_help": false}' >"$POSVIZ_CONFIG_DIR/settings.json"
 
 "$bin" --panel sinusoidal --size 1280x800 --screenshot-path "$shot" >"$scratch/posviz.log" 2>&1 &
 pid=$!

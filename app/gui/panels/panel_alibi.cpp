@@ -217,7 +217,7 @@ void drawParameters(AlibiPanelState& s, float scale) {
   ImGui::PushItemWidth(-1.0f);
   if (inputTextString("##sentence", s.sentence)) s.dirty = true;
   ImGui::PopItemWidth();
-  HelpMarker("Words split on spaces; each word gets a fixed toy embedding (toyEmbedding), the same vector\n"
+  HelpMarker("Words split on spaces; each word gets a fixed toy embedding, the same vector\n"
              "wherever it appears.");
   if (SliderIntEven("toy d_model", &s.toyDModel, 2, 64)) s.dirty = true;
   HelpMarker("Width of the toy embeddings x. Scores are x_i . x_j / sqrt(d_model).");

@@ -135,7 +135,7 @@ void drawControls(LearnedPanelState& s, AppContext&) {
     if (!s.path.empty()) requestTable(s, true);
   }
   HelpMarker("A learned table P has one row per position 0 .. max_len-1 (GPT-2: 1024 x 768, BERT: 512 x 768), "
-             "trained with the model. seeded: learnedInit, N(0, std^2) from posviz's own generator (same table on every "
+             "trained with the model. seeded: N(0, std^2) from posviz's own generator (same table on every "
              "machine). .npy: a 2-D float32/float64 array, max_len x d_model.");
 
   if (!s.fromFile) {

@@ -424,7 +424,7 @@ void drawPermutationText(const RopeParams& p) {
     for (int i = 0; i < shown; ++i) t += (i ? ", " : "") + std::to_string(perm[static_cast<std::size_t>(i)]);
     t += shown < rot ? ", ...]" : "]";
     ImGui::TextDisabled("%s", t.c_str());
-    HelpMarker("interleaved[k] = halfSplit[perm[k]]: apply perm to q, k (and the rows of W_q, W_k) to move a\n"
+    HelpMarker("interleaved dim k = half-split dim perm[k]: apply perm to q, k (and the rows of W_q, W_k) to move a\n"
                "checkpoint from one convention to the other with identical scores.");
   } catch (const std::exception&) {
   }
@@ -608,11 +608,11 @@ void drawVectorSource(RopePanelState& s) {
     }
     s.dirty = true;
   }
-  HelpMarker("seeded: q = N(0,1)^d from seed, k from seed + 1 (randomNormalVector, identical on\n"
+  HelpMarker("seeded: q = N(0,1)^d from seed, k from seed + 1 (identical on\n"
              "every platform). typed: comma-separated values; their count sets head_dim.");
   if (!s.typedVectors) {
     if (ImGui::SliderInt("seed", &s.seed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-    HelpMarker("q = randomNormalVector(d, seed), k = randomNormalVector(d, seed + 1).");
+    HelpMarker("q: head_dim random normal numbers from the seed; k: from the seed + 1.");
     return;
   }
   ImGui::PushItemWidth(-1.0f);
@@ -680,7 +680,7 @@ void drawLeftColumn(RopePanelState& s, AppContext& ctx, float width, float heigh
   ImGui::Separator();
   ImGui::TextUnformatted("Dim pairing and the layout permutation");
   HelpMarker("Boxes are dims 0..d-1, coloured by pair. Arcs join the two dims of a pair. Lines map\n"
-             "half-split dim perm[k] to interleaved dim k (ropeLayoutPermutation). Grey = pass-through.");
+             "half-split dim perm[k] to interleaved dim k. Grey = pass-through.");
   drawLayoutDiagram(s.shown, ImGui::GetContentRegionAvail().x, scale);
   drawPermutationText(s.shown);
   drawVectors(s);

@@ -197,7 +197,7 @@ void drawControls(SinusoidalPanelState& s, AppContext& ctx) {
   HelpMarker("Pair i = dims (2i, 2i+1) interleaved, (i, d/2+i) tensor2tensor; frequency theta_i.");
   ImGui::SliderInt("k", &s.offsetK, -kSinusoidalMaxOffsetK, kSinusoidalMaxOffsetK, "%d", ImGuiSliderFlags_AlwaysClamp);
   HelpMarker("Offset of M_k: PE(pos+k) = M_k PE(pos), M_k block-diagonal with 2x2 rotations "
-             "[[cos ktheta_i, sin ktheta_i], [-sin ktheta_i, cos ktheta_i]] on (sin, cos). It does not depend on pos.");
+             "[[cos k theta_i, sin k theta_i], [-sin k theta_i, cos k theta_i]] on (sin, cos). It does not depend on pos.");
   if (SliderIntLog("similarity N", &s.simPositions, 2, kSinusoidalMaxSimilarity)) s.simMap.resetView();
   HelpMarker("Size of the similarity heatmap PE(a).PE(b) = sum_i cos((a-b) theta_i), positions 0 .. N-1.");
   ImGui::SliderInt("reference a", &s.simRef, 0, 65536, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);

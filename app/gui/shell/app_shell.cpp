@@ -347,6 +347,7 @@ bool AppShell::frame(const std::string& screenshotPath, std::string* error) {
   ctx_.deltaTime = ImGui::GetIO().DeltaTime;
 
   handleShortcuts();
+  setInlineHelp(settings_.inlineHelp);
 
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float statusH = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y;
@@ -743,11 +744,13 @@ void AppShell::drawMenuBar() {
   }
   if (ImGui::BeginMenu("View")) {
     for (std::size_t i = 0; i < table.size(); ++i) {
-      const std::string shortcut = "Ctrl+" + std::to_string(i + 1);
-      if (ImGui::MenuItem(table[i].title, shortcut.c_str(), state_.activePanel == static_cast<int>(i)))
+      const std::string shortcut = i < 9 ? "Ctrl+" + std::to_string(i + 1) : "";   // only 1..9 can be typed
+      if (ImGui::MenuItem(table[i].title, shortcut.empty() ? nullptr : shortcut.c_str(), state_.activePanel == static_cast<int>(i)))
         state_.requestedPanel = static_cast<int>(i);
     }
     ImGui::Separator();
+    if (ImGui::MenuItem("Control help on screen", nullptr, settings_.inlineHelp)) settings_.inlineHelp = !settings_.inlineHelp;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Each control's first sentence of help under it; the (?) keeps the rest");
     if (ImGui::MenuItem("Larger text", "Ctrl+=")) {
       settings_.fontScale = std::min(3.0f, settings_.fontScale * 1.1f);
       fontsDirty_ = true;

@@ -106,6 +106,7 @@ Settings parseSettings(const std::string& text) {
   if (std::string b; readSetting(j, "backend", b))
     s.backend = b == "cpu" ? BackendChoice::Cpu : b == "gpu" ? BackendChoice::Gpu : BackendChoice::Auto;
   readSetting(j, "font_scale", s.fontScale, 0.5f, 3.0f);
+  readSetting(j, "inline_help", s.inlineHelp);
   readSetting(j, "start_here_dismissed", s.startHereDismissed);
   if (j.contains("panels") && j["panels"].is_object()) s.panels = j["panels"];
   return s;
@@ -129,6 +130,7 @@ bool saveSettings(const std::string& path, const Settings& s, std::string* error
   j["panel"] = s.panel;
   j["backend"] = backendChoiceName(s.backend);
   j["font_scale"] = s.fontScale;
+  j["inline_help"] = s.inlineHelp;
   j["start_here_dismissed"] = s.startHereDismissed;
   j["panels"] = s.panels;
   try {

@@ -34,6 +34,7 @@ struct Settings {
   BackendChoice backend = BackendChoice::Auto;
   float fontScale = 1.0f;              // on top of the monitor's content scale, 0.5..3
   bool startHereDismissed = false;     // "Start here" was closed once: never shown at start again
+  bool inlineHelp = true;              // View > Control help on screen (ui_common.hpp HelpMarker)
   nlohmann::json panels = nlohmann::json::object();   // per panel: its own saved parameters
 };
 

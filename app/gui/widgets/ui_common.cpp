@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cmath>
@@ -14,6 +15,25 @@
 
 namespace posviz::app {
 
+namespace {
+bool gInlineHelp = true;   // View > Control help on screen; set by the shell each frame
+}  // namespace
+
+void setInlineHelp(bool on) { gInlineHelp = on; }
+
+std::string firstSentence(const char* text) {
+  // A sentence ends at a period followed by a line break, the end, or a space and a capital
+  // letter ("0 .. 65536" and "e.g. a" do not end one); a line break ends it too.
+  const std::string s = text;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\n') return s.substr(0, i);
+    if (s[i] != '.' || (i > 0 && s[i - 1] == '.') || (i + 1 < s.size() && s[i + 1] == '.')) continue;
+    if (i + 1 == s.size() || s[i + 1] == '\n') return s.substr(0, i + 1);
+    if (s[i + 1] == ' ' && i + 2 < s.size() && std::isupper(static_cast<unsigned char>(s[i + 2]))) return s.substr(0, i + 1);
+  }
+  return s;
+}
+
 void HelpMarker(const char* text) {
   ImGui::SameLine();
   ImGui::TextDisabled("(?)");
@@ -24,6 +44,12 @@ void HelpMarker(const char* text) {
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
+  if (!gInlineHelp) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(firstSentence(text).c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
 }
 
 std::string formatShort(double v, int significant) {

@@ -9,8 +9,13 @@
 
 namespace posviz::app {
 
-// A "(?)" after the previous widget; hovering shows `text` (the parameter's formula).
+// A "(?)" after the previous widget; hovering shows `text` (the parameter's formula). With control
+// help on screen (the default), the text's first sentence is also written under the widget, so the
+// key sentence of a control is read without hovering.
 void HelpMarker(const char* text);
+void setInlineHelp(bool on);   // the shell sets it from View > Control help on screen
+// The first sentence of a help text: up to the first ". " or line break (the whole text without one).
+std::string firstSentence(const char* text);
 
 // Shortest readable form: 4 significant digits, scientific outside [1e-3, 1e5). "-0.8415", "1.0e+06".
 std::string formatShort(double v, int significant = 4);
