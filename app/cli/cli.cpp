@@ -52,8 +52,6 @@ namespace posviz::cli {
 namespace {
 
 using nlohmann::json;
-using app::ModelConfig;
-using app::ModelEncoding;
 
 constexpr int kExitOk = 0;
 constexpr int kExitRuntime = 1;
@@ -104,13 +102,13 @@ std::string mainHelp() {
   }
   os << "\nPresets (--preset NAME):\n";
   try {
-    for (const std::string& p : app::presetNames()) {
+    for (const std::string& p : presetNames()) {
       std::string n = "  " + p;
       n.resize(24, ' ');
       std::string d;
       try {
-        d = app::loadPreset(p).description;
-      } catch (const app::ConfigError& e) {
+        d = loadPreset(p).description;
+      } catch (const ConfigError& e) {
         d = e.what();
       }
       os << n << d << "\n";
@@ -223,7 +221,7 @@ class ProgressBar {
                  std::string(static_cast<std::size_t>(width - filled), '.').c_str(), percent);
     std::fflush(stderr);
   }
-  app::ExportProgress stage(int s, int n) {
+  ExportProgress stage(int s, int n) {
     return [this, s, n](double f) { update(s, n, f); };
   }
   void finish() {
@@ -251,7 +249,7 @@ class ProgressBar {
 };
 
 // The view's numbers with its caption, for the writer.
-Dataset computeDataset(const Request& r, const app::ExportProgress& progress) {
+Dataset computeDataset(const Request& r, const ExportProgress& progress) {
   Dataset d = r.view->compute(r, progress);
   if (d.document.contains("params")) d.caption = r.view->name + "  " + captionOf(d.document["params"]);
   else d.caption = r.view->name;
@@ -332,7 +330,7 @@ std::string checkExportArguments(const std::vector<std::string>& args) {
     return "";
   } catch (const UsageError& e) {
     return e.what();
-  } catch (const app::ConfigError& e) {
+  } catch (const ConfigError& e) {
     return e.what();
   } catch (const std::invalid_argument& e) {
     return e.what();
@@ -341,7 +339,7 @@ std::string checkExportArguments(const std::vector<std::string>& args) {
   }
 }
 
-void exportWithArguments(const std::vector<std::string>& args, const app::ExportProgress& progress) {
+void exportWithArguments(const std::vector<std::string>& args, const ExportProgress& progress) {
   if (args.empty()) throw UsageError("a view is required; views: " + viewList());
   const ViewDef& view = viewOrThrow(args[0]);
   const ParsedOptions o = parseOptions(std::vector<std::string>(args.begin() + 1, args.end()), optionSpecs());
@@ -400,7 +398,7 @@ std::optional<int> runCli(int argc, char** argv) {
   } catch (const UsageError& e) {
     std::cerr << prefix << displayMessage(e.what()) << "\n";
     return kExitUsage;
-  } catch (const app::ConfigError& e) {
+  } catch (const ConfigError& e) {
     std::cerr << prefix << displayMessage(e.what()) << "\n";
     return kExitUsage;
   } catch (const std::invalid_argument& e) {  // core refused a parameter combination or a size

@@ -24,9 +24,9 @@ std::string checkExportArguments(const std::vector<std::string>& args);
 
 // `posviz export ARGS...` without the process around it: args start with the view and hold -o.
 // The window's File > Export calls this, so a view exported from the window and from the command
-// line is the same file. Throws UsageError, app::ConfigError, std::invalid_argument (bad input or
+// line is the same file. Throws UsageError, ConfigError, std::invalid_argument (bad input or
 // over budget) or std::runtime_error (I/O); writes nothing on failure.
-void exportWithArguments(const std::vector<std::string>& args, const app::ExportProgress& progress = {});
+void exportWithArguments(const std::vector<std::string>& args, const ExportProgress& progress = {});
 
 // The shell command that exports the same thing: "posviz export sinusoidal --d-model 128 ...".
 std::string commandLine(const std::vector<std::string>& args);

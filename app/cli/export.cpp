@@ -27,7 +27,7 @@
 #include "core/embedded.hpp"
 #include "core/npy.hpp"
 
-namespace posviz::app {
+namespace posviz::cli {
 
 // [SECTION] Number formatting
 
@@ -875,4 +875,4 @@ void writeJsonWithValues(const std::string& path, const nlohmann::json& document
   writeJsonStreamedImpl(path, document, valuesKey, shape, values, progress);
 }
 
-}  // namespace posviz::app
+}  // namespace posviz::cli

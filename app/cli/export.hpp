@@ -37,7 +37,7 @@
 #include "core/colormap.hpp"
 #include "core/grid.hpp"
 
-namespace posviz::app {
+namespace posviz::cli {
 
 // fraction done in [0, 1]; may be empty.
 using ExportProgress = std::function<void(double fraction)>;
@@ -114,4 +114,4 @@ void writeJsonWithValues(const std::string& path, const nlohmann::json& document
 void writeJsonWithValues(const std::string& path, const nlohmann::json& document, const std::string& valuesKey,
                          const std::vector<std::int64_t>& shape, const double* values, const ExportProgress& progress = {});
 
-}  // namespace posviz::app
+}  // namespace posviz::cli

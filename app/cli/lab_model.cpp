@@ -27,9 +27,9 @@ ExtrapolationEncoding ropeRun(ScalingMethod m) {
 
 }  // namespace
 
-LabModel labModelOf(const app::ModelConfig& m) {
+LabModel labModelOf(const ModelConfig& m) {
   LabModel lab;
-  if (m.encoding == app::ModelEncoding::Rope) {
+  if (m.encoding == ModelEncoding::Rope) {
     const ScalingMethod method = m.rope.scaling.method;
     if (method == ScalingMethod::DynamicNtk || method == ScalingMethod::LongRope)
       throw std::invalid_argument(std::string("the model scales RoPE with ") + scalingName(method) +
@@ -44,12 +44,12 @@ LabModel labModelOf(const app::ModelConfig& m) {
     lab.headDim = m.rope.headDim;
     return lab;
   }
-  if (m.encoding == app::ModelEncoding::Alibi && m.numHeads >= 1) {
+  if (m.encoding == ModelEncoding::Alibi && m.numHeads >= 1) {
     lab.encoding = ExtrapolationEncoding::Alibi;
     lab.alibiSlope = alibiSlopes(m.numHeads).front();
     return lab;
   }
-  if (m.encoding == app::ModelEncoding::Learned && m.maxPositions >= 2) {
+  if (m.encoding == ModelEncoding::Learned && m.maxPositions >= 2) {
     lab.encoding = ExtrapolationEncoding::Learned;
     lab.trainedLength = static_cast<int>(std::min<long long>(m.maxPositions, kMaxExtrapolationLength));
     lab.headDim = std::clamp(m.hiddenSize - m.hiddenSize % 2, 2, kMaxToyDim);

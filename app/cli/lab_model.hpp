@@ -24,6 +24,6 @@ struct LabModel {
   bool factorGiven = false;     // RoPE: the model fixes its scaling factor
 };
 
-LabModel labModelOf(const app::ModelConfig& m);
+LabModel labModelOf(const ModelConfig& m);
 
 }  // namespace posviz::cli

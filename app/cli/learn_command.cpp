@@ -80,12 +80,12 @@ void gridText(std::ostringstream& os, const CellGrid& g) {
 
 learn::Inputs learnInputs() {
   learn::Inputs in;
-  for (const std::string& name : app::presetNames()) {
-    const app::ModelConfig m = app::loadPreset(name);
+  for (const std::string& name : presetNames()) {
+    const ModelConfig m = loadPreset(name);
     learn::PublishedModel p;
     p.name = name;
-    for (Scheme sc : app::modelSchemes(m).schemes) p.scheme += (p.scheme.empty() ? "" : " + ") + std::string(schemeTitle(sc));
-    p.rope = m.encoding == app::ModelEncoding::Rope;
+    for (Scheme sc : modelSchemes(m).schemes) p.scheme += (p.scheme.empty() ? "" : " + ") + std::string(schemeTitle(sc));
+    p.rope = m.encoding == ModelEncoding::Rope;
     p.params = m.rope;
     p.maxPositions = m.maxPositions;
     in.models.push_back(p);

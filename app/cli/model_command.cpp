@@ -35,18 +35,18 @@ std::string scalingText(const RopeScaling& s) {
 
 }  // namespace
 
-std::string layerKindText(const app::LayerKind& k) {
+std::string layerKindText(const LayerKind& k) {
   switch (k.scheme) {
-    case app::LayerScheme::Rope: {
+    case LayerScheme::Rope: {
       const RopeParams& p = k.rope;
       return "RoPE, rotary dims " + std::to_string(ropeRotaryDims(p)) + " of head_dim " + std::to_string(p.headDim) +
              ", base " + num(p.base) + ", " + ropeLayoutName(p.layout) + ", " + scalingText(p.scaling) +
              ", attention factor " + num(ropeFrequencies(p).attentionFactor);
     }
-    case app::LayerScheme::NoPE: return "NoPE (no position encoding)";
-    case app::LayerScheme::Alibi: return "ALiBi";
-    case app::LayerScheme::Learned: return "learned absolute positions";
-    case app::LayerScheme::None: return "no positions (linear attention)";
+    case LayerScheme::NoPE: return "NoPE (no position encoding)";
+    case LayerScheme::Alibi: return "ALiBi";
+    case LayerScheme::Learned: return "learned absolute positions";
+    case LayerScheme::None: return "no positions (linear attention)";
   }
   return "?";
 }
@@ -64,13 +64,13 @@ std::string layerRangesText(const std::vector<int>& layers) {
   return out;
 }
 
-void printModel(std::ostream& out, const app::ModelConfig& m) {
+void printModel(std::ostream& out, const ModelConfig& m) {
   out << "model " << m.name;
   if (!m.modelType.empty()) out << " (" << m.modelType << ")";
   out << ": " << m.numLayers << " layers";
   if (m.maxPositions > 0) out << ", " << m.maxPositions << " positions";
   out << "\n";
-  for (const app::LayerKind& k : m.layerKinds) {
+  for (const LayerKind& k : m.layerKinds) {
     out << "  " << k.attention << ": " << k.layers.size() << " layers [" << layerRangesText(k.layers) << "]\n";
     out << "    " << layerKindText(k);
     if (k.slidingWindow > 0) out << "; sliding window " << k.slidingWindow;
@@ -85,11 +85,11 @@ void printModel(std::ostream& out, const app::ModelConfig& m) {
   for (const std::string& e : m.extras) out << "  extra: " << e << "\n";
 }
 
-json modelJson(const app::ModelConfig& m) {
+json modelJson(const ModelConfig& m) {
   json kinds = json::array();
-  for (const app::LayerKind& k : m.layerKinds) {
-    json j = {{"attention", k.attention}, {"layers", k.layers}, {"scheme", app::layerSchemeName(k.scheme)}};
-    if (k.scheme == app::LayerScheme::Rope) {
+  for (const LayerKind& k : m.layerKinds) {
+    json j = {{"attention", k.attention}, {"layers", k.layers}, {"scheme", layerSchemeName(k.scheme)}};
+    if (k.scheme == LayerScheme::Rope) {
       j["rope"] = ropeParamsJson(k.rope);
       j["rope"]["attention_factor"] = ropeFrequencies(k.rope).attentionFactor;
     }
@@ -130,7 +130,7 @@ int runModelCommand(const std::vector<std::string>& args) {
     return 2;
   }
   try {
-    const app::ModelConfig m = config.empty() ? app::loadPreset(preset) : app::loadModelConfig(config);
+    const ModelConfig m = config.empty() ? loadPreset(preset) : loadModelConfig(config);
     if (asJson) {
       std::cout << modelJson(m).dump(2) << "\n";
     } else {

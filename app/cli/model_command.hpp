@@ -18,8 +18,8 @@ namespace posviz::cli {
 int runModelCommand(const std::vector<std::string>& args);
 
 std::string layerRangesText(const std::vector<int>& layers);  // {0,1,2,5} -> "0-2, 5"
-std::string layerKindText(const app::LayerKind& k);            // "RoPE, rotary dims 64 of head_dim 128, ..."
-void printModel(std::ostream& out, const app::ModelConfig& m);  // the text report
-nlohmann::json modelJson(const app::ModelConfig& m);            // the --json report
+std::string layerKindText(const LayerKind& k);            // "RoPE, rotary dims 64 of head_dim 128, ..."
+void printModel(std::ostream& out, const ModelConfig& m);  // the text report
+nlohmann::json modelJson(const ModelConfig& m);            // the --json report
 
 }  // namespace posviz::cli

@@ -26,7 +26,7 @@
 #include "core/untrusted_text.hpp"
 
 
-namespace posviz::app {
+namespace posviz::cli {
 
 using nlohmann::json;
 
@@ -1028,4 +1028,4 @@ ModelConfig loadPreset(const std::string& name) {
   throw ConfigError("unknown preset " + quotedText(name) + ": available presets are " + (list.empty() ? std::string("(none)") : list));
 }
 
-}  // namespace posviz::app
+}  // namespace posviz::cli

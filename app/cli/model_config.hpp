@@ -43,7 +43,7 @@
 #include "core/attn_temperature.hpp"
 #include "core/rope.hpp"
 
-namespace posviz::app {
+namespace posviz::cli {
 
 struct ConfigError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -101,4 +101,4 @@ const LayerKind* findLayerKind(const ModelConfig& m, const std::string& attentio
 // DeepSeek-V3 inference/model.py yarn_get_mscale / HF modeling_rope_utils get_mscale.
 double yarnMscale(double factor, double m);
 
-}  // namespace posviz::app
+}  // namespace posviz::cli

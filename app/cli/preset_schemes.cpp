@@ -4,7 +4,7 @@
 
 #include "app/cli/model_config.hpp"
 
-namespace posviz::app {
+namespace posviz::cli {
 
 namespace {
 
@@ -45,4 +45,4 @@ std::vector<ModelSchemes> presetSchemes() {
   return out;
 }
 
-}  // namespace posviz::app
+}  // namespace posviz::cli

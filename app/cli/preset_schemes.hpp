@@ -10,7 +10,7 @@
 
 #include "core/comparison.hpp"
 
-namespace posviz::app {
+namespace posviz::cli {
 
 struct ModelConfig;
 
@@ -20,4 +20,4 @@ ModelSchemes modelSchemes(const ModelConfig& m);
 // not parse, which the preset tests rule out).
 std::vector<ModelSchemes> presetSchemes();
 
-}  // namespace posviz::app
+}  // namespace posviz::cli

@@ -254,16 +254,16 @@ void applyModelOptions(Request& r, const ViewDef& info, const ParsedOptions& o) 
   if (o.has("--config") && o.has("--preset")) throw UsageError("--config: given together with --preset; give one");
   if (auto c = get("--config")) {
     try {
-      r.model = app::loadModelConfig(*c);
-    } catch (const app::ConfigError& e) {
+      r.model = loadModelConfig(*c);
+    } catch (const ConfigError& e) {
       throw UsageError(std::string("--config: ") + e.what());
     }
     if (info.applyModel) info.applyModel(r, *r.model, "--config " + *c);
   }
   if (auto p = get("--preset")) {
     try {
-      r.model = app::loadPreset(*p);
-    } catch (const app::ConfigError& e) {
+      r.model = loadPreset(*p);
+    } catch (const ConfigError& e) {
       throw UsageError(std::string("--preset: ") + e.what());
     }
     if (info.applyModel) info.applyModel(r, *r.model, "--preset " + *p);
@@ -368,7 +368,7 @@ std::string captionOf(const json& params) {
   for (const auto& [key, value] : params.items()) {
     if (value.is_object() || value.is_array()) continue;
     std::string v = value.is_string()         ? value.get<std::string>()
-                    : value.is_number_float() ? app::formatNumber(value.get<double>())
+                    : value.is_number_float() ? formatNumber(value.get<double>())
                                               : value.dump();
     out += (out.empty() ? "" : "  ") + key + "=" + v;
   }
@@ -390,10 +390,10 @@ json gridRowsJson(const Grid& g) {
   return out;
 }
 
-void modelMismatch(const Request& r, const app::ModelConfig& m, const std::string& source, const char* needs) {
-  const char* has = m.encoding == app::ModelEncoding::Rope      ? "RoPE"
-                    : m.encoding == app::ModelEncoding::Alibi   ? "ALiBi"
-                    : m.encoding == app::ModelEncoding::Learned ? "learned positions"
+void modelMismatch(const Request& r, const ModelConfig& m, const std::string& source, const char* needs) {
+  const char* has = m.encoding == ModelEncoding::Rope      ? "RoPE"
+                    : m.encoding == ModelEncoding::Alibi   ? "ALiBi"
+                    : m.encoding == ModelEncoding::Learned ? "learned positions"
                                                                 : "sinusoidal positions";
   throw UsageError(source + ": the model uses " + std::string(has) + ", but view " + r.view->name + " needs " + needs);
 }
@@ -427,17 +427,17 @@ void requireResultBudget(const Request& r) {
   // the scaled cells, at most kMaxAutoScaledPixels or one per cell with the automatic scale.
   constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
   const std::string scaleText = r.scale > 0                                   ? "--scale " + std::to_string(r.scale)
-                                : elements >= app::kMaxAutoScaledPixels ? std::string("one per cell")
+                                : elements >= kMaxAutoScaledPixels ? std::string("one per cell")
                                                                         : std::string("scaled to be readable");
   what = "the result with its picture's pixels (" + scaleText + ")";
   try {
     if (r.scale > 0) {
       const std::uint64_t rgb = checkedProduct({static_cast<std::uint64_t>(r.scale), static_cast<std::uint64_t>(r.scale), 3});
       requireBudget(fn.c_str(), elements, rgb > kMax - bytesPer ? kMax : bytesPer + rgb, what);
-    } else if (elements >= app::kMaxAutoScaledPixels) {
+    } else if (elements >= kMaxAutoScaledPixels) {
       requireBudget(fn.c_str(), elements, bytesPer + 3, what);  // one pixel per cell
     } else {
-      requireBudget(fn.c_str(), elements * bytesPer + app::kMaxAutoScaledPixels * 3, 1, what);
+      requireBudget(fn.c_str(), elements * bytesPer + kMaxAutoScaledPixels * 3, 1, what);
     }
   } catch (const std::invalid_argument& e) {
     if (size || !r.view->computeAveraged) throw;

@@ -53,7 +53,7 @@ struct Request {
   std::string output;
   Format format = Format::Npy;
   DType dtype = DType::F32;
-  std::optional<app::ModelConfig> model;
+  std::optional<ModelConfig> model;
 
   SinusoidalParams sin;
   RopeParams rope;
@@ -97,9 +97,9 @@ struct Request {
   std::vector<double> multiples = {1, 2, 4, 8};               // the length sweep, times L0
 
   // Pictures (.png, .svg) are decorated by default: cells scaled up to a readable size
-  // (app::autoCellScale), colorbar, axis titles and the "auto" caption. --plain turns all of it off.
+  // (autoCellScale), colorbar, axis titles and the "auto" caption. --plain turns all of it off.
   std::optional<Colormap> colormap;
-  int scale = 0;               // --scale: pixels per cell side; 0 = automatic (app::autoCellScale)
+  int scale = 0;               // --scale: pixels per cell side; 0 = automatic (autoCellScale)
   bool plain = false;          // --plain: one pixel per cell, no decorations
   bool colorbar = true;
   bool axisTitles = true;
@@ -146,7 +146,7 @@ void requireResultBudget(const Request& r);
 // Refuses a missing or unwritable directory, or a directory as the output (RuntimeFailure/UsageError).
 void checkOutputPath(const std::string& path);
 // Writes d to r.output in r.format. Refuses non-finite results (UsageError) before writing.
-void writeDataset(const Request& r, const Dataset& d, const app::ExportProgress& progress);
+void writeDataset(const Request& r, const Dataset& d, const ExportProgress& progress);
 
 // Helpers the view definitions share.
 int evenDim(const std::string& flag, const std::string& text, long long max = kMaxHeadDim);
@@ -156,6 +156,6 @@ std::string captionOf(const nlohmann::json& params);
 // A view's rows of a grid as nested JSON arrays.
 nlohmann::json gridRowsJson(const Grid& g);
 // "the model uses RoPE, but view alibi-bias needs an ALiBi model".
-[[noreturn]] void modelMismatch(const Request& r, const app::ModelConfig& m, const std::string& source, const char* needs);
+[[noreturn]] void modelMismatch(const Request& r, const ModelConfig& m, const std::string& source, const char* needs);
 
 }  // namespace posviz::cli

@@ -43,12 +43,12 @@ std::string tabList(const std::string& sep) {
   return s;
 }
 
-const char* tabShowing(app::ModelEncoding encoding, bool scaledRope) {
+const char* tabShowing(ModelEncoding encoding, bool scaledRope) {
   switch (encoding) {
-    case app::ModelEncoding::Rope: return scaledRope ? "context-extension" : "rope";
-    case app::ModelEncoding::Alibi: return "alibi";
-    case app::ModelEncoding::Learned: return "learned";
-    case app::ModelEncoding::Sinusoidal: return "sinusoidal";
+    case ModelEncoding::Rope: return scaledRope ? "context-extension" : "rope";
+    case ModelEncoding::Alibi: return "alibi";
+    case ModelEncoding::Learned: return "learned";
+    case ModelEncoding::Sinusoidal: return "sinusoidal";
   }
   return "rope";
 }

@@ -37,6 +37,6 @@ std::string tabList(const std::string& sep);
 // The tab that shows a model's positions: "rope" ("context-extension" when scaledRope: a scaled RoPE is
 // the Context extension tab's subject), "alibi", "learned" or "sinusoidal". The one place where a
 // scheme meets a tab name.
-const char* tabShowing(app::ModelEncoding encoding, bool scaledRope = false);
+const char* tabShowing(ModelEncoding encoding, bool scaledRope = false);
 
 }  // namespace posviz::cli

@@ -37,19 +37,19 @@ struct ViewDef {
   std::vector<std::string> options;   // view-specific options, in help order
 
   void (*setDefaults)(Request&) = nullptr;                   // before config and flags
-  void (*applyModel)(Request&, const app::ModelConfig&, const std::string& source) = nullptr;
+  void (*applyModel)(Request&, const ModelConfig&, const std::string& source) = nullptr;
   void (*parse)(Request&, const ParsedOptions&) = nullptr;    // the view's own options and checks
   std::uint64_t (*elements)(const Request&) = nullptr;        // result size; 0 = checked by a reader
-  Dataset (*compute)(const Request&, const app::ExportProgress&) = nullptr;
+  Dataset (*compute)(const Request&, const ExportProgress&) = nullptr;
 
   // Grid views: --size WxH writes the W x H picture of the whole grid, each
   // value the exact mean of its block of cells (core/exact_average.hpp); nullptr for other views.
-  Dataset (*computeAveraged)(const Request&, int width, int height, const app::ExportProgress&) = nullptr;
+  Dataset (*computeAveraged)(const Request&, int width, int height, const ExportProgress&) = nullptr;
   // Elements held for that picture (the picture, plus a table that must be held whole); throws
   // UsageError when width or height exceeds the grid's columns or rows.
   std::uint64_t (*averagedElements)(const Request&, int width, int height) = nullptr;
   // The view's own compute, once attachAveragedViews has made `compute` choose by --size.
-  Dataset (*computeWhole)(const Request&, const app::ExportProgress&) = nullptr;
+  Dataset (*computeWhole)(const Request&, const ExportProgress&) = nullptr;
 };
 
 // --size WxH as given in r.sizeText: {width, height}, each 1..kMaxExportSize; nullopt without

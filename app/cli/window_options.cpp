@@ -70,13 +70,13 @@ WindowOptions parseWindowOptions(const std::vector<std::string>& args) {
   }
   if (o.has("--config") && o.has("--preset")) throw UsageError("--config: given together with --preset; give one");
   try {
-    if (auto c = o.value("--config")) w.model = app::loadModelConfig(*c);
-  } catch (const app::ConfigError& e) {
+    if (auto c = o.value("--config")) w.model = loadModelConfig(*c);
+  } catch (const ConfigError& e) {
     throw UsageError(std::string("--config: ") + e.what());
   }
   try {
-    if (auto c = o.value("--preset")) w.model = app::loadPreset(*c);
-  } catch (const app::ConfigError& e) {
+    if (auto c = o.value("--preset")) w.model = loadPreset(*c);
+  } catch (const ConfigError& e) {
     throw UsageError(std::string("--preset: ") + e.what());
   }
   if (auto p = o.value("--bench-frames")) w.benchFrames = static_cast<int>(parseIntOption("--bench-frames", *p, 10, 100000));

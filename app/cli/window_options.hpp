@@ -23,7 +23,7 @@ struct WindowOptions {
   std::string screenshotPath;   // F12 writes here; "" = ./posviz-<tab>-<n>.png
   std::string screenshotAll;    // non-empty: render every tab into this folder and exit
   std::string screenshot;       // non-empty: render the start tab into this PNG and exit
-  std::optional<app::ModelConfig> model;   // --config / --preset, loaded and checked
+  std::optional<ModelConfig> model;   // --config / --preset, loaded and checked
   int benchFrames = 0;          // > 0: run the frame benchmark with this many frames and exit
   int width = 0, height = 0;    // window size in pixels; 0 = from settings
   bool useSettings = true;      // read and write settings.json and imgui.ini

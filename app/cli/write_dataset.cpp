@@ -25,7 +25,7 @@ struct FiniteCheck {
   [[noreturn]] void refuse(const std::string& where, double value) const {
     std::string options = r.numberOptions.empty() ? std::string("these parameters") : r.numberOptions;
     if (r.model) options += " (with the model's values)";
-    throw UsageError("the result would hold " + app::formatNumber(value) + " at " + where +
+    throw UsageError("the result would hold " + formatNumber(value) + " at " + where +
                      " (past the range of " + (r.dtype == DType::F64 ? "float64" : "float32") + ") with " + options +
                      "; refused, nothing written: use smaller values" + (r.dtype == DType::F64 ? "" : " or --dtype f64"));
   }
@@ -63,12 +63,12 @@ void writeNpyFile(const Request& r, const Dataset& d, const FiniteCheck& check) 
   }
 }
 
-void writeCsvFile(const Request& r, const Dataset& d, const FiniteCheck& check, const app::ExportProgress& progress) {
+void writeCsvFile(const Request& r, const Dataset& d, const FiniteCheck& check, const ExportProgress& progress) {
   if (!d.columnNames.empty()) {
     for (std::size_t c = 0; c < d.columns.size(); ++c) {
       check.values(d.columns[c].data(), d.columns[c].size(), false, d.columnNames[c].c_str());
     }
-    app::writeCsvColumns(r.output, d.columnNames, d.columns);
+    writeCsvColumns(r.output, d.columnNames, d.columns);
     return;
   }
   const std::int64_t cols = d.shape.back();
@@ -76,10 +76,10 @@ void writeCsvFile(const Request& r, const Dataset& d, const FiniteCheck& check, 
   for (std::size_t i = 0; i + 1 < d.shape.size(); ++i) rows *= d.shape[i];
   if (r.dtype == DType::F64 && !d.exact.empty()) {
     check.values(d.exact.data(), d.exact.size(), false, "value");
-    app::writeCsvGrid(r.output, d.exact, rows, cols, d.csvComments, progress);
+    writeCsvGrid(r.output, d.exact, rows, cols, d.csvComments, progress);
   } else {
     check.values(d.grid.values.data(), d.grid.values.size(), false, "value");
-    app::writeCsvGrid(r.output, d.grid, d.csvComments, progress);
+    writeCsvGrid(r.output, d.grid, d.csvComments, progress);
   }
 }
 
@@ -94,7 +94,7 @@ void roundToFloat(json& doc) {
   }
 }
 
-void writeJsonFile(const Request& r, const Dataset& d, const FiniteCheck& check, const app::ExportProgress& progress) {
+void writeJsonFile(const Request& r, const Dataset& d, const FiniteCheck& check, const ExportProgress& progress) {
   const bool f64 = r.dtype == DType::F64;
   json doc = d.document;
   doc["view"] = r.view->name;
@@ -102,7 +102,7 @@ void writeJsonFile(const Request& r, const Dataset& d, const FiniteCheck& check,
     if (!f64) roundToFloat(doc);
     doc["dtype"] = f64 ? "float64" : "float32";
     check.document(doc, "");
-    app::writeJson(r.output, doc);
+    writeJson(r.output, doc);
     return;
   }
   // The values are streamed into the file, never held as a document.
@@ -111,19 +111,19 @@ void writeJsonFile(const Request& r, const Dataset& d, const FiniteCheck& check,
   check.document(doc, "");
   if (f64 && !d.exact.empty()) {
     check.values(d.exact.data(), d.exact.size(), false, "values");
-    app::writeJsonWithValues(r.output, doc, "values", d.shape, d.exact.data(), progress);
+    writeJsonWithValues(r.output, doc, "values", d.shape, d.exact.data(), progress);
   } else {
     check.values(d.grid.values.data(), d.grid.values.size(), false, "values");
-    app::writeJsonWithValues(r.output, doc, "values", d.shape, d.grid.values.data(), progress);
+    writeJsonWithValues(r.output, doc, "values", d.shape, d.grid.values.data(), progress);
   }
 }
 
 // .png or .svg: the same picture, raster or vector.
-void writePictureFile(const Request& r, const Dataset& d, const FiniteCheck& check, const app::ExportProgress& progress) {
-  app::PngOptions o;
+void writePictureFile(const Request& r, const Dataset& d, const FiniteCheck& check, const ExportProgress& progress) {
+  PngOptions o;
   const Colormap* map = r.colormap ? &*r.colormap : nullptr;
-  o.scale = app::autoColorScale(d.grid, map, d.isAngle);
-  o.cellScale = r.scale > 0 ? r.scale : app::autoCellScale(d.grid.rows, d.grid.cols);
+  o.scale = autoColorScale(d.grid, map, d.isAngle);
+  o.cellScale = r.scale > 0 ? r.scale : autoCellScale(d.grid.rows, d.grid.cols);
   o.colorbar = r.colorbar;
   o.axisTitles = r.axisTitles;
   o.rowTitle = d.rowTitle;
@@ -135,13 +135,13 @@ void writePictureFile(const Request& r, const Dataset& d, const FiniteCheck& che
   o.valueName = d.valueName;
   o.caption = r.caption == "auto" ? d.caption : r.caption;
   check.values(d.grid.values.data(), d.grid.values.size(), false, "value");
-  if (r.format == Format::Svg) app::writeSvg(r.output, d.grid, o, progress);
-  else app::writePng(r.output, d.grid, o, progress);
+  if (r.format == Format::Svg) writeSvg(r.output, d.grid, o, progress);
+  else writePng(r.output, d.grid, o, progress);
 }
 
 }  // namespace
 
-void writeDataset(const Request& r, const Dataset& d, const app::ExportProgress& progress) {
+void writeDataset(const Request& r, const Dataset& d, const ExportProgress& progress) {
   FiniteCheck check{r};
   check.allowNegativeInfinity = d.allowNegativeInfinity;
   check.skip = d.skipFiniteCheck;

@@ -106,7 +106,7 @@ TEST_CASE("cli: --help, export --help and export VIEW --help document every view
     CHECK(contains(vh.out, "Output:"));
     CHECK(contains(vh.out, "--dtype"));
   }
-  for (const std::string& p : posviz::app::presetNames()) {
+  for (const std::string& p : posviz::cli::presetNames()) {
     CAPTURE(p);
     CHECK(contains(help.out, p));
   }
@@ -235,7 +235,7 @@ TEST_CASE("cli: rope-freqs of a preset: .json has inv_freq and attention_factor,
   const fs::path dir = scratch("rope-freqs");
   REQUIRE(runCli({"export", "rope-freqs", "--preset", "llama-3.1-8b", "-o", (dir / "f.json").string()}).code == 0);
   REQUIRE(runCli({"export", "rope-freqs", "--preset", "llama-3.1-8b", "--dtype", "f64", "-o", (dir / "f.npy").string()}).code == 0);
-  const posviz::RopeFrequencies f = posviz::ropeFrequencies(posviz::app::loadPreset("llama-3.1-8b").rope);
+  const posviz::RopeFrequencies f = posviz::ropeFrequencies(posviz::cli::loadPreset("llama-3.1-8b").rope);
   const json j = json::parse(readText(dir / "f.json"));
   REQUIRE(j["inv_freq"].size() == 64);
   CHECK(j["method"] == "llama3");
@@ -475,9 +475,9 @@ TEST_CASE("cli: the documents' d_model = 8 PNG is a picture for people: 64 px ce
   posviz::SinusoidalParams p;
   p.dModel = 8;
   const posviz::Grid g = posviz::sinusoidalGrid(p, 4);
-  const posviz::ColorScale scale = posviz::app::autoColorScale(g, nullptr, false);
+  const posviz::ColorScale scale = posviz::cli::autoColorScale(g, nullptr, false);
   // autoCellScale(4, 8) = ceil(512 / 8) = 64 pixels per cell side (the 4 rows need only 16 for 64 px).
-  CHECK(posviz::app::autoCellScale(4, 8) == 64);
+  CHECK(posviz::cli::autoCellScale(4, 8) == 64);
   const auto [x0, y0] = findCells(px, w, h, g, scale, 64);
   REQUIRE(x0 >= 0);
   const int heatRight = x0 + 8 * 64, heatBottom = y0 + 4 * 64;
@@ -517,7 +517,7 @@ TEST_CASE("cli: the documents' d_model = 8 PNG is a picture for people: 64 px ce
 }
 
 TEST_CASE("cli: picture defaults: small grids are scaled to be read, large ones stay one pixel per cell") {
-  using posviz::app::autoCellScale;
+  using posviz::cli::autoCellScale;
   CHECK(autoCellScale(4, 8) == 64);       // 512 x 256
   CHECK(autoCellScale(1, 1) == 512);
   CHECK(autoCellScale(3, 1) == 171);      // ceil(512 / 3)
@@ -543,7 +543,7 @@ TEST_CASE("cli: picture defaults: small grids are scaled to be read, large ones 
       CHECK((shorter * s >= 64 || capped));
       CHECK((s == 1 || longer * (s - 1) < 512 || shorter * (s - 1) < 64));   // no larger than needed
       CHECK(static_cast<std::uint64_t>(rows * s) * static_cast<std::uint64_t>(cols * s) <=
-            std::max<std::uint64_t>(posviz::app::kMaxAutoScaledPixels, static_cast<std::uint64_t>(rows * cols)));
+            std::max<std::uint64_t>(posviz::cli::kMaxAutoScaledPixels, static_cast<std::uint64_t>(rows * cols)));
     }
   }
   const fs::path dir = scratch("readable-size");

@@ -28,8 +28,8 @@ using posviz::ColorScale;
 using posviz::Colormap;
 using posviz::Grid;
 using posviz::Rgba8;
-using posviz::app::PngOptions;
-using posviz::app::RgbImage;
+using posviz::cli::PngOptions;
+using posviz::cli::RgbImage;
 
 using posviz::test::checkPixel;
 using posviz::test::ramp;
@@ -53,7 +53,7 @@ TEST_CASE("export: a native PNG has one pixel per cell, coloured by mapValue") {
   const Grid g = ramp(3, 5);
   PngOptions o;
   o.scale = ColorScale{Colormap::Viridis, -5.0f, 9.0f};
-  const RgbImage img = posviz::app::renderHeatmapImage(g, o);
+  const RgbImage img = posviz::cli::renderHeatmapImage(g, o);
   CHECK(img.width == 5);
   CHECK(img.height == 3);
   CHECK(img.heatmapX == 0);
@@ -75,10 +75,10 @@ TEST_CASE("export: the written PNG decodes to the same size and colours, scale N
   Grid g = ramp(4, 6);
   g.at(1, 2) = -std::numeric_limits<float>::infinity();  // a masked cell
   PngOptions o;
-  o.scale = posviz::app::autoColorScale(g, nullptr, false);
+  o.scale = posviz::cli::autoColorScale(g, nullptr, false);
   o.cellScale = 3;
   const fs::path path = dir / "ramp.png";
-  posviz::app::writePng(path.string(), g, o);
+  posviz::cli::writePng(path.string(), g, o);
   int w = 0, h = 0, n = 0;
   unsigned char* pixels = stbi_load(path.string().c_str(), &w, &h, &n, 3);
   REQUIRE(pixels != nullptr);
@@ -118,7 +118,7 @@ TEST_CASE("export: colorbar, axis titles and caption add margins and leave the c
   o.colTitle = "dimension";
   o.valueName = "PE";
   o.caption = "sinusoidal d_model=30 base=10000";
-  const RgbImage img = posviz::app::renderHeatmapImage(g, o);
+  const RgbImage img = posviz::cli::renderHeatmapImage(g, o);
   CHECK(img.heatmapX > 0);
   CHECK(img.heatmapY > 0);
   CHECK(img.width > img.heatmapX + 60);
@@ -151,8 +151,8 @@ TEST_CASE("export: a heatmap too narrow for its column title puts the title on a
   o.rowTitle = "position";
   o.colTitle = "dimension i (column)";
   // 100 rows: taller than the row title, so the cells alone set the content's height.
-  const RgbImage wide = posviz::app::renderHeatmapImage(ramp(100, 300), o);
-  const RgbImage narrow = posviz::app::renderHeatmapImage(ramp(100, 4), o);
+  const RgbImage wide = posviz::cli::renderHeatmapImage(ramp(100, 300), o);
+  const RgbImage narrow = posviz::cli::renderHeatmapImage(ramp(100, 4), o);
   REQUIRE(wide.heatmapY == narrow.heatmapY);
   // Same rows, so the same height but for the title's own line.
   CHECK(narrow.height > wide.height + 10);
@@ -169,7 +169,7 @@ TEST_CASE("export: a heatmap too narrow for its column title puts the title on a
   CHECK(darkIn(wide, 0, wide.height - 2, wide.width, wide.height) == 0);
   // The SVG places it at the same spot: a <text> whose baseline is in the extra band.
   const fs::path dir = scratch("narrow");
-  posviz::app::writeSvg((dir / "n.svg").string(), ramp(100, 4), o);
+  posviz::cli::writeSvg((dir / "n.svg").string(), ramp(100, 4), o);
   const std::string svg = readText(dir / "n.svg");
   const std::size_t at = svg.find(">dimension i (column)</text>");
   REQUIRE(at != std::string::npos);
@@ -186,7 +186,7 @@ TEST_CASE("export: a heatmap shorter than its row title grows a taller band; lab
   o.colTitle = "key";
   o.caption = "a caption above";
   const Grid g = ramp(2, 32);   // cellScale 1: the cells are 2 px tall
-  const RgbImage img = posviz::app::renderHeatmapImage(g, o);
+  const RgbImage img = posviz::cli::renderHeatmapImage(g, o);
   // The rotated title sits below the caption band and inside the image: the rows above the cells'
   // top hold only the caption, whose text ends before the title's column would start.
   auto darkIn = [&](int x0, int y0, int x1, int y1) {
@@ -212,28 +212,28 @@ TEST_CASE("export: bad PNG requests are refused before writing") {
   const Grid g = ramp(2, 2);
   PngOptions o;
   o.cellScale = 0;
-  CHECK_THROWS_WITH_AS(posviz::app::writePng((dir / "a.png").string(), g, o), doctest::Contains("cellScale"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(posviz::cli::writePng((dir / "a.png").string(), g, o), doctest::Contains("cellScale"), std::invalid_argument);
   o.cellScale = 1;
-  CHECK_THROWS_AS(posviz::app::writePng((dir / "a.png").string(), Grid(), o), std::invalid_argument);
+  CHECK_THROWS_AS(posviz::cli::writePng((dir / "a.png").string(), Grid(), o), std::invalid_argument);
   const std::uint64_t old = posviz::memoryBudgetBytes();
   posviz::setMemoryBudgetBytes(1024);
   o.cellScale = 100;
-  CHECK_THROWS_WITH_AS(posviz::app::writePng((dir / "a.png").string(), g, o), doctest::Contains("memory budget"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(posviz::cli::writePng((dir / "a.png").string(), g, o), doctest::Contains("memory budget"), std::invalid_argument);
   posviz::setMemoryBudgetBytes(old);
   CHECK(filesIn(dir) == 0);
-  CHECK_THROWS_WITH_AS(posviz::app::writePng((dir / "no-such-dir" / "a.png").string(), g, PngOptions{}),
+  CHECK_THROWS_WITH_AS(posviz::cli::writePng((dir / "no-such-dir" / "a.png").string(), g, PngOptions{}),
                        doctest::Contains("cannot write"), std::runtime_error);
   CHECK(filesIn(dir) == 0);
 }
 
 TEST_CASE("export: numbers are written in shortest round-trip form") {
-  CHECK(posviz::app::formatNumber(0.1) == "0.1");
-  CHECK(posviz::app::formatNumber(0.1f) == "0.1");
-  CHECK(posviz::app::formatNumber(-std::numeric_limits<double>::infinity()) == "-inf");
-  CHECK(posviz::app::formatNumber(std::numeric_limits<double>::quiet_NaN()) == "nan");
+  CHECK(posviz::cli::formatNumber(0.1) == "0.1");
+  CHECK(posviz::cli::formatNumber(0.1f) == "0.1");
+  CHECK(posviz::cli::formatNumber(-std::numeric_limits<double>::infinity()) == "-inf");
+  CHECK(posviz::cli::formatNumber(std::numeric_limits<double>::quiet_NaN()) == "nan");
   for (double v : {1.0 / 3.0, 6.02214076e23, -2.5e-300, 0.8414709848078965}) {
     CAPTURE(v);
-    CHECK(std::stod(posviz::app::formatNumber(v)) == v);
+    CHECK(std::stod(posviz::cli::formatNumber(v)) == v);
   }
 }
 
@@ -241,16 +241,16 @@ TEST_CASE("export: CSV grids and columns") {
   const fs::path dir = scratch("csv");
   Grid g(2, 3);
   g.values = {0.5f, -1.0f, 0.1f, 3.0f, -std::numeric_limits<float>::infinity(), 7.25f};
-  posviz::app::writeCsvGrid((dir / "g.csv").string(), g, {"rows = a, cols = b"});
+  posviz::cli::writeCsvGrid((dir / "g.csv").string(), g, {"rows = a, cols = b"});
   CHECK(readText(dir / "g.csv") == "# rows = a, cols = b\n0.5,-1,0.1\n3,-inf,7.25\n");
-  posviz::app::writeCsvGrid((dir / "d.csv").string(), std::vector<double>{0.1, 0.2}, 1, 2, {});
+  posviz::cli::writeCsvGrid((dir / "d.csv").string(), std::vector<double>{0.1, 0.2}, 1, 2, {});
   CHECK(readText(dir / "d.csv") == "0.1,0.2\n");
-  CHECK_THROWS_AS(posviz::app::writeCsvGrid((dir / "e.csv").string(), std::vector<double>{0.1, 0.2}, 2, 2, {}), std::invalid_argument);
-  posviz::app::writeCsvColumns((dir / "c.csv").string(), {"distance", "bound"}, {{0, 1, 2}, {1.0, 0.75, 0.5}});
+  CHECK_THROWS_AS(posviz::cli::writeCsvGrid((dir / "e.csv").string(), std::vector<double>{0.1, 0.2}, 2, 2, {}), std::invalid_argument);
+  posviz::cli::writeCsvColumns((dir / "c.csv").string(), {"distance", "bound"}, {{0, 1, 2}, {1.0, 0.75, 0.5}});
   CHECK(readText(dir / "c.csv") == "distance,bound\n0,1\n1,0.75\n2,0.5\n");
-  CHECK_THROWS_WITH_AS(posviz::app::writeCsvColumns((dir / "x.csv").string(), {"a", "b"}, {{1, 2}, {1}}),
+  CHECK_THROWS_WITH_AS(posviz::cli::writeCsvColumns((dir / "x.csv").string(), {"a", "b"}, {{1, 2}, {1}}),
                        doctest::Contains("column b has 1 values"), std::invalid_argument);
-  CHECK_THROWS_AS(posviz::app::writeCsvColumns((dir / "x.csv").string(), {"a"}, {{1}, {2}}), std::invalid_argument);
+  CHECK_THROWS_AS(posviz::cli::writeCsvColumns((dir / "x.csv").string(), {"a"}, {{1}, {2}}), std::invalid_argument);
   CHECK_FALSE(fs::exists(dir / "x.csv"));
   CHECK_FALSE(fs::exists(dir / "e.csv"));
 }
@@ -258,12 +258,12 @@ TEST_CASE("export: CSV grids and columns") {
 TEST_CASE("export: JSON is pretty-printed, non-finite numbers become null, and a failed write leaves nothing") {
   const fs::path dir = scratch("json");
   nlohmann::json doc = {{"score", 0.25}, {"masked", -std::numeric_limits<double>::infinity()}, {"name", "dog"}};
-  posviz::app::writeJson((dir / "a.json").string(), doc);
+  posviz::cli::writeJson((dir / "a.json").string(), doc);
   const nlohmann::json back = nlohmann::json::parse(readText(dir / "a.json"));
   CHECK(back["score"].get<double>() == 0.25);
   CHECK(back["masked"].is_null());
   CHECK(back["name"] == "dog");
-  CHECK_THROWS_AS(posviz::app::writeJson((dir / "missing" / "a.json").string(), doc), std::runtime_error);
+  CHECK_THROWS_AS(posviz::cli::writeJson((dir / "missing" / "a.json").string(), doc), std::runtime_error);
   CHECK(filesIn(dir) == 1);
 }
 
@@ -285,8 +285,8 @@ TEST_CASE("export: writeJsonWithValues writes the same text as writeJson of the 
       }
       nested["values"].push_back(plane);
     }
-    posviz::app::writeJson((dir / "whole.json").string(), nested);
-    posviz::app::writeJsonWithValues((dir / "streamed.json").string(), head, "values", shape, v.data());
+    posviz::cli::writeJson((dir / "whole.json").string(), nested);
+    posviz::cli::writeJsonWithValues((dir / "streamed.json").string(), head, "values", shape, v.data());
     CHECK(readText(dir / "streamed.json") == readText(dir / "whole.json"));
     const nlohmann::json back = nlohmann::json::parse(readText(dir / "streamed.json"));
     CHECK(back["values"][1][0][1].get<double>() == 7.25);
@@ -297,12 +297,12 @@ TEST_CASE("export: writeJsonWithValues writes the same text as writeJson of the 
     const std::vector<double> v = {0.1, 2.0, -3.5e-300};
     nlohmann::json nested = head;
     nested["values"] = v;
-    posviz::app::writeJson((dir / "whole.json").string(), nested);
-    posviz::app::writeJsonWithValues((dir / "streamed.json").string(), head, "values", {3}, v.data());
+    posviz::cli::writeJson((dir / "whole.json").string(), nested);
+    posviz::cli::writeJsonWithValues((dir / "streamed.json").string(), head, "values", {3}, v.data());
     CHECK(readText(dir / "streamed.json") == readText(dir / "whole.json"));
     nested["values"] = nlohmann::json::array({nlohmann::json::array(), nlohmann::json::array()});
-    posviz::app::writeJson((dir / "empty-whole.json").string(), nested);
-    posviz::app::writeJsonWithValues((dir / "empty-streamed.json").string(), head, "values", {2, 0}, v.data());
+    posviz::cli::writeJson((dir / "empty-whole.json").string(), nested);
+    posviz::cli::writeJsonWithValues((dir / "empty-streamed.json").string(), head, "values", {2, 0}, v.data());
     CHECK(readText(dir / "empty-streamed.json") == readText(dir / "empty-whole.json"));
   }
 }
@@ -310,11 +310,11 @@ TEST_CASE("export: writeJsonWithValues writes the same text as writeJson of the 
 TEST_CASE("export: the streamed PNG file holds exactly the bytes encodePng makes") {
   const fs::path dir = scratch("png-stream");
   PngOptions o;
-  o.scale = posviz::app::autoColorScale(ramp(7, 5), nullptr, false);
+  o.scale = posviz::cli::autoColorScale(ramp(7, 5), nullptr, false);
   o.cellScale = 3;
-  const RgbImage img = posviz::app::renderHeatmapImage(ramp(7, 5), o);
-  const std::vector<std::uint8_t> bytes = posviz::app::encodePng(img);
-  posviz::app::writePngImage((dir / "a.png").string(), img);
+  const RgbImage img = posviz::cli::renderHeatmapImage(ramp(7, 5), o);
+  const std::vector<std::uint8_t> bytes = posviz::cli::encodePng(img);
+  posviz::cli::writePngImage((dir / "a.png").string(), img);
   const std::string file = readText(dir / "a.png");
   REQUIRE(file.size() == bytes.size());
   CHECK(std::equal(bytes.begin(), bytes.end(), file.begin(),
@@ -335,18 +335,18 @@ TEST_CASE("export: a write over the file size limit reports the OS reason and le
   const Grid big = ramp(256, 256);  // 256 KiB as float32, more as text
   std::string csvError, jsonError, streamedError, pngError;
   try {
-    posviz::app::writeCsvGrid((dir / "a.csv").string(), big, {"comment"});
+    posviz::cli::writeCsvGrid((dir / "a.csv").string(), big, {"comment"});
   } catch (const std::runtime_error& e) {
     csvError = e.what();
   }
   try {
     nlohmann::json doc = {{"values", big.values}};
-    posviz::app::writeJson((dir / "a.json").string(), doc);
+    posviz::cli::writeJson((dir / "a.json").string(), doc);
   } catch (const std::runtime_error& e) {
     jsonError = e.what();
   }
   try {
-    posviz::app::writeJsonWithValues((dir / "b.json").string(), {{"view", "v"}}, "values", {256, 256}, big.values.data());
+    posviz::cli::writeJsonWithValues((dir / "b.json").string(), {{"view", "v"}}, "values", {256, 256}, big.values.data());
   } catch (const std::runtime_error& e) {
     streamedError = e.what();
   }
@@ -360,8 +360,8 @@ TEST_CASE("export: a write over the file size limit reports the OS reason and le
       state ^= state << 17;
       x = static_cast<float>(state >> 40);
     }
-    o.scale = posviz::app::autoColorScale(noisy, nullptr, false);
-    posviz::app::writePng((dir / "a.png").string(), noisy, o);
+    o.scale = posviz::cli::autoColorScale(noisy, nullptr, false);
+    posviz::cli::writePng((dir / "a.png").string(), noisy, o);
   } catch (const std::runtime_error& e) {
     pngError = e.what();
   }

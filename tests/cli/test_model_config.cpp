@@ -16,13 +16,13 @@
 
 using posviz::RopeLayout;
 using posviz::ScalingMethod;
-using posviz::app::ConfigError;
-using posviz::app::ModelConfig;
-using posviz::app::ModelEncoding;
-using posviz::app::loadModelConfig;
-using posviz::app::loadPreset;
-using posviz::app::parseModelConfig;
-using posviz::app::presetNames;
+using posviz::cli::ConfigError;
+using posviz::cli::ModelConfig;
+using posviz::cli::ModelEncoding;
+using posviz::cli::loadModelConfig;
+using posviz::cli::loadPreset;
+using posviz::cli::parseModelConfig;
+using posviz::cli::presetNames;
 
 namespace {
 
@@ -73,8 +73,8 @@ TEST_CASE("model_config: every shipped preset is listed, sorted, and parses") {
       CHECK_NOTHROW(posviz::ropeFrequencies(c.rope));
     }
     REQUIRE_FALSE(c.layerKinds.empty());
-    for (const posviz::app::LayerKind& k : c.layerKinds) {
-      if (k.scheme == posviz::app::LayerScheme::Rope) CHECK_NOTHROW(posviz::ropeFrequencies(k.rope));
+    for (const posviz::cli::LayerKind& k : c.layerKinds) {
+      if (k.scheme == posviz::cli::LayerScheme::Rope) CHECK_NOTHROW(posviz::ropeFrequencies(k.rope));
     }
   }
 }
@@ -325,12 +325,12 @@ TEST_CASE("model_config: a number past float64's range is a ConfigError naming t
   const std::string base = R"("hidden_size": 64, "num_attention_heads": 4)";
   CHECK_THROWS_WITH_AS(parse("{" + base + R"(, "rope_theta": 1e400})"),
                        "config test.json: rope_theta is 1e400, out of range (a number must fit a 64-bit float, |x| < 1.8e308)",
-                       posviz::app::ConfigError);
+                       posviz::cli::ConfigError);
   CHECK_THROWS_WITH_AS(parse("{" + base + R"(, "rope_scaling": {"rope_type": "linear", "factor":-1e999}})"),
-                       doctest::Contains("factor is -1e999, out of range"), posviz::app::ConfigError);
+                       doctest::Contains("factor is -1e999, out of range"), posviz::cli::ConfigError);
   // In an array there is no key to name: the number is still named.
   CHECK_THROWS_WITH_AS(parse("{" + base + R"(, "x": [1, 2e500]})"), doctest::Contains("a number is 2e500, out of range"),
-                       posviz::app::ConfigError);
+                       posviz::cli::ConfigError);
 }
 
 TEST_CASE("model_config: text_config nesting, v5 rope_parameters with rope_theta and partial_rotary_factor inside") {
@@ -353,8 +353,8 @@ TEST_CASE("model_config: rope_parameters keyed by layer type give each kind its 
   const ModelConfig m = parse(R"({"model_type": "gemma3_text", "num_hidden_layers": 6, "sliding_window": 512,
       "rope_parameters": {"full_attention": {"rope_type": "linear", "factor": 8, "rope_theta": 1000000},
                           "sliding_attention": {"rope_type": "default", "rope_theta": 10000}}})");
-  const posviz::app::LayerKind* full = posviz::app::findLayerKind(m, "full_attention");
-  const posviz::app::LayerKind* sliding = posviz::app::findLayerKind(m, "sliding_attention");
+  const posviz::cli::LayerKind* full = posviz::cli::findLayerKind(m, "full_attention");
+  const posviz::cli::LayerKind* sliding = posviz::cli::findLayerKind(m, "sliding_attention");
   REQUIRE(full != nullptr);
   REQUIRE(sliding != nullptr);
   CHECK(full->layers == std::vector<int>{5});
@@ -373,11 +373,11 @@ TEST_CASE("model_config: Llama 4 defaults: every 4th layer NoPE with temperature
   const ModelConfig m = parse(R"({"model_type": "llama4_text", "num_hidden_layers": 8, "rope_theta": 500000,
       "rope_scaling": {"rope_type": "llama3", "factor": 8, "low_freq_factor": 1, "high_freq_factor": 4,
                        "original_max_position_embeddings": 8192}})");
-  const posviz::app::LayerKind* nope = posviz::app::findLayerKind(m, "full_attention");
-  const posviz::app::LayerKind* rope = posviz::app::findLayerKind(m, "chunked_attention");
+  const posviz::cli::LayerKind* nope = posviz::cli::findLayerKind(m, "full_attention");
+  const posviz::cli::LayerKind* rope = posviz::cli::findLayerKind(m, "chunked_attention");
   REQUIRE(nope != nullptr);
   REQUIRE(rope != nullptr);
-  CHECK(nope->scheme == posviz::app::LayerScheme::NoPE);
+  CHECK(nope->scheme == posviz::cli::LayerScheme::NoPE);
   CHECK(nope->layers == std::vector<int>{3, 7});
   CHECK(rope->layers == std::vector<int>{0, 1, 2, 4, 5, 6});
   CHECK(rope->attentionChunk == 8192);
@@ -398,9 +398,9 @@ TEST_CASE("model_config: Llama 4 defaults: every 4th layer NoPE with temperature
       "attn_temperature_tuning": false})").nopeTemperature.has_value());
   const ModelConfig explicitFlags = parse(R"({"hidden_size": 64, "num_attention_heads": 4, "num_hidden_layers": 3,
                                              "rope_theta": 10000, "no_rope_layers": [1, 0, 1]})");
-  const posviz::app::LayerKind& first = explicitFlags.layerKinds.at(0);
+  const posviz::cli::LayerKind& first = explicitFlags.layerKinds.at(0);
   CHECK(first.layers == std::vector<int>{0, 2});
-  CHECK(explicitFlags.layerKinds.at(1).scheme == posviz::app::LayerScheme::NoPE);
+  CHECK(explicitFlags.layerKinds.at(1).scheme == posviz::cli::LayerScheme::NoPE);
 }
 
 TEST_CASE("model_config: partial rotary spellings, GLM and DeepSeek MLA layouts, CRLF text") {
@@ -431,12 +431,12 @@ TEST_CASE("model_config: partial rotary spellings, GLM and DeepSeek MLA layouts,
 TEST_CASE("model_config: sliding_window_pattern as Gemma's integer and EXAONE's letters") {
   const ModelConfig g = parse(R"({"hidden_size": 64, "num_attention_heads": 4, "num_hidden_layers": 4, "rope_theta": 10000,
                                  "sliding_window": 128, "sliding_window_pattern": 2})");
-  CHECK(posviz::app::findLayerKind(g, "full_attention")->layers == std::vector<int>{1, 3});
+  CHECK(posviz::cli::findLayerKind(g, "full_attention")->layers == std::vector<int>{1, 3});
   const ModelConfig e = parse(R"({"model_type": "exaone4", "hidden_size": 64, "num_attention_heads": 4, "num_hidden_layers": 5,
                                  "rope_theta": 10000, "sliding_window": 128, "sliding_window_pattern": "LLG"})");
-  CHECK(posviz::app::findLayerKind(e, "full_attention")->layers == std::vector<int>{2});
-  CHECK(posviz::app::findLayerKind(e, "full_attention")->scheme == posviz::app::LayerScheme::NoPE);
-  CHECK(posviz::app::findLayerKind(e, "sliding_attention")->layers == std::vector<int>{0, 1, 3, 4});
+  CHECK(posviz::cli::findLayerKind(e, "full_attention")->layers == std::vector<int>{2});
+  CHECK(posviz::cli::findLayerKind(e, "full_attention")->scheme == posviz::cli::LayerScheme::NoPE);
+  CHECK(posviz::cli::findLayerKind(e, "sliding_attention")->layers == std::vector<int>{0, 1, 3, 4});
 }
 
 TEST_CASE("model_config: fields that change positions and are not understood are errors naming them") {

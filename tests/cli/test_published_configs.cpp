@@ -17,16 +17,16 @@
 
 using posviz::RopeLayout;
 using posviz::ScalingMethod;
-using posviz::app::LayerKind;
-using posviz::app::LayerScheme;
-using posviz::app::ModelConfig;
-using posviz::app::ModelEncoding;
+using posviz::cli::LayerKind;
+using posviz::cli::LayerScheme;
+using posviz::cli::ModelConfig;
+using posviz::cli::ModelEncoding;
 
 namespace {
 
 const std::string kDir = POSVIZ_SOURCE_DIR "/tests/data/published-configs/";
 
-ModelConfig load(const std::string& file) { return posviz::app::loadModelConfig(kDir + file); }
+ModelConfig load(const std::string& file) { return posviz::cli::loadModelConfig(kDir + file); }
 
 nlohmann::json rawJson(const std::string& file) {
   std::ifstream in(kDir + file, std::ios::binary);
@@ -36,7 +36,7 @@ nlohmann::json rawJson(const std::string& file) {
 }
 
 const LayerKind& kind(const ModelConfig& m, const std::string& attention) {
-  const LayerKind* k = posviz::app::findLayerKind(m, attention);
+  const LayerKind* k = posviz::cli::findLayerKind(m, attention);
   REQUIRE(k != nullptr);
   return *k;
 }
@@ -141,7 +141,7 @@ TEST_CASE("published: DeepSeek-V3 rotates qk_rope_head_dim 64 interleaved with Y
     REQUIRE(m.extras.size() == 1);
     CHECK(m.extras[0].find("x1.87385") != std::string::npos);
   }
-  CHECK(posviz::app::yarnMscale(40.0, 1.0) == doctest::Approx(0.1 * std::log(40.0) + 1.0));
+  CHECK(posviz::cli::yarnMscale(40.0, 1.0) == doctest::Approx(0.1 * std::log(40.0) + 1.0));
 }
 
 TEST_CASE("published: DeepSeek 16B (V2-Lite architecture, native config) uses mscale 0.707 for the softmax scale") {

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 using posviz::ColorScale;
 using posviz::Colormap;
 using posviz::Grid;
-using posviz::app::PngOptions;
+using posviz::cli::PngOptions;
 using posviz::test::readText;
 
 namespace {
@@ -44,7 +44,7 @@ TEST_CASE("svg: a small grid is one rectangle per cell, coloured as the PNG, at 
   PngOptions o;
   o.scale = ColorScale{Colormap::Viridis, -5.0f, 0.0f};
   o.cellScale = 10;
-  posviz::app::writeSvg((dir / "a.svg").string(), g, o);
+  posviz::cli::writeSvg((dir / "a.svg").string(), g, o);
   const std::string svg = readText(dir / "a.svg");
   CHECK(svg.rfind("<?xml", 0) == 0);
   CHECK(svg.find("width=\"30\" height=\"20\"") != std::string::npos);   // undecorated: cols*scale x rows*scale
@@ -68,10 +68,10 @@ TEST_CASE("svg: decorations are vector text and a gradient, placed as in the PNG
   o.colTitle = "dimension";
   o.valueName = "PE";
   o.caption = "d_model=4 & <base> \"10000\"";
-  posviz::app::writeSvg((dir / "d.svg").string(), g, o);
-  posviz::app::writePng((dir / "d.png").string(), g, o);
+  posviz::cli::writeSvg((dir / "d.svg").string(), g, o);
+  posviz::cli::writePng((dir / "d.png").string(), g, o);
   const std::string svg = readText(dir / "d.svg");
-  const posviz::app::RgbImage png = posviz::app::renderHeatmapImage(g, o);
+  const posviz::cli::RgbImage png = posviz::cli::renderHeatmapImage(g, o);
   CHECK(svg.find("width=\"" + std::to_string(png.width) + "\" height=\"" + std::to_string(png.height) + "\"") !=
         std::string::npos);
   CHECK(svg.find("d_model=4 &amp; &lt;base&gt; &quot;10000&quot;") != std::string::npos);   // escaped, not raw
@@ -95,7 +95,7 @@ TEST_CASE("svg and png: a small grid prints every value in its cell and labels e
   o.scale = ColorScale{Colormap::Viridis, -1.5f, 0.0f};
   o.cellScale = 64;
   o.axisTitles = true;
-  posviz::app::writeSvg((dir / "b.svg").string(), g, o);
+  posviz::cli::writeSvg((dir / "b.svg").string(), g, o);
   const std::string svg = readText(dir / "b.svg");
   CHECK(count(svg, ">-1.5</text>") == 2);   // the two far corners
   CHECK(count(svg, ">-0.5</text>") == 6);
@@ -107,18 +107,18 @@ TEST_CASE("svg and png: a small grid prints every value in its cell and labels e
   CHECK(svg.find("fill=\"#fafafa\">-1.5</text>") != std::string::npos);
   // Cells too small for the text: no values; a grid over 16 x 16: no values and only the end indices.
   o.cellScale = 8;
-  posviz::app::writeSvg((dir / "small.svg").string(), g, o);
+  posviz::cli::writeSvg((dir / "small.svg").string(), g, o);
   CHECK(readText(dir / "small.svg").find(">-1.5</text>") == std::string::npos);
   const Grid big = posviz::test::ramp(17, 17);
   o.cellScale = 64;
   o.scale = ColorScale{Colormap::Viridis, -300.0f, 0.0f};
-  posviz::app::writeSvg((dir / "big.svg").string(), big, o);
+  posviz::cli::writeSvg((dir / "big.svg").string(), big, o);
   const std::string bigSvg = readText(dir / "big.svg");
   CHECK(bigSvg.find(">7</text>") == std::string::npos);
   CHECK(bigSvg.find(">16</text>") != std::string::npos);
   // Without axis titles (--plain, --no-axis-titles) a picture prints no values.
   o.axisTitles = false;
-  posviz::app::writeSvg((dir / "bare.svg").string(), g, o);
+  posviz::cli::writeSvg((dir / "bare.svg").string(), g, o);
   CHECK(readText(dir / "bare.svg").find("<text") == std::string::npos);
 }
 
@@ -127,16 +127,16 @@ TEST_CASE("svg: a large grid embeds its cells as one PNG; a failed write leaves 
   const Grid g = posviz::test::ramp(300, 300);   // 90000 cells: over the rectangle limit
   PngOptions o;
   o.scale = ColorScale{Colormap::Viridis, -5.0f, 89994.0f};
-  posviz::app::writeSvg((dir / "l.svg").string(), g, o);
+  posviz::cli::writeSvg((dir / "l.svg").string(), g, o);
   const std::string svg = readText(dir / "l.svg");
   CHECK(count(svg, "<image ") == 1);
   CHECK(svg.find("href=\"data:image/png;base64,iVBORw0KGgo") != std::string::npos);   // the PNG signature in base64
   CHECK(count(svg, "<rect x=") == 0);
-  CHECK_THROWS_AS(posviz::app::writeSvg((dir / "missing" / "x.svg").string(), g, o), std::runtime_error);
+  CHECK_THROWS_AS(posviz::cli::writeSvg((dir / "missing" / "x.svg").string(), g, o), std::runtime_error);
   CHECK_FALSE(fs::exists(dir / "missing"));
   PngOptions bad = o;
   bad.cellScale = 0;
-  CHECK_THROWS_WITH_AS(posviz::app::writeSvg((dir / "b.svg").string(), g, bad), doctest::Contains("cellScale"),
+  CHECK_THROWS_WITH_AS(posviz::cli::writeSvg((dir / "b.svg").string(), g, bad), doctest::Contains("cellScale"),
                        std::invalid_argument);
   CHECK_FALSE(fs::exists(dir / "b.svg"));
 }

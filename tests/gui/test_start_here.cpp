@@ -19,6 +19,7 @@
 #include "core/lessons/lessons.hpp"
 
 using namespace posviz::app;
+using namespace posviz::cli;
 
 namespace {
 

@@ -34,8 +34,8 @@ using posviz::ColorScale;
 using posviz::Colormap;
 using posviz::Grid;
 using posviz::Rgba8;
-using posviz::app::PngOptions;
-using posviz::app::RgbImage;
+using posviz::cli::PngOptions;
+using posviz::cli::RgbImage;
 
 using posviz::test::checkPixel;
 using posviz::test::ramp;

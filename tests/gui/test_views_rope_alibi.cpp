@@ -32,6 +32,7 @@
 
 using namespace posviz;
 using namespace posviz::app;
+using namespace posviz::cli;
 
 TEST_SUITE("views") {
 

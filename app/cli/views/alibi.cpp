@@ -15,8 +15,8 @@ namespace {
 
 using nlohmann::json;
 
-void alibiModel(Request& r, const app::ModelConfig& m, const std::string& source) {
-  if (m.encoding != app::ModelEncoding::Alibi) modelMismatch(r, m, source, "an ALiBi model");
+void alibiModel(Request& r, const ModelConfig& m, const std::string& source) {
+  if (m.encoding != ModelEncoding::Alibi) modelMismatch(r, m, source, "an ALiBi model");
   r.heads = m.numHeads;
 }
 
@@ -40,7 +40,7 @@ std::uint64_t alibiBiasElements(const Request& r) {
   return checkedProduct({r.head || r.slope ? 1 : static_cast<std::uint64_t>(r.heads), n, n});
 }
 
-Dataset computeAlibiSlopes(const Request& r, const app::ExportProgress& progress) {
+Dataset computeAlibiSlopes(const Request& r, const ExportProgress& progress) {
   Dataset d;
   const std::vector<double> slopes = alibiSlopes(r.heads);
   d.shape = {static_cast<std::int64_t>(slopes.size())};
@@ -85,13 +85,13 @@ void describeAlibiBias(Dataset& d, const Request& r, long long rows, long long c
   d.csvComments = {"alibi bias: rows = (head - 1) * " + std::to_string(rows) + " + query position i, cols = key position j, "
                    "heads numbered from 1" + masked};
   if (r.head) d.csvComments = {"alibi bias of head " + std::to_string(*r.head + 1) + " (numbered from 1): rows = query i, cols = key j" + masked};
-  if (r.slope) d.csvComments = {"alibi bias with slope " + app::formatNumber(*r.slope) + ": rows = query i, cols = key j" + masked};
+  if (r.slope) d.csvComments = {"alibi bias with slope " + formatNumber(*r.slope) + ": rows = query i, cols = key j" + masked};
   d.allowNegativeInfinity = r.causal;
   d.shape = {rows, cols};
   if (!one) d.shape.insert(d.shape.begin(), r.heads);
 }
 
-Dataset computeAlibiBias(const Request& r, const app::ExportProgress& progress) {
+Dataset computeAlibiBias(const Request& r, const ExportProgress& progress) {
   Dataset d;
   const int n = r.positions;
   const std::size_t cells = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
@@ -114,7 +114,7 @@ std::uint64_t alibiAveragedElements(const Request& r, int width, int height) {
   return checkedProduct({static_cast<std::uint64_t>(r.head || r.slope ? 1 : r.heads), picture});
 }
 
-Dataset alibiAveraged(const Request& r, int width, int height, const app::ExportProgress& progress) {
+Dataset alibiAveraged(const Request& r, int width, int height, const ExportProgress& progress) {
   const GridShape g{r.positions, r.positions};
   const std::vector<double> slopes = shownSlopes(r);
   const int count = static_cast<int>(slopes.size());

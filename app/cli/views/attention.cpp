@@ -36,7 +36,7 @@ std::uint64_t attentionElements(const Request& r) {
   return checkedProduct({t, t + static_cast<std::uint64_t>(r.dModel)});  // weights (T, T) and output (T, d_model)
 }
 
-Dataset computeAttention(const Request& r, const app::ExportProgress& progress) {
+Dataset computeAttention(const Request& r, const ExportProgress& progress) {
   Dataset d;
   ToyModel m;
   m.dModel = r.dModel;

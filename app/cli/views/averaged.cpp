@@ -82,7 +82,7 @@ GridWindow wholeWindow(long long row0, long long col0, GridShape g, ExportSize s
 namespace {
 
 // The compute every grid view gets: the averaged picture with --size, else the view's own.
-Dataset computeSizedOrWhole(const Request& r, const app::ExportProgress& progress) {
+Dataset computeSizedOrWhole(const Request& r, const ExportProgress& progress) {
   if (const std::optional<ExportSize> s = parseExportSize(r)) return r.view->computeAveraged(r, s->width, s->height, progress);
   return r.view->computeWhole(r, progress);
 }

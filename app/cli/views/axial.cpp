@@ -67,7 +67,7 @@ nlohmann::json axialParamsJson(const Request& r) {
   return {{"head_dim", r.rope.headDim}, {"base", r.rope.base}, {"grid_rows", r.gridRows}, {"grid_cols", r.gridCols}};
 }
 
-Dataset computeAxialAngles(const Request& r, const app::ExportProgress& progress) {
+Dataset computeAxialAngles(const Request& r, const ExportProgress& progress) {
   Dataset d;
   d.grid = axialRopeAngleGrid(axialParams(r), r.gridRows, r.gridCols);
   d.shape = {d.grid.rows, d.grid.cols};
@@ -83,7 +83,7 @@ Dataset computeAxialAngles(const Request& r, const app::ExportProgress& progress
   return d;
 }
 
-Dataset computeAxialScores(const Request& r, const app::ExportProgress& progress) {
+Dataset computeAxialScores(const Request& r, const ExportProgress& progress) {
   Dataset d;
   const std::vector<float> q(r.q.begin(), r.q.end()), k(r.k.begin(), r.k.end());
   d.grid = axialRopeOffsetScores(axialParams(r), q, k, r.gridRows, r.gridCols);
@@ -110,7 +110,7 @@ void temperatureParse(Request& r, const ParsedOptions& o) {
 
 std::uint64_t temperatureElements(const Request& r) { return checkedProduct({static_cast<std::uint64_t>(r.positions), 2}); }
 
-Dataset computeTemperature(const Request& r, const app::ExportProgress& progress) {
+Dataset computeTemperature(const Request& r, const ExportProgress& progress) {
   Dataset d;
   const std::vector<double> scale = llama4AttnScales(r.temperature, r.firstPos, r.positions);
   std::vector<double> position(scale.size());

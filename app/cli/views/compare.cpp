@@ -83,7 +83,7 @@ json tableJson(const Comparison& c) {
   return {{"schemes", schemes}, {"claims", claims}};
 }
 
-Dataset computeCompare(const Request& r, const app::ExportProgress& progress) {
+Dataset computeCompare(const Request& r, const ExportProgress& progress) {
   ComparisonParams p;
   p.dModel = r.dModel;
   p.numHeads = r.heads;
@@ -91,7 +91,7 @@ Dataset computeCompare(const Request& r, const app::ExportProgress& progress) {
   p.targetLength = r.positions;
   p.seed = r.seed;
   if (r.rope.base != RopeParams{}.base) p.base = r.rope.base;
-  const Comparison c = computeComparison(p, app::presetSchemes());
+  const Comparison c = computeComparison(p, presetSchemes());
   Dataset d;
   d.document = tableJson(c);
   d.document["params"] = {{"d_model", p.dModel}, {"heads", p.numHeads}, {"head_dim", c.headDim}, {"original_max_positions", p.trainedLength},

@@ -29,12 +29,12 @@ void labDefaults(Request& r) {
 }
 
 // The model's run (app/cli/lab_model.hpp, shared with the Extrapolation tab).
-void labModel(Request& r, const app::ModelConfig& m, const std::string& source) {
+void labModel(Request& r, const ModelConfig& m, const std::string& source) {
   LabModel lab;
   try {
     lab = labModelOf(m);
   } catch (const std::invalid_argument& e) {
-    if (m.encoding == app::ModelEncoding::Rope) throw UsageError(source + ": " + e.what());
+    if (m.encoding == ModelEncoding::Rope) throw UsageError(source + ": " + e.what());
     modelMismatch(r, m, source, "a RoPE, ALiBi or learned-position model");
   }
   r.extrapolationEncodings = {lab.encoding};
@@ -81,10 +81,10 @@ void parseScalingOptions(Request& r, const ParsedOptions& o) {
   if (auto f = o.value("--low-freq-factor")) s.lowFreqFactor = parseRealOption("--low-freq-factor", *f, positive);
   if (auto f = o.value("--high-freq-factor")) s.highFreqFactor = parseRealOption("--high-freq-factor", *f, positive);
   if (!(s.betaFast > s.betaSlow))
-    throw UsageError("--beta-fast: got " + app::formatNumber(s.betaFast) + ", expected a number > --beta-slow " + app::formatNumber(s.betaSlow));
+    throw UsageError("--beta-fast: got " + formatNumber(s.betaFast) + ", expected a number > --beta-slow " + formatNumber(s.betaSlow));
   if (!(s.highFreqFactor > s.lowFreqFactor))
-    throw UsageError("--high-freq-factor: got " + app::formatNumber(s.highFreqFactor) + ", expected a number > --low-freq-factor " +
-                     app::formatNumber(s.lowFreqFactor));
+    throw UsageError("--high-freq-factor: got " + formatNumber(s.highFreqFactor) + ", expected a number > --low-freq-factor " +
+                     formatNumber(s.lowFreqFactor));
 }
 
 // Lengths of the runs: L and every multiple of L0, each in [1, kMaxExtrapolationLength].
@@ -107,7 +107,7 @@ void parseLengths(Request& r, const ParsedOptions& o) {
   for (double m : r.multiples) {
     const double len = std::round(m * l0);
     if (len < 1.0 || len > maxLen)
-      throw UsageError("--multiples: " + app::formatNumber(m) + " x L0 " + std::to_string(l0) + " = " + app::formatNumber(len) +
+      throw UsageError("--multiples: " + formatNumber(m) + " x L0 " + std::to_string(l0) + " = " + formatNumber(len) +
                        " positions, expected 1.." + std::to_string(maxLen));
   }
 }
@@ -246,7 +246,7 @@ json paramsJson(const Request& r, const ExtrapolationSetup& s) {
   return p;
 }
 
-Dataset computeLab(const Request& r, const app::ExportProgress& progress) {
+Dataset computeLab(const Request& r, const ExportProgress& progress) {
   const ExtrapolationSetup s = setupOf(r);
   const std::size_t total = r.extrapolationEncodings.size() * (1 + r.multiples.size());
   std::size_t done = 0;

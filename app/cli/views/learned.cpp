@@ -15,8 +15,8 @@ using nlohmann::json;
 
 void learnedDefaults(Request& r) { r.dModel = 768; }
 
-void learnedModel(Request& r, const app::ModelConfig& m, const std::string& source) {
-  if (m.encoding != app::ModelEncoding::Learned) modelMismatch(r, m, source, "a learned-position model");
+void learnedModel(Request& r, const ModelConfig& m, const std::string& source) {
+  if (m.encoding != ModelEncoding::Learned) modelMismatch(r, m, source, "a learned-position model");
   r.dModel = m.hiddenSize;
   if (m.maxPositions > 0) r.maxLen = static_cast<int>(std::min<long long>(m.maxPositions, kMaxInt));
 }
@@ -40,7 +40,7 @@ std::uint64_t learnedElements(const Request& r) {
                          static_cast<std::uint64_t>(r.dModel)});
 }
 
-Dataset computeLearned(const Request& r, const app::ExportProgress& progress) {
+Dataset computeLearned(const Request& r, const ExportProgress& progress) {
   Dataset d;
   Grid table;
   if (!r.tablePath.empty()) {
@@ -92,7 +92,7 @@ std::uint64_t learnedAveragedElements(const Request& r, int width, int height) {
 }
 
 // A table has no formula: its summed-area table gives every block's mean in O(1).
-Dataset learnedAveraged(const Request& r, int width, int height, const app::ExportProgress& progress) {
+Dataset learnedAveraged(const Request& r, int width, int height, const ExportProgress& progress) {
   Dataset d = computeLearned(r, [&](double f) { progress(0.5 * f); });
   const GridShape g{d.grid.rows, d.grid.cols};
   requireFits(r, g, {width, height}, 0);

@@ -47,7 +47,7 @@ std::uint64_t t5Elements(const Request& r) {
   return checkedProduct({n, n});
 }
 
-Dataset computeT5Buckets(const Request& r, const app::ExportProgress& progress) {
+Dataset computeT5Buckets(const Request& r, const ExportProgress& progress) {
   Dataset d;
   const T5BucketParams p = t5Params(r);
   d.grid = t5BucketGrid(p, r.positions);
@@ -88,7 +88,7 @@ std::uint64_t xposElements(const Request& r) {
   return checkedProduct({static_cast<std::uint64_t>(r.positions), static_cast<std::uint64_t>(r.rope.headDim / 2)});
 }
 
-Dataset computeXposScale(const Request& r, const app::ExportProgress& progress) {
+Dataset computeXposScale(const Request& r, const ExportProgress& progress) {
   Dataset d;
   const XposParams p = xposParams(r);
   d.grid = xposQueryScaleGrid(p, r.positions, r.firstPos);
@@ -151,7 +151,7 @@ Dataset squareBias(Grid g, const Request& r, bool masked) {
   return d;
 }
 
-Dataset computeKerpleBias(const Request& r, const app::ExportProgress& progress) {
+Dataset computeKerpleBias(const Request& r, const ExportProgress& progress) {
   const KerpleParams p = kerpleParams(r);
   Dataset d = squareBias(kerpleBiasGrid(p, r.positions, r.causal), r, r.causal);
   d.document["params"] = {{"kernel", kerpleKernelName(p.kernel)}, {"r1", p.r1}, {"r2", p.r2}, {"positions", r.positions},
@@ -169,7 +169,7 @@ void fireParse(Request& r, const ParsedOptions& o) {
   if (auto v = o.value("--fire-hidden")) r.fireHidden = static_cast<int>(parseIntOption("--fire-hidden", *v, 1, 4096));
 }
 
-Dataset computeFireBias(const Request& r, const app::ExportProgress& progress) {
+Dataset computeFireBias(const Request& r, const ExportProgress& progress) {
   const FireParams p{r.fireC, r.fireThreshold};
   const FireMlp f = fireSeededMlp(r.fireHidden, r.seed);
   Dataset d = squareBias(fireBiasGrid(p, f, r.positions), r, true);

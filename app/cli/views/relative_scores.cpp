@@ -52,7 +52,7 @@ std::uint64_t squareElements(const Request& r) {
   return checkedProduct({n, n});
 }
 
-Dataset computeShawScores(const Request& r, const app::ExportProgress& progress) {
+Dataset computeShawScores(const Request& r, const ExportProgress& progress) {
   const ShawVariant v = shawVariantOf(r);
   Dataset d;
   d.shape = {r.positions, r.positions};
@@ -99,7 +99,7 @@ std::uint64_t txlElements(const Request& r) {
   return checkedProduct({r.txlSum ? 1u : 4u, n, n});
 }
 
-Dataset computeTxlTerms(const Request& r, const app::ExportProgress& progress) {
+Dataset computeTxlTerms(const Request& r, const ExportProgress& progress) {
   const TxlWeights w = txlSeededWeights(r.dModel, r.rope.headDim, r.seed);
   const std::vector<double> emb = txlSeededEmbeddings(r.positions, r.dModel, r.seed + 1);
   Dataset d;

@@ -34,44 +34,44 @@ std::vector<std::string> ropeOptions(std::vector<std::string> extra) {
 // score overflows for ordinary q and k, and real models use 1 to 2.
 const RealRange kAttentionFactorRange{0.0, 1.0e6, true, false};
 
-std::string layerKindList(const app::ModelConfig& m, bool ropeOnly) {
+std::string layerKindList(const ModelConfig& m, bool ropeOnly) {
   std::string out;
-  for (const app::LayerKind& k : m.layerKinds) {
-    if (ropeOnly && k.scheme != app::LayerScheme::Rope) continue;
+  for (const LayerKind& k : m.layerKinds) {
+    if (ropeOnly && k.scheme != LayerScheme::Rope) continue;
     out += (out.empty() ? "" : ", ") + k.attention + " (" + std::to_string(k.layers.size()) + " layers, " +
-           app::layerSchemeName(k.scheme) + ")";
+           layerSchemeName(k.scheme) + ")";
   }
   return out.empty() ? std::string("none") : out;
 }
 
 // --layer-type: the kind of layer whose RoPE the view shows. Without it, the full-attention
 // layers, or the only kind when every layer is alike (Mistral's all-sliding layers).
-const app::LayerKind& ropeLayerKind(const Request& r, const app::ModelConfig& m, const std::string& source) {
+const LayerKind& ropeLayerKind(const Request& r, const ModelConfig& m, const std::string& source) {
   std::string want = "full_attention";
   if (r.layerType) {
     const std::string t = parseChoiceOption("--layer-type", *r.layerType, {"full", "sliding", "chunked", "full_attention",
                                                                           "sliding_attention", "chunked_attention"});
     want = t.ends_with("_attention") ? t : t + "_attention";
   }
-  const app::LayerKind* kind = nullptr;
-  for (const app::LayerKind& k : m.layerKinds) {
-    if (k.attention == want && (kind == nullptr || k.scheme == app::LayerScheme::Rope)) kind = &k;
+  const LayerKind* kind = nullptr;
+  for (const LayerKind& k : m.layerKinds) {
+    if (k.attention == want && (kind == nullptr || k.scheme == LayerScheme::Rope)) kind = &k;
   }
   if (kind == nullptr && !r.layerType && m.layerKinds.size() == 1) kind = &m.layerKinds.front();
   if (kind == nullptr) {
     throw UsageError(source + ": the model has no " + want + " layers; its layer kinds are " + layerKindList(m, false) +
                      " (choose with --layer-type full|sliding|chunked)");
   }
-  if (kind->scheme != app::LayerScheme::Rope) {
-    throw UsageError(source + ": the model's " + want + " layers use " + app::layerSchemeName(kind->scheme) +
+  if (kind->scheme != LayerScheme::Rope) {
+    throw UsageError(source + ": the model's " + want + " layers use " + layerSchemeName(kind->scheme) +
                      ", not RoPE; the layer kinds with RoPE are " + layerKindList(m, true) +
                      " (choose with --layer-type full|sliding|chunked)");
   }
   return *kind;
 }
 
-void ropeModel(Request& r, const app::ModelConfig& m, const std::string& source) {
-  if (m.encoding != app::ModelEncoding::Rope) modelMismatch(r, m, source, "a RoPE model");
+void ropeModel(Request& r, const ModelConfig& m, const std::string& source) {
+  if (m.encoding != ModelEncoding::Rope) modelMismatch(r, m, source, "a RoPE model");
   r.rope = m.layerKinds.empty() ? m.rope : ropeLayerKind(r, m, source).rope;
 }
 
@@ -123,16 +123,16 @@ void parseScaling(Request& r, const ParsedOptions& o) {
 void checkRope(Request& r) {
   const RopeScaling& s = r.rope.scaling;
   if (s.method == ScalingMethod::Yarn && !(s.betaFast > s.betaSlow)) {
-    throw UsageError("--beta-fast: got " + app::formatNumber(s.betaFast) + ", expected a number > --beta-slow " +
-                     app::formatNumber(s.betaSlow));
+    throw UsageError("--beta-fast: got " + formatNumber(s.betaFast) + ", expected a number > --beta-slow " +
+                     formatNumber(s.betaSlow));
   }
   if (s.method == ScalingMethod::Llama3 && !(s.highFreqFactor > s.lowFreqFactor)) {
-    throw UsageError("--high-freq-factor: got " + app::formatNumber(s.highFreqFactor) + ", expected a number > --low-freq-factor " +
-                     app::formatNumber(s.lowFreqFactor));
+    throw UsageError("--high-freq-factor: got " + formatNumber(s.highFreqFactor) + ", expected a number > --low-freq-factor " +
+                     formatNumber(s.lowFreqFactor));
   }
   const int pairs = ropeRotaryDims(r.rope) / 2;
   if (pairs < 1) {
-    throw UsageError("--rotary-fraction: " + app::formatNumber(r.rope.rotaryFraction) + " of head_dim " +
+    throw UsageError("--rotary-fraction: " + formatNumber(r.rope.rotaryFraction) + " of head_dim " +
                      std::to_string(r.rope.headDim) + " leaves no rotating pair");
   }
   if (s.method == ScalingMethod::LongRope) {
@@ -183,7 +183,7 @@ std::uint64_t rotateElements(const Request& r) { return checkedProduct({static_c
 std::uint64_t scoresElements(const Request& r) { return checkedProduct({positions(r), positions(r)}); }
 std::uint64_t decayElements(const Request& r) { return checkedProduct({positions(r), 2}); }
 
-Dataset computeRopeFreqs(const Request& r, const app::ExportProgress& progress) {
+Dataset computeRopeFreqs(const Request& r, const ExportProgress& progress) {
   Dataset d;
   const RopeFrequencies f = ropeFrequencies(r.rope);
   json regimes = json::array();
@@ -228,7 +228,7 @@ void describeRopeAngles(Dataset& d, const Request& r) {
   labelAxes(d, r.firstPos, r.positions, 0, ropeNumPairs(r.rope));
 }
 
-Dataset computeRopeAngles(const Request& r, const app::ExportProgress& progress) {
+Dataset computeRopeAngles(const Request& r, const ExportProgress& progress) {
   Dataset d;
   d.grid = ropeAngleGrid(r.rope, r.positions, r.firstPos);
   d.shape = {d.grid.rows, d.grid.cols};
@@ -241,7 +241,7 @@ std::uint64_t ropeAnglesAveragedElements(const Request& r, int width, int height
   return requireFits(r, {r.positions, ropeNumPairs(r.rope)}, {width, height}, r.firstPos + r.positions);
 }
 
-Dataset ropeAnglesAveraged(const Request& r, int width, int height, const app::ExportProgress& progress) {
+Dataset ropeAnglesAveraged(const Request& r, int width, int height, const ExportProgress& progress) {
   const GridShape g{r.positions, ropeNumPairs(r.rope)};
   Dataset d;
   setPicture(d, r, ropePairExactPicture(r.rope, RopePairValue::Angle, wholeWindow(r.firstPos, 0, g, {width, height})));
@@ -251,7 +251,7 @@ Dataset ropeAnglesAveraged(const Request& r, int width, int height, const app::E
   return d;
 }
 
-Dataset computeRopeRotate(const Request& r, const app::ExportProgress& progress) {
+Dataset computeRopeRotate(const Request& r, const ExportProgress& progress) {
   Dataset d;
   const bool wantDouble = wantsDouble(r);
   const std::size_t hd = static_cast<std::size_t>(r.rope.headDim);
@@ -301,7 +301,7 @@ void describeRopeScores(Dataset& d, const Request& r) {
   labelAxes(d, r.firstPos, r.positions, r.firstPos, r.positions);
 }
 
-Dataset computeRopeScores(const Request& r, const app::ExportProgress& progress) {
+Dataset computeRopeScores(const Request& r, const ExportProgress& progress) {
   Dataset d;
   std::vector<float> qf(r.q.begin(), r.q.end()), kf(r.k.begin(), r.k.end());
   d.grid = ropeScoreGrid(r.rope, qf, kf, r.positions, r.firstPos);
@@ -315,7 +315,7 @@ std::uint64_t ropeScoresAveragedElements(const Request& r, int width, int height
   return requireFits(r, {r.positions, r.positions}, {width, height}, r.firstPos + r.positions);
 }
 
-Dataset ropeScoresAveraged(const Request& r, int width, int height, const app::ExportProgress& progress) {
+Dataset ropeScoresAveraged(const Request& r, int width, int height, const ExportProgress& progress) {
   const GridShape g{r.positions, r.positions};
   const std::vector<float> qf(r.q.begin(), r.q.end()), kf(r.k.begin(), r.k.end());
   Dataset d;
@@ -326,7 +326,7 @@ Dataset ropeScoresAveraged(const Request& r, int width, int height, const app::E
   return d;
 }
 
-Dataset computeRopeDecay(const Request& r, const app::ExportProgress& progress) {
+Dataset computeRopeDecay(const Request& r, const ExportProgress& progress) {
   Dataset d;
   const std::vector<double> bound = ropeDecayBound(r.rope, r.positions - 1);
   d.shape = {static_cast<std::int64_t>(bound.size()), 2};
@@ -351,7 +351,7 @@ Dataset computeRopeDecay(const Request& r, const app::ExportProgress& progress) 
 
 // [mrope-angles] Qwen2-VL's three position ids per token, and which ids each pair rotates by.
 
-void mropeModel(Request& r, const app::ModelConfig& m, const std::string& source) {
+void mropeModel(Request& r, const ModelConfig& m, const std::string& source) {
   ropeModel(r, m, source);
   r.mropeSection = m.mropeSection;
   r.mropeInterleaved = m.mropeInterleaved;
@@ -421,7 +421,7 @@ std::uint64_t mropeElements(const Request& r) {
   return checkedProduct({static_cast<std::uint64_t>(mropeTokens(r)), static_cast<std::uint64_t>(ropeNumPairs(r.rope))});
 }
 
-Dataset computeMropeAngles(const Request& r, const app::ExportProgress& progress) {
+Dataset computeMropeAngles(const Request& r, const ExportProgress& progress) {
   Dataset d;
   const MropePositions ids = mropePositionIds(r.mropeSegments);
   d.grid = mropeAngleGrid(r.rope, r.mropeSection, r.mropeInterleaved, ids);
@@ -456,7 +456,7 @@ ViewDef ropeView(std::string name, std::string summary, std::string layout, std:
 
 std::string listText(const std::vector<double>& v) {
   std::string out;
-  for (double x : v) out += (out.empty() ? "" : ",") + app::formatNumber(x);
+  for (double x : v) out += (out.empty() ? "" : ",") + formatNumber(x);
   return out;
 }
 
@@ -465,7 +465,7 @@ std::string listText(const std::vector<double>& v) {
 std::optional<std::vector<std::string>> ropeArguments(const RopeParams& p) {
   const RopeScaling& s = p.scaling;
   if (!s.truncate) return std::nullopt;  // no flag turns YaRN's rounding off
-  auto num = [](double x) { return app::formatNumber(x); };
+  auto num = [](double x) { return formatNumber(x); };
   std::vector<std::string> a = {"--head-dim", std::to_string(p.headDim), "--base", num(p.base),
                                 "--layout", ropeLayoutName(p.layout)};
   if (p.rotaryFraction != 1.0) a.insert(a.end(), {"--rotary-fraction", num(p.rotaryFraction)});

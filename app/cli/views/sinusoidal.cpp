@@ -14,7 +14,7 @@ using nlohmann::json;
 
 void sinusoidalDefaults(Request& r) { r.dModel = 128; }
 
-void sinusoidalModel(Request& r, const app::ModelConfig& m, const std::string&) {
+void sinusoidalModel(Request& r, const ModelConfig& m, const std::string&) {
   if (m.hiddenSize > 0) r.dModel = m.hiddenSize;
 }
 
@@ -43,7 +43,7 @@ void describeSinusoidal(Dataset& d, const Request& r) {
   labelAxes(d, r.firstPos, r.positions, 0, p.dModel);
 }
 
-Dataset computeSinusoidal(const Request& r, const app::ExportProgress& progress) {
+Dataset computeSinusoidal(const Request& r, const ExportProgress& progress) {
   Dataset d;
   const bool wantDouble = wantsDouble(r);
   const SinusoidalParams& p = r.sin;
@@ -74,7 +74,7 @@ std::uint64_t sinusoidalAveragedElements(const Request& r, int width, int height
   return requireFits(r, {r.positions, r.sin.dModel}, {width, height}, r.firstPos + r.positions);
 }
 
-Dataset sinusoidalAveraged(const Request& r, int width, int height, const app::ExportProgress& progress) {
+Dataset sinusoidalAveraged(const Request& r, int width, int height, const ExportProgress& progress) {
   const GridShape g{r.positions, r.sin.dModel};
   Dataset d;
   setPicture(d, r, sinusoidalExactPicture(r.sin, wholeWindow(r.firstPos, 0, g, {width, height})));

@@ -98,8 +98,8 @@ SmallMultipleLayout smallMultipleLayout(int count, float width, float height, fl
   return best;
 }
 
-void applyAlibiConfig(AlibiPanelState& s, const ModelConfig& c, ConfigNotes& notes) {
-  if (c.encoding != ModelEncoding::Alibi) return;
+void applyAlibiConfig(AlibiPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
+  if (c.encoding != cli::ModelEncoding::Alibi) return;
   if (c.numHeads >= 1) s.numHeads = static_cast<int>(fitConfigValue("ALiBi", "num_attention_heads", "heads", c.numHeads, 1, kAlibiMaxHeads, notes));
   s.selectedHead = std::min(s.selectedHead, s.numHeads - 1);
   s.dirty = true;

@@ -68,7 +68,7 @@ void loadAlibiPanel(AlibiPanelState& s, const nlohmann::json& j);
 
 // An ALiBi model's config: its head count (1 .. kAlibiMaxHeads). Other encodings leave the
 // panel alone.
-void applyAlibiConfig(AlibiPanelState& s, const ModelConfig& c, ConfigNotes& notes);
+void applyAlibiConfig(AlibiPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes);
 
 // Small multiples: count square grids of `cell` pixels (label line included), perRow to a row, in
 // a width x height region with `gap` pixels between them. The largest cell in [minCell, maxCell]

@@ -32,7 +32,7 @@ void updateComparePanel(ComparePanelState& s) {
   p.targetLength = s.targetLength;
   p.seed = static_cast<std::uint64_t>(s.seed);
   try {
-    if (s.models.empty()) s.models = presetSchemes();
+    if (s.models.empty()) s.models = cli::presetSchemes();
     Comparison c = computeComparison(p, s.models);
     std::vector<ClaimVerdict> verdicts;
     for (const ComparisonClaim& claim : comparisonClaims().claims) verdicts.push_back(judgeClaim(claim, c));

@@ -130,8 +130,8 @@ MethodTableCell methodTableCell(ScalingMethod m, MethodColumn column, const Rope
   return c;
 }
 
-void applyContextExtensionConfig(ContextExtensionPanelState& s, const ModelConfig& c, ConfigNotes& notes) {
-  if (c.encoding != ModelEncoding::Rope) return;
+void applyContextExtensionConfig(ContextExtensionPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
+  if (c.encoding != cli::ModelEncoding::Rope) return;
   s.headDim = c.rope.headDim;
   s.base = c.rope.base;
   notePastSlider("Context extension", "head_dim", "head_dim", s.headDim, kContextMinHeadDim, kContextMaxHeadDim, notes);

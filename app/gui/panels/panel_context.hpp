@@ -63,7 +63,7 @@ void loadContextExtensionPanel(ContextExtensionPanelState& s, const nlohmann::js
 // A RoPE model's config: its head_dim, base, rotary fraction and scaling become the selected
 // method's (with "same factor and L0 for all", every method's factor and L0). Other encodings
 // leave the panel alone.
-void applyContextExtensionConfig(ContextExtensionPanelState& s, const ModelConfig& c, ConfigNotes& notes);
+void applyContextExtensionConfig(ContextExtensionPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes);
 
 // The method table's columns that do not apply to every method, and one cell of them: the number,
 // or "n/a" (applies = false) with why the column means nothing for that method. Exposed for tests.

@@ -426,9 +426,9 @@ void publishExport(const ExtrapolationPanelState& s, const std::vector<Extrapola
   const int l = runs.front().length;
   ex.caption = "head_dim=" + std::to_string(s.headDim) + " L0=" + std::to_string(s.trainedLength) + " L=" + std::to_string(l);
   ex.cliArgs = {"extrapolation", "--head-dim", std::to_string(s.headDim), "--original-max-positions",
-                std::to_string(s.trainedLength), "--positions", std::to_string(l), "--base", formatNumber(s.base),
-                "--seed", std::to_string(s.seed), "--slope", formatNumber(s.alibiSlope), "--text", s.sentence};
-  if (!s.autoFactor) ex.cliArgs.insert(ex.cliArgs.end(), {"--factor", formatNumber(s.factor)});
+                std::to_string(s.trainedLength), "--positions", std::to_string(l), "--base", cli::formatNumber(s.base),
+                "--seed", std::to_string(s.seed), "--slope", cli::formatNumber(s.alibiSlope), "--text", s.sentence};
+  if (!s.autoFactor) ex.cliArgs.insert(ex.cliArgs.end(), {"--factor", cli::formatNumber(s.factor)});
   ex.plotColumnNames = {"distance"};
   std::vector<std::vector<double>> cols{std::vector<double>(static_cast<std::size_t>(l))};
   for (int r = 0; r < l; ++r) cols[0][static_cast<std::size_t>(r)] = r;
@@ -550,8 +550,8 @@ void loadExtrapolationPanel(ExtrapolationPanelState& s, const nlohmann::json& j)
   s.plotsDirty = true;
 }
 
-void applyExtrapolationConfig(ExtrapolationPanelState& s, const ModelConfig& c, ConfigNotes& notes) {
-  if (c.encoding == ModelEncoding::Sinusoidal) return;  // the sinusoidal run has no parameter of a model
+void applyExtrapolationConfig(ExtrapolationPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
+  if (c.encoding == cli::ModelEncoding::Sinusoidal) return;  // the sinusoidal run has no parameter of a model
   cli::LabModel lab;
   try {
     lab = cli::labModelOf(c);
@@ -565,9 +565,9 @@ void applyExtrapolationConfig(ExtrapolationPanelState& s, const ModelConfig& c, 
   if (lab.encoding == ExtrapolationEncoding::Alibi) {
     s.alibiSlope = static_cast<float>(fitConfigReal(tab, "steepest ALiBi slope", "ALiBi slope m", lab.alibiSlope, kLabMinSlope, kLabMaxSlope, notes));
   } else {
-    s.trainedLength = static_cast<int>(fitConfigValue(tab, c.encoding == ModelEncoding::Learned ? "max_position_embeddings" : "trained length L0",
+    s.trainedLength = static_cast<int>(fitConfigValue(tab, c.encoding == cli::ModelEncoding::Learned ? "max_position_embeddings" : "trained length L0",
                                                       "trained length L0", lab.trainedLength, kLabMinTrainedLength, kLabMaxTrainedLength, notes));
-    const long long d = fitConfigValue(tab, c.encoding == ModelEncoding::Learned ? "hidden_size" : "head_dim", "head_dim", lab.headDim,
+    const long long d = fitConfigValue(tab, c.encoding == cli::ModelEncoding::Learned ? "hidden_size" : "head_dim", "head_dim", lab.headDim,
                                        kLabMinHeadDim, kLabMaxHeadDim, notes);
     s.headDim = static_cast<int>(d - d % 2);
   }

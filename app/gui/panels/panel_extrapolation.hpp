@@ -82,7 +82,7 @@ void updateExtrapolationPanel(ExtrapolationPanelState& s);
 // A loaded config runs as itself (cli::labModelOf, as `export extrapolation --config` does): its
 // encoding alone is shown, with its head_dim, base, L0, scaling or slope; what a slider cannot show
 // is said in notes. A model the lab cannot run leaves the tab as it was, with a note.
-void applyExtrapolationConfig(ExtrapolationPanelState& s, const ModelConfig& c, ConfigNotes& notes);
+void applyExtrapolationConfig(ExtrapolationPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes);
 
 // Settings kept between runs (unknown or out-of-range values are ignored). For the panels table.
 void saveExtrapolationPanel(const ExtrapolationPanelState& s, nlohmann::json& j);

@@ -335,8 +335,8 @@ void loadImagePanel(ImagePanelState& s, const nlohmann::json& j) {
   s.dirty = true;
 }
 
-void applyImageConfig(ImagePanelState& s, const ModelConfig& c, ConfigNotes& notes) {
-  if (c.encoding != ModelEncoding::Rope || c.mropeSection.size() != 3) return;
+void applyImageConfig(ImagePanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
+  if (c.encoding != cli::ModelEncoding::Rope || c.mropeSection.size() != 3) return;
   // M-RoPE turns the rotary dims only (Qwen3.5: 64 of head_dim 256, partial_rotary_factor 0.25).
   const long long d = fitConfigValue("Image RoPE", "rotary dims", "M-RoPE head dim", ropeRotaryDims(c.rope), kImageMinHeadDim, kImageMaxHeadDim, notes);
   s.mropeHeadDim = static_cast<int>(d - d % 4);

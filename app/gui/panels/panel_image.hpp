@@ -52,6 +52,6 @@ void loadImagePanel(ImagePanelState& s, const nlohmann::json& j);
 
 // A config with M-RoPE (mrope_section) sets the M-RoPE half: head_dim, base, the three sections
 // and the interleaved layout, as `posviz export mrope-angles --config` reads them. Others leave it.
-void applyImageConfig(ImagePanelState& s, const ModelConfig& c, ConfigNotes& notes);
+void applyImageConfig(ImagePanelState& s, const cli::ModelConfig& c, ConfigNotes& notes);
 
 }  // namespace posviz::app

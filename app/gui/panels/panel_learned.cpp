@@ -216,8 +216,8 @@ void requestLearnedTable(LearnedPanelState& s) { requestTable(s, s.fromFile); }
 // [SECTION] drawLearnedPanel
 // -----------------------------------------------------------------------------------------------
 
-void applyLearnedConfig(LearnedPanelState& s, const ModelConfig& c, ConfigNotes& notes) {
-  if (c.encoding != ModelEncoding::Learned) return;
+void applyLearnedConfig(LearnedPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
+  if (c.encoding != cli::ModelEncoding::Learned) return;
   if (c.maxPositions >= 1) s.maxLen = static_cast<int>(fitConfigValue("Learned", "max_position_embeddings", "max_len", c.maxPositions, 1, kMaxPositions, notes));
   if (c.hiddenSize >= 1) s.dModel = static_cast<int>(fitConfigValue("Learned", "hidden_size", "d_model", c.hiddenSize, 1, kLearnedMaxDModel, notes));
   s.numPositions = std::min(kMaxPositions, s.maxLen + std::max(1, s.maxLen / 4));

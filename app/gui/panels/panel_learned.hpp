@@ -65,7 +65,7 @@ void drawLearnedPanel(LearnedPanelState& s, AppContext& ctx);
 
 // A learned-position model's config: a seeded table of max_position_embeddings x hidden_size,
 // shown a quarter past its last row, looked up at max_len. Other encodings leave the panel alone.
-void applyLearnedConfig(LearnedPanelState& s, const ModelConfig& c, ConfigNotes& notes);
+void applyLearnedConfig(LearnedPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes);
 
 // Starts building the table in the background: from s.path when s.fromFile, else learnedInit with
 // the seeded parameters. A failure lands in s.loadError on a later frame; the last good table stays.

@@ -19,16 +19,16 @@ namespace {
 constexpr const char* kDefaultPreset = "gemma-3-4b-it";
 
 // By scheme; RoPE layers by attention too, so Gemma's local and global layers differ.
-ImVec4 kindColor(const LayerKind& k) {
+ImVec4 kindColor(const cli::LayerKind& k) {
   switch (k.scheme) {
-    case LayerScheme::Rope:
+    case cli::LayerScheme::Rope:
       if (k.attention == "sliding_attention") return {0.50f, 0.82f, 0.98f, 1.0f};
       if (k.attention == "chunked_attention") return {0.30f, 0.75f, 0.65f, 1.0f};
       return {0.18f, 0.38f, 0.95f, 1.0f};
-    case LayerScheme::NoPE: return {0.55f, 0.55f, 0.55f, 1.0f};
-    case LayerScheme::Alibi: return {0.90f, 0.55f, 0.20f, 1.0f};
-    case LayerScheme::Learned: return {0.35f, 0.75f, 0.35f, 1.0f};
-    case LayerScheme::None: return {0.25f, 0.25f, 0.28f, 1.0f};
+    case cli::LayerScheme::NoPE: return {0.55f, 0.55f, 0.55f, 1.0f};
+    case cli::LayerScheme::Alibi: return {0.90f, 0.55f, 0.20f, 1.0f};
+    case cli::LayerScheme::Learned: return {0.35f, 0.75f, 0.35f, 1.0f};
+    case cli::LayerScheme::None: return {0.25f, 0.25f, 0.28f, 1.0f};
   }
   return {1, 1, 1, 1};
 }
@@ -36,12 +36,12 @@ ImVec4 kindColor(const LayerKind& k) {
 void buildTemperatureCurve(ModelPanelState& s);
 
 void loadPresetInto(ModelPanelState& s, int index) {
-  const std::vector<std::string> names = presetNames();
+  const std::vector<std::string> names = cli::presetNames();
   if (index < 0 || index >= static_cast<int>(names.size())) return;
   s.presetIndex = index;
   s.selectedKind = 0;
   try {
-    s.config = loadPreset(names[static_cast<std::size_t>(index)]);
+    s.config = cli::loadPreset(names[static_cast<std::size_t>(index)]);
     s.error.clear();
     buildTemperatureCurve(s);
   } catch (const std::exception& e) {  // a preset that does not load is shown, not thrown
@@ -50,7 +50,7 @@ void loadPresetInto(ModelPanelState& s, int index) {
 }
 
 void drawPresetPicker(ModelPanelState& s) {
-  const std::vector<std::string> names = presetNames();
+  const std::vector<std::string> names = cli::presetNames();
   if (!s.config && s.error.empty()) {
     const auto it = std::find(names.begin(), names.end(), kDefaultPreset);
     loadPresetInto(s, it == names.end() ? 0 : static_cast<int>(it - names.begin()));
@@ -70,7 +70,7 @@ void drawPresetPicker(ModelPanelState& s) {
 
 // One cell per layer, coloured by its kind's scheme; clicking selects the kind.
 void drawLayerStrip(ModelPanelState& s) {
-  const ModelConfig& m = *s.config;
+  const cli::ModelConfig& m = *s.config;
   std::vector<int> kindOf(static_cast<std::size_t>(std::max(m.numLayers, 0)), -1);
   for (int k = 0; k < static_cast<int>(m.layerKinds.size()); ++k) {
     for (int layer : m.layerKinds[static_cast<std::size_t>(k)].layers) {
@@ -83,21 +83,21 @@ void drawLayerStrip(ModelPanelState& s) {
   for (int layer = 0; layer < m.numLayers; ++layer) {
     const int k = kindOf[static_cast<std::size_t>(layer)];
     if (k < 0) continue;
-    const LayerKind& kind = m.layerKinds[static_cast<std::size_t>(k)];
+    const cli::LayerKind& kind = m.layerKinds[static_cast<std::size_t>(k)];
     if (layer > 0 && x + cell <= right) ImGui::SameLine(0.0f, 2.0f);
     else x = 0.0f;
     ImGui::PushID(layer);
     ImVec4 color = kindColor(kind);
     if (k != s.selectedKind) color.w = 0.4f;  // the selected kind stands out
     if (ImGui::ColorButton("##layer", color, ImGuiColorEditFlags_NoTooltip, ImVec2(cell, cell * 1.6f))) s.selectedKind = k;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("layer %d: %s, %s", layer, kind.attention.c_str(), layerSchemeName(kind.scheme));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("layer %d: %s, %s", layer, kind.attention.c_str(), cli::layerSchemeName(kind.scheme));
     ImGui::PopID();
     x += cell + 2.0f;
   }
 }
 
 std::optional<int> drawKindTable(ModelPanelState& s) {
-  const ModelConfig& m = *s.config;
+  const cli::ModelConfig& m = *s.config;
   std::optional<int> open;
   if (!ImGui::BeginTable("kinds", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return open;
   ImGui::TableSetupColumn("attention", ImGuiTableColumnFlags_WidthFixed);
@@ -106,7 +106,7 @@ std::optional<int> drawKindTable(ModelPanelState& s) {
   ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableHeadersRow();
   for (int k = 0; k < static_cast<int>(m.layerKinds.size()); ++k) {
-    const LayerKind& kind = m.layerKinds[static_cast<std::size_t>(k)];
+    const cli::LayerKind& kind = m.layerKinds[static_cast<std::size_t>(k)];
     ImGui::PushID(k);
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
@@ -121,7 +121,7 @@ std::optional<int> drawKindTable(ModelPanelState& s) {
     if (kind.attentionChunk > 0) text += "; attention chunk " + std::to_string(kind.attentionChunk);
     ImGui::TextWrapped("%s", text.c_str());
     ImGui::TableNextColumn();
-    const bool opens = kind.scheme != LayerScheme::NoPE && kind.scheme != LayerScheme::None;
+    const bool opens = kind.scheme != cli::LayerScheme::NoPE && kind.scheme != cli::LayerScheme::None;
     ImGui::BeginDisabled(!opens);
     if (ImGui::SmallButton("Open")) open = k;
     ImGui::EndDisabled();
@@ -175,11 +175,11 @@ void drawTemperature(const ModelPanelState& s) {
 
 }  // namespace
 
-void applyModelPanelConfig(ModelPanelState& s, const ModelConfig& config, ConfigNotes& /*notes: the tab shows every field as it is*/) {
+void applyModelPanelConfig(ModelPanelState& s, const cli::ModelConfig& config, ConfigNotes& /*notes: the tab shows every field as it is*/) {
   const bool same = s.config && s.config->name == config.name && s.config->layerKinds.size() == config.layerKinds.size();
   if (!same) {
     s.selectedKind = 0;
-    const std::vector<std::string> names = presetNames();
+    const std::vector<std::string> names = cli::presetNames();
     const auto it = std::find(names.begin(), names.end(), config.name);
     s.presetIndex = it == names.end() ? -1 : static_cast<int>(it - names.begin());
   }
@@ -192,7 +192,7 @@ std::optional<int> drawModelPanel(ModelPanelState& s, AppContext& /*ctx*/) {
   drawPresetPicker(s);
   if (!s.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "%s", s.error.c_str());
   if (!s.config) return std::nullopt;
-  const ModelConfig& m = *s.config;
+  const cli::ModelConfig& m = *s.config;
   ImGui::Text("%s%s%s: %d layers, %lld positions", m.name.c_str(), m.modelType.empty() ? "" : ", model_type ",
               m.modelType.c_str(), m.numLayers, m.maxPositions);
   ImGui::Spacing();

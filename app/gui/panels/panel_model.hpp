@@ -20,8 +20,8 @@
 namespace posviz::app {
 
 struct ModelPanelState {
-  std::optional<ModelConfig> config;  // the model shown; empty until loaded
-  int presetIndex = -1;               // into presetNames(), -1 = the config came from a file
+  std::optional<cli::ModelConfig> config;  // the model shown; empty until loaded
+  int presetIndex = -1;               // into cli::presetNames(), -1 = the config came from a file
   int selectedKind = 0;               // index into config->layerKinds
   std::string error;                  // a preset that failed to load
   // Llama 4's NoPE-layer query scale against position (core/attn_temperature), built on load.
@@ -32,6 +32,6 @@ struct ModelPanelState {
 std::optional<int> drawModelPanel(ModelPanelState& s, AppContext& ctx);
 
 // Keeps the Model view on the config loaded elsewhere (File > Open config).
-void applyModelPanelConfig(ModelPanelState& s, const ModelConfig& config, ConfigNotes& notes);
+void applyModelPanelConfig(ModelPanelState& s, const cli::ModelConfig& config, ConfigNotes& notes);
 
 }  // namespace posviz::app

@@ -207,8 +207,8 @@ void updatePairGrid(RopePanelState& s, AppContext& ctx) {
 
 }  // namespace
 
-void applyRopeConfig(RopePanelState& s, const ModelConfig& c, ConfigNotes& notes) {
-  if (c.encoding != ModelEncoding::Rope) return;
+void applyRopeConfig(RopePanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
+  if (c.encoding != cli::ModelEncoding::Rope) return;
   s.params = c.rope;
   notePastSlider("RoPE", "head_dim", "head_dim", c.rope.headDim, kRopeMinHeadDim, kRopeMaxHeadDim, notes);
   notePastSlider("RoPE", "rope_theta", "base", c.rope.base, kRopeMinBase, kRopeMaxBase, notes);
@@ -875,7 +875,7 @@ void publishStatus(const RopePanelState& s, AppContext& ctx) {
 // File > Export: the full grid shown and s by offset.
 std::string numberList(const std::vector<float>& v) {
   std::string out;
-  for (float x : v) out += (out.empty() ? "" : ",") + formatNumber(x);
+  for (float x : v) out += (out.empty() ? "" : ",") + cli::formatNumber(x);
   return out;
 }
 

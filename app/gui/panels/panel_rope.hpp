@@ -102,7 +102,7 @@ void drawRopePanel(RopePanelState& s, AppContext& ctx);
 
 // A RoPE model's config: its RopeParams (typed q, k give way to seeded ones when head_dim
 // changes). Other encodings leave the panel alone.
-void applyRopeConfig(RopePanelState& s, const ModelConfig& c, ConfigNotes& notes);
+void applyRopeConfig(RopePanelState& s, const cli::ModelConfig& c, ConfigNotes& notes);
 
 // Settings kept between runs (unknown or out-of-range values are ignored). For the panels table.
 void saveRopePanel(const RopePanelState& s, nlohmann::json& j);

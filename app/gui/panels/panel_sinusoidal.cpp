@@ -666,8 +666,8 @@ void drawOffset(SinusoidalPanelState& s) {
 // [SECTION] drawSinusoidalPanel
 // -----------------------------------------------------------------------------------------------
 
-void applySinusoidalConfig(SinusoidalPanelState& s, const ModelConfig& c, ConfigNotes& notes) {
-  if (c.encoding != ModelEncoding::Sinusoidal) return;
+void applySinusoidalConfig(SinusoidalPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
+  if (c.encoding != cli::ModelEncoding::Sinusoidal) return;
   if (c.hiddenSize >= 2) {
     const long long d = fitConfigValue("Sinusoidal", "hidden_size", "d_model", c.hiddenSize, 2, kMaxDModel, notes);
     s.params.dModel = static_cast<int>(d - d % 2);
@@ -761,7 +761,7 @@ void publishExport(const SinusoidalPanelState& s, AppContext& ctx) {
     ex.valueName = "PE";
     ex.computeFull = [g, b, p, n] { return gpu::computeSinusoidalGrid(g, b, p, n).grid; };
     if (p.minTimescale == 1.0) {  // the CLI has no flag for another minimum timescale
-      ex.cliArgs = {"sinusoidal", "--d-model", std::to_string(p.dModel), "--base", formatNumber(p.base), "--layout",
+      ex.cliArgs = {"sinusoidal", "--d-model", std::to_string(p.dModel), "--base", cli::formatNumber(p.base), "--layout",
                     p.layout == SinusoidalLayout::Interleaved ? "interleaved" : "t2t", "--positions", std::to_string(n)};
     }
   }

@@ -84,6 +84,6 @@ void drawSinusoidalPanel(SinusoidalPanelState& s, AppContext& ctx);
 
 // A sinusoidal model's config: d_model from hidden_size, positions from max_position_embeddings.
 // Other encodings leave the panel alone.
-void applySinusoidalConfig(SinusoidalPanelState& s, const ModelConfig& c, ConfigNotes& notes);
+void applySinusoidalConfig(SinusoidalPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes);
 
 }  // namespace posviz::app

@@ -166,21 +166,21 @@ void tweakPipeline(AppState& a) {
 // The Model view's "Open": that layer kind's parameters become every panel's, and its tab opens
 // (context extension when the RoPE is scaled).
 void openLayerKind(AppState& a, int kindIndex) {
-  ModelConfig c = *a.model.config;
-  const LayerKind& k = c.layerKinds.at(static_cast<std::size_t>(kindIndex));
+  cli::ModelConfig c = *a.model.config;
+  const cli::LayerKind& k = c.layerKinds.at(static_cast<std::size_t>(kindIndex));
   switch (k.scheme) {
-    case LayerScheme::Rope:
-      c.encoding = ModelEncoding::Rope;
+    case cli::LayerScheme::Rope:
+      c.encoding = cli::ModelEncoding::Rope;
       c.rope = k.rope;
       break;
-    case LayerScheme::Alibi: c.encoding = ModelEncoding::Alibi; break;
-    case LayerScheme::Learned: c.encoding = ModelEncoding::Learned; break;
-    case LayerScheme::NoPE:
-    case LayerScheme::None: return;
+    case cli::LayerScheme::Alibi: c.encoding = cli::ModelEncoding::Alibi; break;
+    case cli::LayerScheme::Learned: c.encoding = cli::ModelEncoding::Learned; break;
+    case cli::LayerScheme::NoPE:
+    case cli::LayerScheme::None: return;
   }
   a.model.selectedKind = kindIndex;
   if (const ConfigNotes notes = applyModelConfig(a, c); !notes.empty()) a.notice = configNotesText(c.name, notes);
-  a.requestedPanel = findPanel(cli::tabShowing(c.encoding, c.encoding == ModelEncoding::Rope && k.rope.scaling.method != ScalingMethod::None));
+  a.requestedPanel = findPanel(cli::tabShowing(c.encoding, c.encoding == cli::ModelEncoding::Rope && k.rope.scaling.method != ScalingMethod::None));
 }
 
 // The Learn path: where the student is, what they have seen, the values they set per step.
@@ -290,7 +290,7 @@ std::vector<PanelInfo> buildPanels() {
 
 }  // namespace
 
-ConfigNotes applyModelConfig(AppState& a, const ModelConfig& config) {
+ConfigNotes applyModelConfig(AppState& a, const cli::ModelConfig& config) {
   ConfigNotes notes;
   applySinusoidalConfig(a.sinusoidal, config, notes);
   applyLearnedConfig(a.learned, config, notes);

@@ -34,6 +34,6 @@ int findPanel(std::string_view name);   // by tab name or alias: index, or -1
 // Extrapolation lab (as `export extrapolation --config` runs them); M-RoPE configs to Image RoPE
 // (as `export mrope-angles --config`); every config to the Model tab. Returns what a tab could not show as the
 // config has it (a value past a slider), one line each (config_notes.hpp).
-ConfigNotes applyModelConfig(AppState& a, const ModelConfig& config);
+ConfigNotes applyModelConfig(AppState& a, const cli::ModelConfig& config);
 
 }  // namespace posviz::app

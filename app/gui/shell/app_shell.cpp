@@ -463,7 +463,7 @@ void AppShell::followStartHereLink(StartHereLink link) {
     case StartHereLink::Sinusoidal: state_.requestedPanel = findPanel("sinusoidal"); break;
     case StartHereLink::ModelPreset:
       try {
-        showConfigNotes(kStartHerePreset, applyModelConfig(state_, loadPreset(kStartHerePreset)));
+        showConfigNotes(kStartHerePreset, applyModelConfig(state_, cli::loadPreset(kStartHerePreset)));
         state_.requestedPanel = findPanel("model");
       } catch (const std::exception& e) {
         state_.message = std::string("Preset ") + kStartHerePreset + ": " + e.what();
@@ -703,10 +703,10 @@ void AppShell::drawMenuBar() {
       configError_.clear();
     }
     if (ImGui::BeginMenu("Model presets")) {
-      for (const std::string& name : presetNames()) {
+      for (const std::string& name : cli::presetNames()) {
         if (!ImGui::MenuItem(name.c_str())) continue;
         try {
-          applyConfig(loadPreset(name));
+          applyConfig(cli::loadPreset(name));
         } catch (const std::exception& e) {
           state_.message = std::string("Preset ") + name + ": " + e.what();
           state_.messageUntil = ImGui::GetTime() + 8.0;
@@ -786,7 +786,7 @@ void AppShell::drawMenuBar() {
   ImGui::EndMenuBar();
 }
 
-void AppShell::applyConfig(const ModelConfig& config) {
+void AppShell::applyConfig(const cli::ModelConfig& config) {
   showConfigNotes(config.name, applyModelConfig(state_, config));
   state_.requestedPanel = findPanel(cli::tabShowing(config.encoding));
   state_.message = "Loaded " + config.name + (config.description.empty() ? "" : ": " + config.description);
@@ -813,7 +813,7 @@ void AppShell::drawConfigPopup() {
   if (!configError_.empty()) ErrorText(configError_);
   if (ImGui::Button("Open") || enter) {
     try {
-      applyConfig(loadModelConfig(configPath_));
+      applyConfig(cli::loadModelConfig(configPath_));
       configError_.clear();
       ImGui::CloseCurrentPopup();
     } catch (const std::exception& e) {

@@ -104,7 +104,7 @@ class AppShell {
   void drawConfigPopup();
   void runExport();
   void drawExportCommand();
-  void applyConfig(const ModelConfig& config);
+  void applyConfig(const cli::ModelConfig& config);
 
   GLFWwindow* window_ = nullptr;
   AppOptions options_;

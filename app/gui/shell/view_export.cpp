@@ -39,7 +39,7 @@ void exportView(const ExportableView& view, ViewExportKind kind, const std::stri
     std::vector<std::string> names = view.plotColumnNames;
     for (std::size_t i = names.size(); i < columns.size(); ++i) names.push_back("column" + std::to_string(i));
     names.resize(columns.size());
-    writeCsvColumns(path, names, columns);
+    cli::writeCsvColumns(path, names, columns);
     return;
   }
   if (!view.computeFull) throw std::invalid_argument("export: the view " + view.name + " has no heatmap");
@@ -47,29 +47,29 @@ void exportView(const ExportableView& view, ViewExportKind kind, const std::stri
   switch (kind) {
     case ViewExportKind::HeatmapPng:
     case ViewExportKind::HeatmapSvg: {
-      PngOptions o;
-      o.scale = autoColorScale(g, &view.colormap, colormapKind(view.colormap) == ColormapKind::Cyclic);
+      cli::PngOptions o;
+      o.scale = cli::autoColorScale(g, &view.colormap, colormapKind(view.colormap) == ColormapKind::Cyclic);
       if (view.symmetricRange) {
         const float a = std::max(std::fabs(o.scale.min), std::fabs(o.scale.max));
         o.scale.min = -a;
         o.scale.max = a;
       }
-      o.cellScale = options.cellScale > 0 ? options.cellScale : autoCellScale(g.rows, g.cols);
+      o.cellScale = options.cellScale > 0 ? options.cellScale : cli::autoCellScale(g.rows, g.cols);
       o.colorbar = options.colorbar;
       o.axisTitles = options.axisTitles;
       o.rowTitle = view.rowTitle.empty() ? "row" : view.rowTitle;
       o.colTitle = view.colTitle.empty() ? "col" : view.colTitle;
       o.valueName = view.valueName;
       if (options.caption) o.caption = view.caption;
-      if (kind == ViewExportKind::HeatmapSvg) writeSvg(path, g, o);
-      else writePng(path, g, o);
+      if (kind == ViewExportKind::HeatmapSvg) cli::writeSvg(path, g, o);
+      else cli::writePng(path, g, o);
       break;
     }
     case ViewExportKind::HeatmapNpy:
       writeNpy(path, {g.rows, g.cols}, g.values.data(), DType::F32);
       break;
     case ViewExportKind::HeatmapCsv:
-      writeCsvGrid(path, g,
+      cli::writeCsvGrid(path, g,
                    {view.name + ": rows = " + (view.rowTitle.empty() ? "row" : view.rowTitle) + ", cols = " +
                     (view.colTitle.empty() ? "col" : view.colTitle) + (view.caption.empty() ? "" : "; " + view.caption)});
       break;

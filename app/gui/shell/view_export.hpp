@@ -23,7 +23,7 @@ enum class ViewExportKind {
 };
 // The defaults are `posviz export`'s: the picture as the window draws it, scaled to be readable.
 struct ViewExportOptions {
-  int cellScale = 0;        // PNG/SVG pixels per cell side, >= 1; 0 = automatic (app::autoCellScale)
+  int cellScale = 0;        // PNG/SVG pixels per cell side, >= 1; 0 = automatic (cli::autoCellScale)
   bool colorbar = true;     // PNG/SVG
   bool axisTitles = true;   // PNG/SVG
   bool caption = true;      // PNG/SVG: the view's parameter caption above the image
