@@ -1,0 +1,148 @@
+#include "core/train/matmul.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(POSVIZ_TRAIN_NO_CLONES)
+#define POSVIZ_TRAIN_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define POSVIZ_TRAIN_CLONES
+#endif
+
+namespace posviz::train {
+
+namespace {
+
+constexpr int kBlockK = 256;
+
+inline std::size_t at(int row, int stride) { return static_cast<std::size_t>(row) * static_cast<std::size_t>(stride); }
+
+// MR rows x NV vectors of C over k terms, the sums held in vector registers (GCC vector
+// extensions: 32-byte vectors, split in two on the baseline ISA).
+template <class T, int MR, int NV>
+[[gnu::always_inline]] inline void tile(int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate) {
+  typedef T V __attribute__((vector_size(32)));
+  constexpr int kLanes = static_cast<int>(sizeof(V) / sizeof(T));
+  V sum[MR][NV];
+#pragma GCC unroll 8
+  for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) {
+      if (accumulate)
+        std::memcpy(&sum[r][v], c + at(r, ldc) + static_cast<std::size_t>(v * kLanes), sizeof(V));
+      else
+        sum[r][v] = V{};
+    }
+  for (int p = 0; p < k; ++p) {
+    const T* bp = b + at(p, ldb);
+    V bv[NV];
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) std::memcpy(&bv[v], bp + v * kLanes, sizeof(V));
+#pragma GCC unroll 8
+    for (int r = 0; r < MR; ++r) {
+      const T av = a[at(r, lda) + static_cast<std::size_t>(p)];
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) sum[r][v] += av * bv[v];
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) std::memcpy(c + at(r, ldc) + static_cast<std::size_t>(v * kLanes), &sum[r][v], sizeof(V));
+}
+
+// Any mr x nr block (the edges), the same order of summation.
+template <class T>
+[[gnu::always_inline]] inline void edge(int mr, int nr, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate) {
+  for (int r = 0; r < mr; ++r) {
+    for (int j = 0; j < nr; ++j) {
+      T s = accumulate ? c[at(r, ldc) + static_cast<std::size_t>(j)] : T(0);
+      for (int p = 0; p < k; ++p) s += a[at(r, lda) + static_cast<std::size_t>(p)] * b[at(p, ldb) + static_cast<std::size_t>(j)];
+      c[at(r, ldc) + static_cast<std::size_t>(j)] = s;
+    }
+  }
+}
+
+template <class T, int NV>
+[[gnu::always_inline]] inline void panel(int m, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate) {
+  int i = 0;
+  for (; i + 4 <= m; i += 4) tile<T, 4, NV>(k, a + at(i, lda), lda, b, ldb, c + at(i, ldc), ldc, accumulate);
+  for (; i < m; ++i) tile<T, 1, NV>(k, a + at(i, lda), lda, b, ldb, c + at(i, ldc), ldc, accumulate);
+}
+
+template <class T>
+[[gnu::always_inline]] inline void gemmImpl(int m, int n, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate) {
+  if (m <= 0 || n <= 0) return;
+  if (k <= 0) {
+    if (!accumulate)
+      for (int i = 0; i < m; ++i) std::fill(c + at(i, ldc), c + at(i, ldc) + n, T(0));
+    return;
+  }
+  for (int p0 = 0; p0 < k; p0 += kBlockK) {
+    const int kc = std::min(kBlockK, k - p0);
+    const bool acc = accumulate || p0 > 0;
+    const T* ap = a + p0;
+    const T* bp = b + at(p0, ldb);
+    int j = 0;
+    constexpr int kLanes = static_cast<int>(32 / sizeof(T));
+    for (; j + 2 * kLanes <= n; j += 2 * kLanes) panel<T, 2>(m, kc, ap, lda, bp + j, ldb, c + j, ldc, acc);
+    for (; j + kLanes <= n; j += kLanes) panel<T, 1>(m, kc, ap, lda, bp + j, ldb, c + j, ldc, acc);
+    if (j < n) edge<T>(m, n - j, kc, ap, lda, bp + j, ldb, c + j, ldc, acc);
+  }
+}
+
+POSVIZ_TRAIN_CLONES void gemmFloat(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc, bool acc) {
+  gemmImpl<float>(m, n, k, a, lda, b, ldb, c, ldc, acc);
+}
+
+POSVIZ_TRAIN_CLONES void gemmDouble(int m, int n, int k, const double* a, int lda, const double* b, int ldb, double* c, int ldc,
+                                    bool acc) {
+  gemmImpl<double>(m, n, k, a, lda, b, ldb, c, ldc, acc);
+}
+
+}  // namespace
+
+template <class T>
+void gemm(int m, int n, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate) {
+  if constexpr (sizeof(T) == sizeof(float))
+    gemmFloat(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+  else
+    gemmDouble(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+}
+
+template <class T>
+void transposeInto(int rows, int cols, const T* src, int lds, T* dst) {
+  constexpr int kB = 16;
+  for (int i0 = 0; i0 < rows; i0 += kB) {
+    const int i1 = std::min(rows, i0 + kB);
+    for (int j0 = 0; j0 < cols; j0 += kB) {
+      const int j1 = std::min(cols, j0 + kB);
+      for (int i = i0; i < i1; ++i)
+        for (int j = j0; j < j1; ++j) dst[at(j, rows) + static_cast<std::size_t>(i)] = src[at(i, lds) + static_cast<std::size_t>(j)];
+    }
+  }
+}
+
+template <class T>
+void gemmBt(int m, int n, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate, T* scratch) {
+  transposeInto(n, k, b, ldb, scratch);  // k x n
+  gemm(m, n, k, a, lda, scratch, n, c, ldc, accumulate);
+}
+
+template <class T>
+void gemmAt(int m, int n, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate, T* scratch) {
+  transposeInto(k, m, a, lda, scratch);  // m x k
+  gemm(m, n, k, scratch, k, b, ldb, c, ldc, accumulate);
+}
+
+#define POSVIZ_TRAIN_INSTANTIATE(T)                                                                              \
+  template void gemm<T>(int, int, int, const T*, int, const T*, int, T*, int, bool);                             \
+  template void gemmBt<T>(int, int, int, const T*, int, const T*, int, T*, int, bool, T*);                       \
+  template void gemmAt<T>(int, int, int, const T*, int, const T*, int, T*, int, bool, T*);                       \
+  template void transposeInto<T>(int, int, const T*, int, T*);
+POSVIZ_TRAIN_INSTANTIATE(float)
+POSVIZ_TRAIN_INSTANTIATE(double)
+#undef POSVIZ_TRAIN_INSTANTIATE
+
+}  // namespace posviz::train
