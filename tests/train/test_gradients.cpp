@@ -35,10 +35,10 @@ Model<double> perturbedModel(const ModelConfig& c, std::uint64_t seed) {
   return m;
 }
 
-// The largest |analytic - numeric| / max(|analytic|, |numeric|, 1e-4) over up to 12 entries of one
+// The largest |analytic - numeric| / max(|analytic|, |numeric|, 1e-4) over up to 6 entries of one
 // tensor (the floor keeps the differences' rounding out of the ratio where a gradient is ~0).
 double tensorError(Model<double>& m, const Batch& b, const PositionTables<double>& pos, const TensorInfo& t, const std::vector<double>& grad) {
-  const std::size_t samples = std::min<std::size_t>(t.size, 12);
+  const std::size_t samples = std::min<std::size_t>(t.size, 6);
   double worst = 0.0;
   for (std::size_t s = 0; s < samples; ++s) {
     const std::size_t i = t.offset + (s * 7919) % t.size;

@@ -1,0 +1,223 @@
+#include "core/train/weights.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <ostream>
+#include <set>
+#include <sstream>
+
+#include "core/atomic_file.hpp"
+#include "core/train/json.hpp"
+
+namespace posviz::train {
+
+namespace {
+
+constexpr std::uint64_t kMaxHeaderBytes = std::uint64_t{64} << 20;
+constexpr std::size_t kMaxFileBytes = std::size_t{1} << 30;
+constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
+constexpr int kMaxDims = 8;
+
+void putU64(std::string& out, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) out += static_cast<char>((v >> (8 * i)) & 0xFF);
+}
+
+std::uint64_t getU64(std::string_view s) {
+  std::uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(s[static_cast<std::size_t>(i)]);
+  return v;
+}
+
+std::string shapeText(const std::vector<long long>& shape) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+struct Entry {
+  std::string name;
+  std::vector<long long> shape;
+  std::uint64_t begin = 0, end = 0;
+};
+
+// One tensor's header entry, checked against the data's size before anything is allocated.
+Entry readEntry(const std::string& name, const JsonValue& v, std::uint64_t dataSize, const std::string& what) {
+  const std::string where = what + ": tensor \"" + name + "\"";
+  Entry e;
+  e.name = name;
+  const std::string& dtype = jsonString(jsonMember(v, "dtype", where), where + " dtype");
+  if (dtype != "F32") throw WeightsError(where + " has dtype " + dtype + "; only F32 is read");
+  const JsonValue& shape = jsonMember(v, "shape", where);
+  if (shape.kind != JsonValue::Kind::Array || shape.items.size() > kMaxDims)
+    throw WeightsError(where + " shape must be an array of at most " + std::to_string(kMaxDims) + " sizes");
+  std::uint64_t count = 1;
+  for (const JsonValue& d : shape.items) {
+    const long long n = jsonInteger(d, where + " shape", 0, std::int64_t{1} << 31);
+    e.shape.push_back(n);
+    if (n != 0 && count > dataSize / static_cast<std::uint64_t>(n)) count = dataSize + 1;  // too large either way
+    else count *= static_cast<std::uint64_t>(n);
+  }
+  const JsonValue& off = jsonMember(v, "data_offsets", where);
+  if (off.kind != JsonValue::Kind::Array || off.items.size() != 2) throw WeightsError(where + " data_offsets must be [begin, end]");
+  const auto limit = static_cast<long long>(std::min<std::uint64_t>(dataSize, std::uint64_t{1} << 52));
+  e.begin = static_cast<std::uint64_t>(jsonInteger(off.items[0], where + " data_offsets", 0, limit));
+  e.end = static_cast<std::uint64_t>(jsonInteger(off.items[1], where + " data_offsets", 0, limit));
+  if (e.begin > e.end) throw WeightsError(where + " data_offsets begin after their end");
+  if (count > dataSize || count * 4 != e.end - e.begin)
+    throw WeightsError(where + " shape " + shapeText(e.shape) + " needs " + std::to_string(count) + " float32 values (" + std::to_string(count * 4) +
+                       " bytes), data_offsets span " + std::to_string(e.end - e.begin) + " bytes");
+  return e;
+}
+
+std::vector<float> readValues(std::string_view data, const Entry& e, const std::string& what) {
+  std::vector<float> out((e.end - e.begin) / 4);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    std::uint32_t u = 0;
+    for (int b = 3; b >= 0; --b) u = (u << 8) | static_cast<unsigned char>(data[e.begin + 4 * i + static_cast<std::size_t>(b)]);
+    out[i] = std::bit_cast<float>(u);
+    if (!std::isfinite(out[i]))
+      throw WeightsError(what + ": tensor \"" + e.name + "\" holds a non-finite value at index " + std::to_string(i));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string serializeSafetensors(const SafetensorsFile& f) {
+  std::string header = "{";
+  if (!f.metadata.empty()) {
+    header += "\"__metadata__\":{";
+    bool first = true;
+    for (const auto& [k, v] : f.metadata) {
+      header += (first ? "" : ",") + jsonQuote(k) + ":" + jsonQuote(v);
+      first = false;
+    }
+    header += "}";
+  }
+  std::uint64_t offset = 0;
+  for (std::size_t i = 0; i < f.tensors.size(); ++i) {
+    const NamedTensor& t = f.tensors[i];
+    const std::uint64_t bytes = 4 * static_cast<std::uint64_t>(t.values.size());
+    header += (i == 0 && f.metadata.empty() ? "" : ",") + jsonQuote(t.name) + ":{\"dtype\":\"F32\",\"shape\":[";
+    for (std::size_t d = 0; d < t.shape.size(); ++d) header += (d ? "," : "") + std::to_string(t.shape[d]);
+    header += "],\"data_offsets\":[" + std::to_string(offset) + "," + std::to_string(offset + bytes) + "]}";
+    offset += bytes;
+  }
+  header += "}";
+  while (header.size() % 8 != 0) header += ' ';
+  std::string out;
+  out.reserve(8 + header.size() + offset);
+  putU64(out, header.size());
+  out += header;
+  for (const NamedTensor& t : f.tensors) {
+    for (float v : t.values) {
+      const auto u = std::bit_cast<std::uint32_t>(v);
+      for (int b = 0; b < 4; ++b) out += static_cast<char>((u >> (8 * b)) & 0xFF);
+    }
+  }
+  return out;
+}
+
+SafetensorsFile parseSafetensors(std::string_view bytes, const std::string& what) {
+  if (bytes.size() < 8) throw WeightsError(what + ": " + std::to_string(bytes.size()) + " bytes, too short for a safetensors file");
+  const std::uint64_t n = getU64(bytes);
+  if (n > kMaxHeaderBytes || n > bytes.size() - 8)
+    throw WeightsError(what + ": header length " + std::to_string(n) + " does not fit the file of " + std::to_string(bytes.size()) + " bytes");
+  const std::string_view data = bytes.substr(8 + n);
+  JsonValue header;
+  try {
+    header = parseJson(bytes.substr(8, n));
+  } catch (const JsonError& e) {
+    throw WeightsError(what + ": header: " + e.what());
+  }
+  if (header.kind != JsonValue::Kind::Object) throw WeightsError(what + ": the header must be a JSON object");
+  SafetensorsFile f;
+  std::vector<Entry> entries;
+  try {
+    for (const auto& [name, v] : header.members) {
+      if (name == "__metadata__") {
+        if (v.kind != JsonValue::Kind::Object) throw WeightsError(what + ": __metadata__ must be an object");
+        for (const auto& [k, s] : v.members) f.metadata[k] = jsonString(s, what + ": __metadata__ " + k);
+        continue;
+      }
+      entries.push_back(readEntry(name, v, data.size(), what));
+    }
+  } catch (const JsonError& e) {
+    throw WeightsError(e.what());
+  }
+  std::vector<const Entry*> byBegin;
+  for (const Entry& e : entries) byBegin.push_back(&e);
+  std::sort(byBegin.begin(), byBegin.end(), [](const Entry* a, const Entry* b) { return a->begin < b->begin; });
+  for (std::size_t i = 1; i < byBegin.size(); ++i)
+    if (byBegin[i]->begin < byBegin[i - 1]->end)
+      throw WeightsError(what + ": tensors \"" + byBegin[i - 1]->name + "\" and \"" + byBegin[i]->name + "\" overlap");
+  for (const Entry* e : byBegin) f.tensors.push_back(NamedTensor{e->name, e->shape, readValues(data, *e, what)});
+  return f;
+}
+
+std::vector<NamedTensor> modelToTensors(const Model<float>& m) {
+  std::vector<NamedTensor> out;
+  for (const TensorInfo& t : m.tensors()) {
+    NamedTensor n;
+    n.name = t.name;
+    n.shape.assign(t.shape.begin(), t.shape.end());
+    const auto first = m.parameters().begin() + static_cast<std::ptrdiff_t>(t.offset);
+    n.values.assign(first, first + static_cast<std::ptrdiff_t>(t.size));
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+void tensorsToModel(const std::vector<NamedTensor>& tensors, Model<float>& m, const std::string& what) {
+  for (const TensorInfo& t : m.tensors()) {
+    const auto it = std::find_if(tensors.begin(), tensors.end(), [&](const NamedTensor& n) { return n.name == t.name; });
+    if (it == tensors.end()) throw WeightsError(what + ": no tensor \"" + t.name + "\", which the model needs");
+    const std::vector<long long> want(t.shape.begin(), t.shape.end());
+    if (it->shape != want)
+      throw WeightsError(what + ": tensor \"" + t.name + "\" has shape " + shapeText(it->shape) + ", the model needs " + shapeText(want));
+  }
+  for (const NamedTensor& n : tensors) {
+    const auto& ts = m.tensors();
+    if (std::none_of(ts.begin(), ts.end(), [&](const TensorInfo& t) { return t.name == n.name; }))
+      throw WeightsError(what + ": tensor \"" + n.name + "\" is not part of this model");
+  }
+  for (const NamedTensor& n : tensors) std::copy(n.values.begin(), n.values.end(), m.parameters().begin() + static_cast<std::ptrdiff_t>(m.tensor(n.name).offset));
+}
+
+void saveRun(const std::string& dir, const Trainer& t) {
+  SafetensorsFile f;
+  f.tensors = modelToTensors(t.model());
+  f.metadata["format"] = "posviz-train";
+  f.metadata["scheme"] = positionSchemeName(t.model().config().position.scheme);
+  f.metadata["task"] = taskName(t.config().task.kind);
+  const std::string weights = serializeSafetensors(f);
+  writeFileAtomically(dir + "/" + kWeightsFileName, [&](std::ostream& o) { o.write(weights.data(), static_cast<std::streamsize>(weights.size())); });
+  const std::string config = runConfigJson(t.config(), t.step());
+  writeFileAtomically(dir + "/" + kConfigFileName, [&](std::ostream& o) { o << config; });
+}
+
+Trainer loadRun(const std::string& dir) {
+  const std::string configPath = dir + "/" + kConfigFileName, weightsPath = dir + "/" + kWeightsFileName;
+  std::string configText, weightsBytes;
+  try {
+    configText = readRegularFile(configPath, kMaxConfigBytes, "config");
+    weightsBytes = readRegularFile(weightsPath, kMaxFileBytes, "weights");
+  } catch (const WeightsError&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    throw WeightsError(e.what());
+  }
+  RunConfig rc = parseRunConfigJson(configText, configPath);
+  try {
+    const TrainConfig c = resolvedConfig(rc.config);
+    Model<float> m(c.model, c.sequencesPerChunk);
+    tensorsToModel(parseSafetensors(weightsBytes, weightsPath).tensors, m, weightsPath);
+    return Trainer(c, m, rc.step);
+  } catch (const std::invalid_argument& e) {
+    throw WeightsError(configPath + ": " + e.what());
+  }
+}
+
+}  // namespace posviz::train
