@@ -18,9 +18,16 @@ constexpr int kBlockK = 256;
 
 inline std::size_t at(int row, int stride) { return static_cast<std::size_t>(row) * static_cast<std::size_t>(stride); }
 
+// Element (r, p) of the left operand: A's own (row-major, stride lda) or, with TA, A^T's (A read
+// down its columns), so C = A^T B needs no transposed copy.
+template <bool TA>
+[[gnu::always_inline]] inline std::size_t aAt(int r, int p, int lda) {
+  return TA ? at(p, lda) + static_cast<std::size_t>(r) : at(r, lda) + static_cast<std::size_t>(p);
+}
+
 // MR rows x NV vectors of C over k terms, the sums held in vector registers (GCC vector
 // extensions: 32-byte vectors, split in two on the baseline ISA).
-template <class T, int MR, int NV>
+template <class T, bool TA, int MR, int NV>
 [[gnu::always_inline]] inline void tile(int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate) {
   typedef T V __attribute__((vector_size(32)));
   constexpr int kLanes = static_cast<int>(sizeof(V) / sizeof(T));
@@ -41,7 +48,7 @@ template <class T, int MR, int NV>
     for (int v = 0; v < NV; ++v) std::memcpy(&bv[v], bp + v * kLanes, sizeof(V));
 #pragma GCC unroll 8
     for (int r = 0; r < MR; ++r) {
-      const T av = a[at(r, lda) + static_cast<std::size_t>(p)];
+      const T av = a[aAt<TA>(r, p, lda)];
 #pragma GCC unroll 4
       for (int v = 0; v < NV; ++v) sum[r][v] += av * bv[v];
     }
@@ -53,25 +60,25 @@ template <class T, int MR, int NV>
 }
 
 // Any mr x nr block (the edges), the same order of summation.
-template <class T>
+template <class T, bool TA>
 [[gnu::always_inline]] inline void edge(int mr, int nr, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate) {
   for (int r = 0; r < mr; ++r) {
     for (int j = 0; j < nr; ++j) {
       T s = accumulate ? c[at(r, ldc) + static_cast<std::size_t>(j)] : T(0);
-      for (int p = 0; p < k; ++p) s += a[at(r, lda) + static_cast<std::size_t>(p)] * b[at(p, ldb) + static_cast<std::size_t>(j)];
+      for (int p = 0; p < k; ++p) s += a[aAt<TA>(r, p, lda)] * b[at(p, ldb) + static_cast<std::size_t>(j)];
       c[at(r, ldc) + static_cast<std::size_t>(j)] = s;
     }
   }
 }
 
-template <class T, int NV>
+template <class T, bool TA, int NV>
 [[gnu::always_inline]] inline void panel(int m, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate) {
   int i = 0;
-  for (; i + 4 <= m; i += 4) tile<T, 4, NV>(k, a + at(i, lda), lda, b, ldb, c + at(i, ldc), ldc, accumulate);
-  for (; i < m; ++i) tile<T, 1, NV>(k, a + at(i, lda), lda, b, ldb, c + at(i, ldc), ldc, accumulate);
+  for (; i + 4 <= m; i += 4) tile<T, TA, 4, NV>(k, a + aAt<TA>(i, 0, lda), lda, b, ldb, c + at(i, ldc), ldc, accumulate);
+  for (; i < m; ++i) tile<T, TA, 1, NV>(k, a + aAt<TA>(i, 0, lda), lda, b, ldb, c + at(i, ldc), ldc, accumulate);
 }
 
-template <class T>
+template <class T, bool TA>
 [[gnu::always_inline]] inline void gemmImpl(int m, int n, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate) {
   if (m <= 0 || n <= 0) return;
   if (k <= 0) {
@@ -82,33 +89,45 @@ template <class T>
   for (int p0 = 0; p0 < k; p0 += kBlockK) {
     const int kc = std::min(kBlockK, k - p0);
     const bool acc = accumulate || p0 > 0;
-    const T* ap = a + p0;
+    const T* ap = a + aAt<TA>(0, p0, lda);
     const T* bp = b + at(p0, ldb);
     int j = 0;
     constexpr int kLanes = static_cast<int>(32 / sizeof(T));
-    for (; j + 2 * kLanes <= n; j += 2 * kLanes) panel<T, 2>(m, kc, ap, lda, bp + j, ldb, c + j, ldc, acc);
-    for (; j + kLanes <= n; j += kLanes) panel<T, 1>(m, kc, ap, lda, bp + j, ldb, c + j, ldc, acc);
-    if (j < n) edge<T>(m, n - j, kc, ap, lda, bp + j, ldb, c + j, ldc, acc);
+    for (; j + 2 * kLanes <= n; j += 2 * kLanes) panel<T, TA, 2>(m, kc, ap, lda, bp + j, ldb, c + j, ldc, acc);
+    for (; j + kLanes <= n; j += kLanes) panel<T, TA, 1>(m, kc, ap, lda, bp + j, ldb, c + j, ldc, acc);
+    if (j < n) edge<T, TA>(m, n - j, kc, ap, lda, bp + j, ldb, c + j, ldc, acc);
   }
 }
 
-POSVIZ_TRAIN_CLONES void gemmFloat(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc, bool acc) {
-  gemmImpl<float>(m, n, k, a, lda, b, ldb, c, ldc, acc);
+POSVIZ_TRAIN_CLONES void gemmFloat(bool ta, int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
+                                   bool acc) {
+  if (ta)
+    gemmImpl<float, true>(m, n, k, a, lda, b, ldb, c, ldc, acc);
+  else
+    gemmImpl<float, false>(m, n, k, a, lda, b, ldb, c, ldc, acc);
 }
 
-POSVIZ_TRAIN_CLONES void gemmDouble(int m, int n, int k, const double* a, int lda, const double* b, int ldb, double* c, int ldc,
-                                    bool acc) {
-  gemmImpl<double>(m, n, k, a, lda, b, ldb, c, ldc, acc);
+POSVIZ_TRAIN_CLONES void gemmDouble(bool ta, int m, int n, int k, const double* a, int lda, const double* b, int ldb, double* c,
+                                    int ldc, bool acc) {
+  if (ta)
+    gemmImpl<double, true>(m, n, k, a, lda, b, ldb, c, ldc, acc);
+  else
+    gemmImpl<double, false>(m, n, k, a, lda, b, ldb, c, ldc, acc);
+}
+
+template <class T>
+void gemmAny(bool ta, int m, int n, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate) {
+  if constexpr (sizeof(T) == sizeof(float))
+    gemmFloat(ta, m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+  else
+    gemmDouble(ta, m, n, k, a, lda, b, ldb, c, ldc, accumulate);
 }
 
 }  // namespace
 
 template <class T>
 void gemm(int m, int n, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate) {
-  if constexpr (sizeof(T) == sizeof(float))
-    gemmFloat(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
-  else
-    gemmDouble(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+  gemmAny(false, m, n, k, a, lda, b, ldb, c, ldc, accumulate);
 }
 
 template <class T>
@@ -131,15 +150,14 @@ void gemmBt(int m, int n, int k, const T* a, int lda, const T* b, int ldb, T* c,
 }
 
 template <class T>
-void gemmAt(int m, int n, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate, T* scratch) {
-  transposeInto(k, m, a, lda, scratch);  // m x k
-  gemm(m, n, k, scratch, k, b, ldb, c, ldc, accumulate);
+void gemmAt(int m, int n, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate) {
+  gemmAny(true, m, n, k, a, lda, b, ldb, c, ldc, accumulate);
 }
 
 #define POSVIZ_TRAIN_INSTANTIATE(T)                                                                              \
   template void gemm<T>(int, int, int, const T*, int, const T*, int, T*, int, bool);                             \
   template void gemmBt<T>(int, int, int, const T*, int, const T*, int, T*, int, bool, T*);                       \
-  template void gemmAt<T>(int, int, int, const T*, int, const T*, int, T*, int, bool, T*);                       \
+  template void gemmAt<T>(int, int, int, const T*, int, const T*, int, T*, int, bool);                           \
   template void transposeInto<T>(int, int, const T*, int, T*);
 POSVIZ_TRAIN_INSTANTIATE(float)
 POSVIZ_TRAIN_INSTANTIATE(double)

@@ -80,32 +80,54 @@ void embedForward(const Pass<T>& s) {
   }
 }
 
+// Causal attention's products skip the blocks above the diagonal (queries attend to keys j <= i),
+// in row blocks of kCausalBlock: about 40% fewer terms at 33 tokens.
+constexpr int kCausalBlock = 8;
+
+// c (n x n, stride n) = a (n x k) b^T (b n x k) in each row block's columns up to its last row;
+// entries right of the diagonal are left to the caller (the softmax zeroes them).
+template <class T>
+void causalScores(int n, int k, const T* a, int lda, const T* b, int ldb, T* c, T* scratch) {
+  transposeInto(n, k, b, ldb, scratch);
+  for (int i0 = 0; i0 < n; i0 += kCausalBlock) {
+    const int rows = std::min(kCausalBlock, n - i0), cols = std::min(n, i0 + kCausalBlock);
+    gemm(rows, cols, k, a + idx(i0, lda), lda, scratch, n, c + idx(i0, n), n, false);
+  }
+}
+
+// c (n x m) = p b, p lower-triangular (n x n, stride n).
+template <class T>
+void causalMix(int n, int m, const T* p, const T* b, int ldb, T* c, int ldc) {
+  for (int i0 = 0; i0 < n; i0 += kCausalBlock) {
+    const int rows = std::min(kCausalBlock, n - i0);
+    gemm(rows, m, std::min(n, i0 + kCausalBlock), p + idx(i0, n), n, b, ldb, c + idx(i0, ldc), ldc, false);
+  }
+}
+
+// c (n x m) = p^T b, p lower-triangular (n x n, stride n).
+template <class T>
+void causalMixTransposed(int n, int m, const T* p, const T* b, int ldb, T* c, int ldc) {
+  for (int j0 = 0; j0 < n; j0 += kCausalBlock) {
+    const int rows = std::min(kCausalBlock, n - j0);
+    gemmAt(rows, m, n - j0, p + idx(j0, n) + static_cast<std::size_t>(j0), n, b + idx(j0, ldb), ldb, c + idx(j0, ldc), ldc, false);
+  }
+}
+
 // Softmax attention of sequence g, head h of layer l: probabilities and the head's output.
 template <class T>
 void attendForward(const Pass<T>& s, LayerCache<T>& L, int l, int g, int h) {
   const int d = s.c.dModel, n = s.w.length, hd = s.c.headDim(), heads = s.c.numHeads;
   const std::size_t base = idx(g * n, d) + idx(h, hd);
   T* prob = L.probs.data() + idx(g * heads + h, idx(n, n));
-  gemmBt(n, n, hd, L.q.data() + base, d, L.k.data() + base, d, prob, n, false, s.w.scratch.data());
+  causalScores(n, hd, L.q.data() + base, d, L.k.data() + base, d, prob, s.w.scratch.data());
   const T scale = T(1) / std::sqrt(static_cast<T>(hd));
   const T* bias = s.bias.empty() ? nullptr : s.bias.data() + idx((s.biasLayers == 1 ? 0 : l) * heads + h, idx(n, n));
   for (int i = 0; i < n; ++i) {
     T* row = prob + idx(i, n);
-    T m = -std::numeric_limits<T>::infinity();
-    for (int j = 0; j <= i; ++j) {
-      row[j] = row[j] * scale + (bias ? bias[idx(i, n) + static_cast<std::size_t>(j)] : T(0));
-      m = std::max(m, row[j]);
-    }
-    T sum = 0;
-    for (int j = 0; j <= i; ++j) {
-      row[j] = std::exp(row[j] - m);
-      sum += row[j];
-    }
-    const T inv = T(1) / sum;
-    for (int j = 0; j <= i; ++j) row[j] *= inv;
+    softmaxRow(row, i + 1, scale, bias ? bias + idx(i, n) : nullptr);
     for (int j = i + 1; j < n; ++j) row[j] = T(0);
   }
-  gemm(n, hd, n, prob, n, L.v.data() + base, d, L.att.data() + base, d, false);
+  causalMix(n, hd, prob, L.v.data() + base, d, L.att.data() + base, d);
 }
 
 template <class T>
@@ -202,11 +224,11 @@ void mlpBackward(const Pass<T>& s, int l) {
   ChunkWork<T>& w = s.w;
   T* sc = w.scratch.data();
   columnSums(rows, d, w.dx.data(), s.g + o.fc2b);
-  gemmAt(f, d, rows, L.g.data(), f, w.dx.data(), d, s.g + o.fc2w, d, true, sc);
+  gemmAt(f, d, rows, L.g.data(), f, w.dx.data(), d, s.g + o.fc2w, d, true);
   gemmBt(rows, f, d, w.dx.data(), d, s.p + o.fc2w, d, w.du.data(), f, false, sc);
   activationBackward(s.c.activation, idx(rows, f), L.u.data(), w.du.data(), w.du.data());
   columnSums(rows, f, w.du.data(), s.g + o.fc1b);
-  gemmAt(d, f, rows, L.h2.data(), d, w.du.data(), f, s.g + o.fc1w, f, true, sc);
+  gemmAt(d, f, rows, L.h2.data(), d, w.du.data(), f, s.g + o.fc1w, f, true);
   gemmBt(rows, d, f, w.du.data(), f, s.p + o.fc1w, f, w.dh.data(), d, false, sc);
   layerNormBackward(rows, d, w.dh.data(), L.xhat2.data(), L.rstd2.data(), s.p + o.ln2w, w.dx.data(), s.g + o.ln2w, s.g + o.ln2b);
 }
@@ -220,8 +242,8 @@ void attendBackward(const Pass<T>& s, LayerCache<T>& L, int l, int g, int h) {
   const T* prob = L.probs.data() + idx(g * heads + h, idx(n, n));
   T* dp = w.dp.data();
   T* sc = w.scratch.data();
-  gemmBt(n, n, hd, w.datt.data() + base, d, L.v.data() + base, d, dp, n, false, sc);
-  gemmAt(n, hd, n, prob, n, w.datt.data() + base, d, w.dv.data() + base, d, false, sc);
+  causalScores(n, hd, w.datt.data() + base, d, L.v.data() + base, d, dp, sc);
+  causalMixTransposed(n, hd, prob, w.datt.data() + base, d, w.dv.data() + base, d);
   T* dbias = w.dbias.empty() ? nullptr : w.dbias.data() + idx((s.biasLayers == 1 ? 0 : l) * heads + h, idx(n, n));
   for (int i = 0; i < n; ++i) {
     T* row = dp + idx(i, n);
@@ -235,8 +257,8 @@ void attendBackward(const Pass<T>& s, LayerCache<T>& L, int l, int g, int h) {
   }
   const T scale = T(1) / std::sqrt(static_cast<T>(hd));
   for (std::size_t i = 0; i < idx(n, n); ++i) dp[i] *= scale;
-  gemm(n, hd, n, dp, n, L.k.data() + base, d, w.dq.data() + base, d, false);
-  gemmAt(n, hd, n, dp, n, L.q.data() + base, d, w.dk.data() + base, d, false, sc);
+  causalMix(n, hd, dp, L.k.data() + base, d, w.dq.data() + base, d);
+  causalMixTransposed(n, hd, dp, L.q.data() + base, d, w.dk.data() + base, d);
 }
 
 template <class T>
@@ -246,7 +268,7 @@ void attentionBackward(const Pass<T>& s, int l) {
   LayerCache<T>& L = s.w.layers[static_cast<std::size_t>(l)];
   ChunkWork<T>& w = s.w;
   T* sc = w.scratch.data();
-  gemmAt(d, d, rows, L.att.data(), d, w.dx.data(), d, s.g + o.wo, d, true, sc);
+  gemmAt(d, d, rows, L.att.data(), d, w.dx.data(), d, s.g + o.wo, d, true);
   gemmBt(rows, d, d, w.dx.data(), d, s.p + o.wo, d, w.datt.data(), d, false, sc);
   for (int g = 0; g < w.seqs; ++g)
     for (int h = 0; h < s.c.numHeads; ++h) attendBackward(s, L, l, g, h);
@@ -254,9 +276,9 @@ void attentionBackward(const Pass<T>& s, int l) {
     rotateRows(s.pos, true, true, rows, w.length, s.c.numHeads, s.c.headDim(), w.dq.data());
     rotateRows(s.pos, false, true, rows, w.length, s.c.numHeads, s.c.headDim(), w.dk.data());
   }
-  gemmAt(d, d, rows, L.h1.data(), d, w.dq.data(), d, s.g + o.wq, d, true, sc);
-  gemmAt(d, d, rows, L.h1.data(), d, w.dk.data(), d, s.g + o.wk, d, true, sc);
-  gemmAt(d, d, rows, L.h1.data(), d, w.dv.data(), d, s.g + o.wv, d, true, sc);
+  gemmAt(d, d, rows, L.h1.data(), d, w.dq.data(), d, s.g + o.wq, d, true);
+  gemmAt(d, d, rows, L.h1.data(), d, w.dk.data(), d, s.g + o.wk, d, true);
+  gemmAt(d, d, rows, L.h1.data(), d, w.dv.data(), d, s.g + o.wv, d, true);
   gemmBt(rows, d, d, w.dq.data(), d, s.p + o.wq, d, w.dh.data(), d, false, sc);
   gemmBt(rows, d, d, w.dk.data(), d, s.p + o.wk, d, w.dh.data(), d, true, sc);
   gemmBt(rows, d, d, w.dv.data(), d, s.p + o.wv, d, w.dh.data(), d, true, sc);
@@ -336,7 +358,7 @@ void backward(const Pass<T>& s) {
   const int d = s.c.dModel, rows = s.w.rows, v = s.c.vocabSize;
   ChunkWork<T>& w = s.w;
   T* sc = w.scratch.data();
-  gemmAt(d, v, rows, w.hf.data(), d, w.logits.data(), v, s.g + s.o.head, v, true, sc);
+  gemmAt(d, v, rows, w.hf.data(), d, w.logits.data(), v, s.g + s.o.head, v, true);
   gemmBt(rows, d, v, w.logits.data(), v, s.p + s.o.head, v, w.dh.data(), d, false, sc);
   std::fill(w.dx.begin(), w.dx.end(), T(0));
   layerNormBackward(rows, d, w.dh.data(), w.xhatf.data(), w.rstdf.data(), s.p + s.o.lnfW, w.dx.data(), s.g + s.o.lnfW, s.g + s.o.lnfB);

@@ -9,6 +9,7 @@
 #include <numbers>
 #include <vector>
 
+#include "core/train/elementwise.hpp"
 #include "core/train/model.hpp"
 
 namespace posviz::train {
@@ -103,30 +104,17 @@ void layerNormBackward(int rows, int d, const T* dh, const T* xhat, const T* rst
   }
 }
 
-// GELU (exact, erf) or ReLU of n values, and the backward: du = dg * act'(u).
+// GELU (exact, erf; elementwise.hpp) or ReLU of n values, and the backward: du = dg * act'(u).
 template <class T>
 void activationForward(Activation a, std::size_t n, const T* u, T* g) {
-  if (a == Activation::Relu) {
-    for (std::size_t i = 0; i < n; ++i) g[i] = u[i] > T(0) ? u[i] : T(0);
-    return;
-  }
-  const T invSqrt2 = static_cast<T>(1.0 / std::numbers::sqrt2);
-  for (std::size_t i = 0; i < n; ++i) g[i] = T(0.5) * u[i] * (T(1) + std::erf(u[i] * invSqrt2));
+  if (a == Activation::Gelu) return geluForward(n, u, g);
+  for (std::size_t i = 0; i < n; ++i) g[i] = u[i] > T(0) ? u[i] : T(0);
 }
 
 template <class T>
 void activationBackward(Activation a, std::size_t n, const T* u, const T* dg, T* du) {
-  if (a == Activation::Relu) {
-    for (std::size_t i = 0; i < n; ++i) du[i] = u[i] > T(0) ? dg[i] : T(0);
-    return;
-  }
-  const T invSqrt2 = static_cast<T>(1.0 / std::numbers::sqrt2);
-  const T invSqrt2Pi = static_cast<T>(0.5 * std::numbers::inv_sqrtpi * std::numbers::sqrt2);
-  for (std::size_t i = 0; i < n; ++i) {
-    const T cdf = T(0.5) * (T(1) + std::erf(u[i] * invSqrt2));
-    const T pdf = invSqrt2Pi * std::exp(T(-0.5) * u[i] * u[i]);
-    du[i] = dg[i] * (cdf + u[i] * pdf);
-  }
+  if (a == Activation::Gelu) return geluBackward(n, u, dg, du);
+  for (std::size_t i = 0; i < n; ++i) du[i] = u[i] > T(0) ? dg[i] : T(0);
 }
 
 // Rotates (inverse = false) or un-rotates the pairs of every head of `rows` rows of d values;
