@@ -9,12 +9,12 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
-    posviz::app::ModelConfig c = posviz::app::parseModelConfig(text, "fuzz.json");
+    posviz::cli::ModelConfig c = posviz::cli::parseModelConfig(text, "fuzz.json");
     // A config that parses must describe a valid encoding: core accepts its RoPE parameters.
-    if (c.encoding == posviz::app::ModelEncoding::Rope) {
+    if (c.encoding == posviz::cli::ModelEncoding::Rope) {
       (void)posviz::ropeFrequencies(c.rope);
     }
-  } catch (const posviz::app::ConfigError&) {
+  } catch (const posviz::cli::ConfigError&) {
   }
   return 0;
 }

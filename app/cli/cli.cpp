@@ -174,7 +174,11 @@ std::string exportHelp(const ViewDef* only) {
        << only->summary << ".\n\nOutput: " << only->layout << ".\n"
        << (only->png ? kPictureDefaults : ".png and .svg are not available for this view (its data are not a 2-D grid).\n")
        << "\nOptions:\n";
-    for (const std::string& name : only->options) os << formatOption(specOf(name));
+    for (const std::string& name : only->options) {
+      const OptionSpec& shared = specOf(name);
+      const Param* p = viewParam(*only, name);
+      os << formatOption(p ? optionSpec(*p, shared.metavar) : shared);
+    }
     os << "\nCommon options:\n";
     for (const std::string& name : kCommonOptions) os << formatOption(specOf(name));
   }

@@ -273,12 +273,22 @@ void applyModelOptions(Request& r, const ViewDef& info, const ParsedOptions& o) 
 // Options several views share: sizes, positions, seed, base.
 void parseSharedOptions(Request& r, const ViewDef& info, const ParsedOptions& o) {
   auto get = [&](const std::string& n) { return o.value(n); };
-  if (auto d = get("--d-model")) r.dModel = evenDim("--d-model", *d, info.maxDModel);
-  if (auto n = get("--positions")) {
+  if (const Param* p = viewParam(info, "--d-model")) {
+    readParam(o, *p, r.dModel);
+  } else if (auto d = get("--d-model")) {
+    r.dModel = evenDim("--d-model", *d, info.maxDModel);
+  }
+  if (const Param* p = viewParam(info, "--positions")) {
+    r.positionsGiven = readParam(o, *p, r.positions);
+  } else if (auto n = get("--positions")) {
     r.positions = static_cast<int>(parseIntOption("--positions", *n, 1, kMaxInt));
     r.positionsGiven = true;
   }
-  if (auto h = get("--heads")) r.heads = static_cast<int>(parseIntOption("--heads", *h, 1, kMaxHeads));
+  if (const Param* p = viewParam(info, "--heads")) {
+    readParam(o, *p, r.heads);
+  } else if (auto h = get("--heads")) {
+    r.heads = static_cast<int>(parseIntOption("--heads", *h, 1, kMaxHeads));
+  }
   r.causal = o.has("--causal");
   if (auto s = get("--seed")) r.seed = static_cast<std::uint64_t>(parseIntOption("--seed", *s, 0, std::numeric_limits<long long>::max()));
   if (auto p = get("--position")) {
@@ -290,7 +300,10 @@ void parseSharedOptions(Request& r, const ViewDef& info, const ParsedOptions& o)
   }
   r.keyPosition = r.position;
   if (auto p = get("--key-position")) r.keyPosition = parseRealOption("--key-position", *p, RealRange{0.0, 1.0e15});
-  if (auto b = get("--base")) {
+  if (const Param* p = viewParam(info, "--base")) {
+    double base = 0.0;
+    if (readParam(o, *p, base)) r.sin.base = r.rope.base = base;
+  } else if (auto b = get("--base")) {
     const double base = parseRealOption("--base", *b, RealRange{1.0, kMaxBase, true, false});
     r.sin.base = base;
     r.rope.base = base;

@@ -22,6 +22,13 @@ const std::vector<ViewDef>& viewTable() {
   return kViews;
 }
 
+const Param* viewParam(const ViewDef& v, std::string_view flag) {
+  for (const Param* p : v.params) {
+    if (p->flag == flag) return p;
+  }
+  return nullptr;
+}
+
 const ViewDef* findView(std::string_view name) {
   for (const ViewDef& v : viewTable()) {
     if (v.name == name || std::find(v.aliases.begin(), v.aliases.end(), name) != v.aliases.end()) return &v;

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/cli/params.hpp"
 #include "app/cli/request.hpp"
 
 namespace posviz::cli {
@@ -35,6 +36,9 @@ struct ViewDef {
   bool realPositions = false;         // --position/--key-position are real numbers (rope-rotate)
   long long maxDModel = kMaxWidth;    // --d-model's upper bound
   std::vector<std::string> options;   // view-specific options, in help order
+  // The view's parameters from the table (app/cli/scheme_params.hpp): a flag listed here is read,
+  // checked and described by its Param (range, default, help) instead of the shared option row.
+  std::vector<const Param*> params;
 
   void (*setDefaults)(Request&) = nullptr;                   // before config and flags
   void (*applyModel)(Request&, const ModelConfig&, const std::string& source) = nullptr;
@@ -64,6 +68,8 @@ std::optional<ExportSize> parseExportSize(const Request& r);
 void attachAveragedViews(std::vector<ViewDef>& views);
 
 const std::vector<ViewDef>& viewTable();
+// The view's Param for a flag, or nullptr when the view reads that flag through the shared row.
+const Param* viewParam(const ViewDef& v, std::string_view flag);
 // By name, alias, or tab name/alias (its main view); nullptr when none.
 const ViewDef* findView(std::string_view name);
 std::string viewList();   // "sinusoidal, learned, ..."

@@ -459,9 +459,9 @@ TEST_CASE("robustness: saved settings with wrong types and values out of range a
   const auto& table = panels();
   for (std::size_t i = 0; i < table.size(); ++i) {
     const PanelInfo& p = table[i];
-    if (!p.load) continue;
+    if (!p.def->load) continue;
     CAPTURE(p.name);
-    CHECK_NOTHROW(p.load(app->state(), bad));
+    CHECK_NOTHROW(p.def->load(app->state(), bad));
     app->selectPanel(static_cast<int>(i));
     CHECK(app->renderUntilIdle(3, 60.0));
     CHECK(drainGlErrors().empty());
@@ -482,7 +482,7 @@ TEST_CASE("robustness: saved settings with wrong types and values out of range a
   CHECK(a.context.headDim % 2 == 0);
 }
 
-TEST_CASE("settings: every loader takes exactly the range its slider has, no less and no more") {
+TEST_CASE("settings: every loader takes exactly the range its parameter allows, no less and no more") {
   // For each setting: the slider's end (read back) and the first value past it (ignored). The
   // sinusoidal positions slider reaches 2^31 - 1; its loader used to stop at 131072.
   struct Case {
@@ -496,8 +496,10 @@ TEST_CASE("settings: every loader takes exactly the range its slider has, no les
       {"sinusoidal", "pos", 2147483646.0, 2147483647.0, [](const AppState& a) { return double(a.sinusoidal.pos); }},
       {"sinusoidal", "k", -1024.0, -1025.0, [](const AppState& a) { return double(a.sinusoidal.offsetK); }},
       {"sinusoidal", "k", 1024.0, 1025.0, [](const AppState& a) { return double(a.sinusoidal.offsetK); }},
-      {"sinusoidal", "d_model", 4096.0, 4098.0, [](const AppState& a) { return double(a.sinusoidal.params.dModel); }},
-      {"sinusoidal", "base", 1e6, 1.5e6, [](const AppState& a) { return a.sinusoidal.params.base; }},
+      // Table parameters (app/cli/params/sinusoidal.hpp): what the parameter allows, the slider widening to it.
+      {"sinusoidal", "d_model", 1048576.0, 1048578.0, [](const AppState& a) { return double(a.sinusoidal.params.dModel); }},
+      {"sinusoidal", "d_model", 2.0, 0.0, [](const AppState& a) { return double(a.sinusoidal.params.dModel); }},
+      {"sinusoidal", "base", 1e300, 1e301, [](const AppState& a) { return a.sinusoidal.params.base; }},
       {"sinusoidal", "similarity_positions", 2048.0, 2049.0, [](const AppState& a) { return double(a.sinusoidal.simPositions); }},
       {"learned", "max_len", 131072.0, 131073.0, [](const AppState& a) { return double(a.learned.maxLen); }},
       {"learned", "positions", 131072.0, 131073.0, [](const AppState& a) { return double(a.learned.numPositions); }},
@@ -507,10 +509,11 @@ TEST_CASE("settings: every loader takes exactly the range its slider has, no les
       {"learned", "std", 0.001, 0.0005, [](const AppState& a) { return double(a.learned.stddev); }},
       {"learned", "seed", 2147483647.0, 2147483648.0, [](const AppState& a) { return double(a.learned.seed); }},
       {"rope", "positions", double(kRopeMaxPositions), double(kRopeMaxPositions) + 1, [](const AppState& a) { return double(a.rope.numPositions); }},
-      {"rope", "head_dim", 256.0, 258.0, [](const AppState& a) { return double(a.rope.params.headDim); }},
-      {"rope", "base", 1e7, 2e7, [](const AppState& a) { return a.rope.params.base; }},
-      {"context", "head_dim", 256.0, 258.0, [](const AppState& a) { return double(a.context.headDim); }},
-      {"context", "base", 1e7, 2e7, [](const AppState& a) { return a.context.base; }},
+      // The RoPE tabs' head_dim and base: what the parameter allows (cli::params::rope), not the sliders' usual span.
+      {"rope", "head_dim", double(posviz::cli::kMaxHeadDim), double(posviz::cli::kMaxHeadDim) + 2, [](const AppState& a) { return double(a.rope.params.headDim); }},
+      {"rope", "base", 1.5, 1.0, [](const AppState& a) { return a.rope.params.base; }},   // base > 1
+      {"context", "head_dim", double(posviz::cli::kMaxHeadDim), double(posviz::cli::kMaxHeadDim) + 2, [](const AppState& a) { return double(a.context.headDim); }},
+      {"context", "base", 1.5, 1.0, [](const AppState& a) { return a.context.base; }},
       {"alibi", "heads", double(kAlibiMaxHeads), double(kAlibiMaxHeads) + 1, [](const AppState& a) { return double(a.alibi.numHeads); }},
       {"alibi", "positions", double(kAlibiMaxPositions), double(kAlibiMaxPositions) + 1, [](const AppState& a) { return double(a.alibi.numPositions); }},
       {"alibi", "first_heads", 32.0, 33.0, [](const AppState& a) { return double(a.alibi.smallCount); }},
@@ -519,7 +522,7 @@ TEST_CASE("settings: every loader takes exactly the range its slider has, no les
     CAPTURE(c.panel);
     CAPTURE(c.key);
     const PanelInfo& p = panels()[static_cast<std::size_t>(findPanel(c.panel))];
-    REQUIRE(static_cast<bool>(p.load));
+    REQUIRE(static_cast<bool>(p.def->load));
     auto a = std::make_unique<AppState>();
     nlohmann::json j;
     // Integers as JSON integers (the seed must be one), others as doubles.
@@ -527,22 +530,24 @@ TEST_CASE("settings: every loader takes exactly the range its slider has, no les
     if (seed) j[c.key] = static_cast<unsigned long long>(c.atEnd);
     else if (c.atEnd == std::floor(c.atEnd)) j[c.key] = static_cast<long long>(c.atEnd);
     else j[c.key] = c.atEnd;   // as typed: 0.001, a hair below the float 0.001f the slider holds
-    p.load(*a, j);
+    p.def->load(*a, j);
     CHECK(c.get(*a) == doctest::Approx(c.atEnd));
     const double before = c.get(*a);
     if (seed) j[c.key] = static_cast<unsigned long long>(c.pastEnd);
     else if (c.pastEnd == std::floor(c.pastEnd)) j[c.key] = static_cast<long long>(c.pastEnd);
     else j[c.key] = c.pastEnd;
-    p.load(*a, j);
+    p.def->load(*a, j);
     CHECK(c.get(*a) == doctest::Approx(before));
   }
-  // The context methods' seq_len: its slider runs 1 .. 2^22.
+  // The context methods' seq_len: 0 (= L0, core's default) .. 10^18, as --seq-len.
   auto a = std::make_unique<AppState>();
   const PanelInfo& ctxPanel = panels()[static_cast<std::size_t>(findPanel("context"))];
-  ctxPanel.load(*a, nlohmann::json{{"methods", {{"dynamic", {{"seq_len", 1LL << 22}}}}}});
+  ctxPanel.def->load(*a, nlohmann::json{{"methods", {{"dynamic", {{"seq_len", 1LL << 22}}}}}});
   CHECK(a->context.scaling[static_cast<std::size_t>(posviz::ScalingMethod::DynamicNtk)].seqLen == (1LL << 22));
-  ctxPanel.load(*a, nlohmann::json{{"methods", {{"dynamic", {{"seq_len", 0}}}}}});
-  CHECK(a->context.scaling[static_cast<std::size_t>(posviz::ScalingMethod::DynamicNtk)].seqLen == (1LL << 22));
+  ctxPanel.def->load(*a, nlohmann::json{{"methods", {{"dynamic", {{"seq_len", 0}}}}}});
+  CHECK(a->context.scaling[static_cast<std::size_t>(posviz::ScalingMethod::DynamicNtk)].seqLen == 0);
+  ctxPanel.def->load(*a, nlohmann::json{{"methods", {{"dynamic", {{"seq_len", -1}}}}}});
+  CHECK(a->context.scaling[static_cast<std::size_t>(posviz::ScalingMethod::DynamicNtk)].seqLen == 0);
 }
 
 }  // TEST_SUITE

@@ -18,7 +18,7 @@
 #include <stb_image.h>
 
 #include "app/cli/export.hpp"
-#include "app/gui/shell/app_context.hpp"
+#include "app/gui/base/app_context.hpp"
 #include "app/gui/shell/view_export.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "tests/gui/test_shell.hpp"

@@ -116,8 +116,8 @@ TEST_CASE("views: every panel renders a non-blank picture that changes with a pa
     // a heatmap is far above 20 on a 0..255 scale.
     CHECK(luminanceStdDev(before) > 20.0);
 
-    REQUIRE(static_cast<bool>(p.tweak));
-    p.tweak(app->state());
+    REQUIRE(static_cast<bool>(p.def->tweak));
+    p.def->tweak(app->state());
     const Image after = renderAndSave(*app, dir + "/" + p.name + "-changed.png");
     const double changed = changedFraction(before, after);
     CAPTURE(changed);

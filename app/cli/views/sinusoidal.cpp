@@ -3,6 +3,7 @@
 #include <cmath>
 #include <span>
 
+#include "app/cli/scheme_params.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 
@@ -12,17 +13,20 @@ namespace {
 
 using nlohmann::json;
 
-void sinusoidalDefaults(Request& r) { r.dModel = 128; }
+namespace table = params::sinusoidal;
+
+void sinusoidalDefaults(Request& r) {
+  r.dModel = static_cast<int>(table::kDModel.defaultInt());
+  r.positions = static_cast<int>(table::kPositions.defaultInt());
+  r.sin.layout = static_cast<SinusoidalLayout>(table::kLayout.defaultInt());
+}
 
 void sinusoidalModel(Request& r, const ModelConfig& m, const std::string&) {
   if (m.hiddenSize > 0) r.dModel = m.hiddenSize;
 }
 
 void sinusoidalParse(Request& r, const ParsedOptions& o) {
-  if (auto l = o.value("--layout")) {
-    const std::string name = parseChoiceOption("--layout", *l, {"interleaved", "t2t", "tensor2tensor"});
-    r.sin.layout = name == "interleaved" ? SinusoidalLayout::Interleaved : SinusoidalLayout::Tensor2Tensor;
-  }
+  readParam(o, table::kLayout, r.sin.layout);
   r.sin.dModel = r.dModel;
 }
 
@@ -95,6 +99,7 @@ std::vector<ViewDef> sinusoidalViews() {
   v.png = true;
   v.exactDouble = true;
   v.options = {"--d-model", "--base", "--positions", "--position", "--layout", "--config", "--preset"};
+  v.params = {&table::kDModel, &table::kBase, &table::kPositions, &table::kLayout};
   v.setDefaults = sinusoidalDefaults;
   v.applyModel = sinusoidalModel;
   v.parse = sinusoidalParse;

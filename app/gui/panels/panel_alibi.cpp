@@ -4,6 +4,9 @@
 // [SECTION] Drawing: parameters and slopes
 // [SECTION] Drawing: small multiples and the toy attention
 // [SECTION] Settings
+#include "app/gui/panels/app_state.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_alibi.hpp"
 
 #include <imgui.h>
@@ -16,7 +19,7 @@
 #include <exception>
 
 #include "app/gui/panels/panel_rope.hpp"
-#include "app/gui/shell/settings.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/alibi.hpp"
@@ -494,5 +497,23 @@ void loadAlibiPanel(AlibiPanelState& s, const nlohmann::json& j) {
   readSetting(j, "toy_seed", s.toySeed, 0, 999);
   s.dirty = true;
 }
+
+
+// -----------------------------------------------------------------------------------------------
+// [SECTION] The tab's entry in the panel list
+// -----------------------------------------------------------------------------------------------
+
+namespace {
+
+void tweakAlibi(AppState& a) {
+  a.alibi.causal = !a.alibi.causal;
+  a.alibi.dirty = true;
+}
+
+}  // namespace
+
+const PanelDef kAlibiPanel{"alibi", [](AppState& a, AppContext& c) { drawAlibiPanel(a.alibi, c); },
+    [](AppState& a, const cli::ModelConfig& m, ConfigNotes& n) { applyAlibiConfig(a.alibi, m, n); },
+    [](const AppState& a, nlohmann::json& j) { saveAlibiPanel(a.alibi, j); }, [](AppState& a, const nlohmann::json& j) { loadAlibiPanel(a.alibi, j); }, tweakAlibi};
 
 }  // namespace posviz::app

@@ -12,10 +12,11 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "app/gui/base/panel_def.hpp"
 #include "app/cli/model_config.hpp"
-#include "app/gui/shell/app_context.hpp"
+#include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
-#include "app/gui/panels/config_notes.hpp"
+#include "app/gui/base/config_notes.hpp"
 
 namespace posviz::app {
 
@@ -83,5 +84,8 @@ SmallMultipleLayout smallMultipleLayout(int count, float width, float height, fl
 
 // Recomputes when dirty (or when the backend changed). Exposed for tests.
 void updateAlibiPanel(AlibiPanelState& s, AppContext& ctx);
+
+// The tab's entry in the panel list (app/gui/panels/panels.cpp).
+extern const PanelDef kAlibiPanel;
 
 }  // namespace posviz::app

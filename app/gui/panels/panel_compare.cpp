@@ -4,6 +4,9 @@
 // [SECTION] Drawing: parameters
 // [SECTION] Drawing: the table
 // [SECTION] Drawing: the decision chart
+#include "app/gui/panels/app_state.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_compare.hpp"
 
 #include <imgui.h>
@@ -269,5 +272,43 @@ std::string drawComparePanel(ComparePanelState& s, AppContext& ctx) {
   ctx.exportable = ExportableView{};
   return open;
 }
+
+
+// -----------------------------------------------------------------------------------------------
+// [SECTION] The tab's entry in the panel list
+// -----------------------------------------------------------------------------------------------
+
+namespace {
+
+// The Compare and Where-position-enters views: their parameters are kept between runs.
+void saveCompare(const AppState& a, nlohmann::json& j) {
+  j["d_model"] = a.compare.dModel;
+  j["heads"] = a.compare.numHeads;
+  j["trained_length"] = a.compare.trainedLength;
+  j["target_length"] = a.compare.targetLength;
+  j["seed"] = a.compare.seed;
+}
+
+void loadCompare(AppState& a, const nlohmann::json& j) {
+  ComparePanelState& s = a.compare;
+  readSetting(j, "d_model", s.dModel, 2, 8192);
+  s.dModel -= s.dModel % 2;
+  readSetting(j, "heads", s.numHeads, 1, 64);
+  readSetting(j, "trained_length", s.trainedLength, 2, 1 << 20);
+  readSetting(j, "target_length", s.targetLength, 2, 1 << 29);
+  readSetting(j, "seed", s.seed, 0, 999);
+  s.dirty = true;
+}
+
+void tweakCompare(AppState& a) {
+  a.compare.targetLength = a.compare.targetLength > a.compare.trainedLength ? a.compare.trainedLength / 2 : a.compare.trainedLength * 4;
+  a.compare.dirty = true;
+}
+
+}  // namespace
+
+const PanelDef kComparePanel{"compare", [](AppState& a, AppContext& c) { if (auto t = drawComparePanel(a.compare, c); !t.empty()) a.requestedPanel = findPanel(t); },
+    nullptr,
+    saveCompare, loadCompare, tweakCompare};
 
 }  // namespace posviz::app

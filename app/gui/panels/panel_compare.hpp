@@ -12,7 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/shell/app_context.hpp"
+#include "app/gui/base/panel_def.hpp"
+#include "app/gui/base/app_context.hpp"
 #include "core/lessons/comparison_claims.hpp"
 
 namespace posviz::app {
@@ -45,5 +46,8 @@ void updateComparePanel(ComparePanelState& s);
 
 // Draws the view; returns the tab a decision-chart leaf asked to open ("" when none).
 std::string drawComparePanel(ComparePanelState& s, AppContext& ctx);
+
+// The tab's entry in the panel list (app/gui/panels/panels.cpp).
+extern const PanelDef kComparePanel;
 
 }  // namespace posviz::app

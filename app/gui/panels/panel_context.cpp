@@ -4,6 +4,9 @@
 // [SECTION] Drawing: parameters
 // [SECTION] Drawing: the panel (plot, bands, attention-factor table)
 // [SECTION] Settings
+#include "app/gui/panels/app_state.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_context.hpp"
 
 #include <imgui.h>
@@ -16,7 +19,7 @@
 #include <numbers>
 
 #include "app/gui/panels/panel_rope.hpp"
-#include "app/gui/shell/settings.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/ui_common.hpp"
@@ -664,5 +667,23 @@ void loadContextExtensionPanel(ContextExtensionPanelState& s, const nlohmann::js
   s.listsAuto = true;
   s.dirty = true;
 }
+
+
+// -----------------------------------------------------------------------------------------------
+// [SECTION] The tab's entry in the panel list
+// -----------------------------------------------------------------------------------------------
+
+namespace {
+
+void tweakContext(AppState& a) {
+  a.context.base = a.context.base > 1000.0 ? 100.0 : 10000.0;
+  a.context.dirty = true;
+}
+
+}  // namespace
+
+const PanelDef kContextExtensionPanel{"context-extension", [](AppState& a, AppContext& c) { drawContextExtensionPanel(a.context, c); },
+    [](AppState& a, const cli::ModelConfig& m, ConfigNotes& n) { applyContextExtensionConfig(a.context, m, n); },
+    [](const AppState& a, nlohmann::json& j) { saveContextExtensionPanel(a.context, j); }, [](AppState& a, const nlohmann::json& j) { loadContextExtensionPanel(a.context, j); }, tweakContext};
 
 }  // namespace posviz::app

@@ -11,11 +11,12 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "app/gui/base/panel_def.hpp"
 #include "app/cli/model_config.hpp"
-#include "app/gui/shell/app_context.hpp"
+#include "app/gui/base/app_context.hpp"
 #include "core/context_extension.hpp"
 #include "core/rope.hpp"
-#include "app/gui/panels/config_notes.hpp"
+#include "app/gui/base/config_notes.hpp"
 
 namespace posviz::app {
 
@@ -80,5 +81,8 @@ bool methodHasRegimes(ScalingMethod m);
 
 // Recomputes every method when dirty. Exposed for tests.
 void updateContextExtensionPanel(ContextExtensionPanelState& s, AppContext& ctx);
+
+// The tab's entry in the panel list (app/gui/panels/panels.cpp).
+extern const PanelDef kContextExtensionPanel;
 
 }  // namespace posviz::app

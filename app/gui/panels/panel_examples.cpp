@@ -3,6 +3,9 @@
 // [SECTION] State: examples, navigation, the mini view's image
 // [SECTION] Drawing: mini views (heatmap, clock, plot)
 // [SECTION] Drawing: the list and the step
+#include "app/gui/panels/app_state.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_examples.hpp"
 
 #include <imgui.h>
@@ -489,5 +492,28 @@ void drawExamplesPanel(ExamplesPanelState& s, AppContext& ctx) {
     ex.plotColumns = [cols = std::vector<std::vector<double>>{ms.x, ms.y}] { return cols; };
   }
 }
+
+
+// -----------------------------------------------------------------------------------------------
+// [SECTION] The tab's entry in the panel list
+// -----------------------------------------------------------------------------------------------
+
+namespace {
+
+void tweakExamples(AppState& a) {
+  a.examples.selected = a.examples.selected == 0 ? 1 : 0;
+  a.examples.step = 0;
+  a.examples.dirty = true;
+}
+
+}  // namespace
+
+const PanelDef kExamplesPanel{"worked-examples", [](AppState& a, AppContext& c) { drawExamplesPanel(a.examples, c); },
+    nullptr,
+    nullptr, nullptr, tweakExamples, nullptr, nullptr,
+    [](AppState& a) {   // workedExamples() order: the documents' first example
+      a.examples.selected = 0;
+      a.examples.step = 0;
+    }};
 
 }  // namespace posviz::app

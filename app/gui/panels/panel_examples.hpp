@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/shell/app_context.hpp"
+#include "app/gui/base/panel_def.hpp"
+#include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
 #include "core/lessons/code_listings.hpp"
 #include "core/lessons/lessons.hpp"
@@ -43,5 +44,8 @@ void examplesPreviousStep(ExamplesPanelState& s);
 void examplesSelect(ExamplesPanelState& s, int example);
 // The example of that name (core/lessons/lessons.hpp), step 1; unknown names change nothing.
 void examplesSelectByName(ExamplesPanelState& s, const std::string& name);
+
+// The tab's entry in the panel list (app/gui/panels/panels.cpp).
+extern const PanelDef kExamplesPanel;
 
 }  // namespace posviz::app

@@ -5,6 +5,9 @@
 // [SECTION] Drawing: controls
 // [SECTION] Drawing: plots, table, export
 // [SECTION] Settings
+#include "app/gui/panels/app_state.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_extrapolation.hpp"
 
 #include "app/cli/lab_model.hpp"
@@ -19,7 +22,7 @@
 #include <numbers>
 
 #include "app/cli/export.hpp"
-#include "app/gui/shell/settings.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 
 namespace posviz::app {
@@ -583,5 +586,23 @@ void applyExtrapolationConfig(ExtrapolationPanelState& s, const cli::ModelConfig
   s.dirty = true;
   s.plotsDirty = true;
 }
+
+
+// -----------------------------------------------------------------------------------------------
+// [SECTION] The tab's entry in the panel list
+// -----------------------------------------------------------------------------------------------
+
+namespace {
+
+void tweakExtrapolation(AppState& a) {
+  a.extrapolation.multiple = a.extrapolation.multiple == 0 ? 3 : 0;
+  a.extrapolation.plotsDirty = true;
+}
+
+}  // namespace
+
+const PanelDef kExtrapolationPanel{"extrapolation", [](AppState& a, AppContext& c) { drawExtrapolationPanel(a.extrapolation, c); },
+    [](AppState& a, const cli::ModelConfig& m, ConfigNotes& n) { applyExtrapolationConfig(a.extrapolation, m, n); },
+    [](const AppState& a, nlohmann::json& j) { saveExtrapolationPanel(a.extrapolation, j); }, [](AppState& a, const nlohmann::json& j) { loadExtrapolationPanel(a.extrapolation, j); }, tweakExtrapolation};
 
 }  // namespace posviz::app

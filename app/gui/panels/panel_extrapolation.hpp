@@ -15,11 +15,12 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "app/gui/shell/app_context.hpp"
+#include "app/gui/base/panel_def.hpp"
+#include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/worker.hpp"
 #include "app/cli/model_config.hpp"
-#include "app/gui/panels/config_notes.hpp"
+#include "app/gui/base/config_notes.hpp"
 #include "core/extrapolation.hpp"
 
 namespace posviz::app {
@@ -87,5 +88,8 @@ void applyExtrapolationConfig(ExtrapolationPanelState& s, const cli::ModelConfig
 // Settings kept between runs (unknown or out-of-range values are ignored). For the panels table.
 void saveExtrapolationPanel(const ExtrapolationPanelState& s, nlohmann::json& j);
 void loadExtrapolationPanel(ExtrapolationPanelState& s, const nlohmann::json& j);
+
+// The tab's entry in the panel list (app/gui/panels/panels.cpp).
+extern const PanelDef kExtrapolationPanel;
 
 }  // namespace posviz::app

@@ -1,4 +1,7 @@
 // panel_image.cpp: see panel_image.hpp.
+#include "app/gui/panels/app_state.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_image.hpp"
 
 #include <algorithm>
@@ -10,7 +13,7 @@
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
-#include "app/gui/shell/settings.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/angle.hpp"
 #include "core/axial_rope.hpp"
@@ -353,5 +356,23 @@ void applyImageConfig(ImagePanelState& s, const cli::ModelConfig& c, ConfigNotes
   s.mropeInterleaved = c.mropeInterleaved;
   s.dirty = true;
 }
+
+
+// -----------------------------------------------------------------------------------------------
+// [SECTION] The tab's entry in the panel list
+// -----------------------------------------------------------------------------------------------
+
+namespace {
+
+void tweakImage(AppState& a) {
+  a.image.base = a.image.base > 1000.0 ? 100.0 : 10000.0;
+  a.image.dirty = true;
+}
+
+}  // namespace
+
+const PanelDef kImagePanel{"image-rope", [](AppState& a, AppContext& c) { drawImagePanel(a.image, c); },
+    [](AppState& a, const cli::ModelConfig& m, ConfigNotes& n) { applyImageConfig(a.image, m, n); },
+    [](const AppState& a, nlohmann::json& j) { saveImagePanel(a.image, j); }, [](AppState& a, const nlohmann::json& j) { loadImagePanel(a.image, j); }, tweakImage};
 
 }  // namespace posviz::app

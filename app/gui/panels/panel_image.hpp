@@ -11,10 +11,11 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "app/gui/shell/app_context.hpp"
+#include "app/gui/base/panel_def.hpp"
+#include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
 #include "app/cli/model_config.hpp"
-#include "app/gui/panels/config_notes.hpp"
+#include "app/gui/base/config_notes.hpp"
 #include "core/grid.hpp"
 
 namespace posviz::app {
@@ -53,5 +54,8 @@ void loadImagePanel(ImagePanelState& s, const nlohmann::json& j);
 // A config with M-RoPE (mrope_section) sets the M-RoPE half: head_dim, base, the three sections
 // and the interleaved layout, as `posviz export mrope-angles --config` reads them. Others leave it.
 void applyImageConfig(ImagePanelState& s, const cli::ModelConfig& c, ConfigNotes& notes);
+
+// The tab's entry in the panel list (app/gui/panels/panels.cpp).
+extern const PanelDef kImagePanel;
 
 }  // namespace posviz::app

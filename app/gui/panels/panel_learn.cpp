@@ -1,3 +1,6 @@
+#include "app/gui/panels/app_state.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_learn.hpp"
 
 #include <imgui.h>
@@ -339,5 +342,71 @@ std::optional<OpenRequest> drawLearnPanel(LearnPanelState& s, AppContext& ctx) {
   ImGui::EndChild();
   return open;
 }
+
+
+// -----------------------------------------------------------------------------------------------
+// [SECTION] The tab's entry in the panel list
+// -----------------------------------------------------------------------------------------------
+
+namespace {
+
+// The Learn path: where the student is, what they have seen, the values they set per step.
+void saveLearn(const AppState& a, nlohmann::json& j) {
+  const LearnPanelState& s = a.learn;
+  j["step"] = s.step;
+  j["visited"] = s.visited;
+  nlohmann::json values = nlohmann::json::object();
+  for (const auto& [id, v] : s.values) values[id] = v;
+  j["values"] = values;
+  j["speed"] = s.playSpeed;
+  j["show_claims"] = s.showClaim;
+}
+
+void loadLearn(AppState& a, const nlohmann::json& j) {
+  LearnPanelState& s = a.learn;
+  if (std::string step; readSetting(j, "step", step) && learn::findStep(step)) s.step = step;
+  if (j.contains("visited") && j["visited"].is_array())
+    for (const nlohmann::json& id : j["visited"])
+      if (id.is_string() && learn::findStep(id.get<std::string>())) s.visited.insert(id.get<std::string>());
+  if (j.contains("values") && j["values"].is_object())
+    for (const auto& [id, v] : j["values"].items()) {
+      const auto ref = learn::findStep(id);
+      if (!ref || !v.is_array()) continue;
+      std::vector<double> values;
+      for (const nlohmann::json& x : v) values.push_back(x.is_number() ? x.get<double>() : std::nan(""));
+      s.values[id] = learn::clampValues(ref->get(), values);  // out-of-range values come back clamped, NaN as defaults
+    }
+  readSetting(j, "speed", s.playSpeed, 0.25f, 20.0f);
+  readSetting(j, "show_claims", s.showClaim);
+}
+
+void tweakLearn(AppState& a) { learnNext(a.learn); }
+
+// Learn's "Open in <tab>": the step's values become that tab's settings, and the tab opens.
+void openFromLearn(AppState& a, const OpenRequest& r) {
+  const int index = findPanel(r.tab);
+  if (index < 0) return;
+  if (index == findPanel("worked-examples")) examplesSelectByName(a.examples, r.example);
+  nlohmann::json j = nlohmann::json::object();
+  for (const learn::OpenSetting& o : r.settings) {
+    if (o.isSwitch)
+      j[o.key] = o.value >= 0.5;
+    else if (o.value == std::floor(o.value) && std::abs(o.value) < 1e15)
+      j[o.key] = static_cast<long long>(o.value);
+    else
+      j[o.key] = o.value;
+  }
+  const PanelInfo& p = panels()[static_cast<std::size_t>(index)];
+  if (p.def->load != nullptr && !r.settings.empty()) p.def->load(a, j);
+  a.requestedPanel = index;
+}
+
+}  // namespace
+
+const PanelDef kLearnPanel{"learn", [](AppState& a, AppContext& c) { if (auto r = drawLearnPanel(a.learn, c)) openFromLearn(a, *r); },
+    nullptr,
+    saveLearn, loadLearn, tweakLearn,
+    [](const AppState& a) { return learnTitle(a.learn); },
+    [](AppState& a, int direction) { direction > 0 ? learnNext(a.learn) : learnBack(a.learn); }};
 
 }  // namespace posviz::app

@@ -14,7 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/shell/app_context.hpp"
+#include "app/gui/base/panel_def.hpp"
+#include "app/gui/base/app_context.hpp"
 #include "core/lessons/learn.hpp"
 
 namespace posviz::app {
@@ -55,5 +56,8 @@ void learnNext(LearnPanelState& s);
 void learnBack(LearnPanelState& s);
 // "Learn 3/27: A row of clock hands" for the window title.
 std::string learnTitle(const LearnPanelState& s);
+
+// The tab's entry in the panel list (app/gui/panels/panels.cpp).
+extern const PanelDef kLearnPanel;
 
 }  // namespace posviz::app

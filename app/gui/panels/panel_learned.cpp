@@ -3,6 +3,9 @@
 // [SECTION] Background jobs (table, image)
 // [SECTION] Controls
 // [SECTION] drawLearnedPanel
+#include "app/gui/panels/app_state.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_learned.hpp"
 
 #include <imgui.h>
@@ -442,5 +445,58 @@ void drawLearnedPanel(LearnedPanelState& s, AppContext& ctx) {
   publishStatus(s, ctx);
   publishExport(s, ctx, table, t);
 }
+
+
+// -----------------------------------------------------------------------------------------------
+// [SECTION] The tab's entry in the panel list
+// -----------------------------------------------------------------------------------------------
+
+namespace {
+
+void saveLearned(const AppState& a, nlohmann::json& j) {
+  const LearnedPanelState& s = a.learned;
+  j["max_len"] = s.maxLen;
+  j["d_model"] = s.dModel;
+  j["seed"] = s.seed;
+  j["std"] = s.stddev;
+  j["positions"] = s.numPositions;
+  j["lookup_pos"] = s.lookupPos;
+  j["path"] = s.path;
+  j["colormap"] = colormapName(s.colormap);
+}
+
+void loadLearned(AppState& a, const nlohmann::json& j) {
+  LearnedPanelState& s = a.learned;
+  readSetting(j, "max_len", s.maxLen, 1, kLearnedMaxPositions);
+  readSetting(j, "d_model", s.dModel, 1, kLearnedMaxDModel);
+  readSetting(j, "seed", s.seed, 0, static_cast<std::uint64_t>(std::numeric_limits<int>::max()));   // the seed field is an int
+  // Compared as the float the slider holds: 0.001f saved reads back as 0.001, just below 0.001f.
+  if (double sd = 0.0; readSetting(j, "std", sd, 0.0, 1e30)) {
+    const float f = static_cast<float>(sd);
+    if (f >= kLearnedMinStd && f <= kLearnedMaxStd) s.stddev = f;
+  }
+  readSetting(j, "positions", s.numPositions, 1, kLearnedMaxPositions);
+  readSetting(j, "lookup_pos", s.lookupPos, 0, kLearnedMaxPositions - 1);
+  readSetting(j, "path", s.path);
+  readSetting(j, "colormap", s.colormap);
+  s.tableDirty = true;
+  s.dirty = true;
+}
+
+void tweakLearned(AppState& a) {
+  a.learned.seed += 1;
+  a.learned.tableDirty = true;
+  a.learned.dirty = true;
+}
+
+}  // namespace
+
+const PanelDef kLearnedPanel{"learned", [](AppState& a, AppContext& c) { drawLearnedPanel(a.learned, c); },
+    [](AppState& a, const cli::ModelConfig& m, ConfigNotes& n) { applyLearnedConfig(a.learned, m, n); },
+    saveLearned, loadLearned, tweakLearned, nullptr, nullptr, nullptr,
+    [](AppState& a) {
+      a.learned.openRequested = true;
+      a.learned.fromFile = true;
+    }};
 
 }  // namespace posviz::app

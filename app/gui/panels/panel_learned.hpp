@@ -7,13 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/base/panel_def.hpp"
 #include "app/cli/model_config.hpp"
-#include "app/gui/shell/app_context.hpp"
+#include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
 #include "app/gui/widgets/worker.hpp"
 #include "core/colormap.hpp"
 #include "core/grid.hpp"
-#include "app/gui/panels/config_notes.hpp"
+#include "app/gui/base/config_notes.hpp"
 
 namespace posviz::app {
 
@@ -70,5 +71,8 @@ void applyLearnedConfig(LearnedPanelState& s, const cli::ModelConfig& c, ConfigN
 // Starts building the table in the background: from s.path when s.fromFile, else learnedInit with
 // the seeded parameters. A failure lands in s.loadError on a later frame; the last good table stays.
 void requestLearnedTable(LearnedPanelState& s);
+
+// The tab's entry in the panel list (app/gui/panels/panels.cpp).
+extern const PanelDef kLearnedPanel;
 
 }  // namespace posviz::app

@@ -1,3 +1,7 @@
+#include "app/gui/panels/app_state.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/cli/tabs.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_model.hpp"
 
 #include <algorithm>
@@ -208,5 +212,43 @@ std::optional<int> drawModelPanel(ModelPanelState& s, AppContext& /*ctx*/) {
   drawTemperature(s);
   return open;
 }
+
+
+// -----------------------------------------------------------------------------------------------
+// [SECTION] The tab's entry in the panel list
+// -----------------------------------------------------------------------------------------------
+
+namespace {
+
+void tweakModel(AppState& a) {
+  if (!a.model.config || a.model.config->layerKinds.empty()) return;
+  a.model.selectedKind = (a.model.selectedKind + 1) % static_cast<int>(a.model.config->layerKinds.size());
+}
+
+// The Model view's "Open": that layer kind's parameters become every panel's, and its tab opens
+// (context extension when the RoPE is scaled).
+void openLayerKind(AppState& a, int kindIndex) {
+  cli::ModelConfig c = *a.model.config;
+  const cli::LayerKind& k = c.layerKinds.at(static_cast<std::size_t>(kindIndex));
+  switch (k.scheme) {
+    case cli::LayerScheme::Rope:
+      c.encoding = cli::ModelEncoding::Rope;
+      c.rope = k.rope;
+      break;
+    case cli::LayerScheme::Alibi: c.encoding = cli::ModelEncoding::Alibi; break;
+    case cli::LayerScheme::Learned: c.encoding = cli::ModelEncoding::Learned; break;
+    case cli::LayerScheme::NoPE:
+    case cli::LayerScheme::None: return;
+  }
+  a.model.selectedKind = kindIndex;
+  if (const ConfigNotes notes = applyModelConfig(a, c); !notes.empty()) a.notice = configNotesText(c.name, notes);
+  a.requestedPanel = findPanel(cli::tabShowing(c.encoding, c.encoding == cli::ModelEncoding::Rope && k.rope.scaling.method != ScalingMethod::None));
+}
+
+}  // namespace
+
+const PanelDef kModelPanel{"model", [](AppState& a, AppContext& c) { if (auto k = drawModelPanel(a.model, c)) openLayerKind(a, *k); },
+    [](AppState& a, const cli::ModelConfig& m, ConfigNotes& n) { applyModelPanelConfig(a.model, m, n); },
+    nullptr, nullptr, tweakModel};
 
 }  // namespace posviz::app

@@ -13,9 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/base/panel_def.hpp"
 #include "app/cli/model_config.hpp"
-#include "app/gui/shell/app_context.hpp"
-#include "app/gui/panels/config_notes.hpp"
+#include "app/gui/base/app_context.hpp"
+#include "app/gui/base/config_notes.hpp"
 
 namespace posviz::app {
 
@@ -33,5 +34,8 @@ std::optional<int> drawModelPanel(ModelPanelState& s, AppContext& ctx);
 
 // Keeps the Model view on the config loaded elsewhere (File > Open config).
 void applyModelPanelConfig(ModelPanelState& s, const cli::ModelConfig& config, ConfigNotes& notes);
+
+// The tab's entry in the panel list (app/gui/panels/panels.cpp).
+extern const PanelDef kModelPanel;
 
 }  // namespace posviz::app

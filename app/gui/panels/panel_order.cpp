@@ -4,6 +4,9 @@
 // [SECTION] Drawing: inputs and the difference table
 // [SECTION] Drawing: weight and output heatmaps
 // [SECTION] Drawing: causal, no positions (NoPE)
+#include "app/gui/panels/app_state.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_order.hpp"
 
 #include <imgui.h>
@@ -443,5 +446,23 @@ void drawOrderPanel(OrderPanelState& s, AppContext& ctx) {
   const Grid g = c.permuted.weights;
   ex.computeFull = [g] { return g; };
 }
+
+
+// -----------------------------------------------------------------------------------------------
+// [SECTION] The tab's entry in the panel list
+// -----------------------------------------------------------------------------------------------
+
+namespace {
+
+void tweakOrder(AppState& a) {
+  a.order.encoding = a.order.encoding == 0 ? 1 : 0;
+  a.order.dirty = true;
+}
+
+}  // namespace
+
+const PanelDef kOrderPanel{"word-order", [](AppState& a, AppContext& c) { drawOrderPanel(a.order, c); },
+    nullptr,
+    nullptr, nullptr, tweakOrder};
 
 }  // namespace posviz::app

@@ -17,7 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/shell/app_context.hpp"
+#include "app/gui/base/panel_def.hpp"
+#include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
 #include "core/nope.hpp"
 #include "core/order.hpp"
@@ -59,5 +60,8 @@ void drawOrderPanel(OrderPanelState& s, AppContext& ctx);
 
 // Recomputes when dirty (exposed for tests). Leaves results empty and sets error on bad input.
 void updateOrderPanel(OrderPanelState& s);
+
+// The tab's entry in the panel list (app/gui/panels/panels.cpp).
+extern const PanelDef kOrderPanel;
 
 }  // namespace posviz::app

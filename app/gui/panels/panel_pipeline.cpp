@@ -4,6 +4,9 @@
 // [SECTION] Drawing: parameters
 // [SECTION] Drawing: the pipeline diagram
 // [SECTION] Drawing: add vs concatenate, rotate V too
+#include "app/gui/panels/app_state.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_pipeline.hpp"
 
 #include <imgui.h>
@@ -294,5 +297,40 @@ void drawPipelinePanel(PipelinePanelState& s, AppContext& ctx) {
   ctx.status.gridSize.clear();
   ctx.exportable = ExportableView{};
 }
+
+
+// -----------------------------------------------------------------------------------------------
+// [SECTION] The tab's entry in the panel list
+// -----------------------------------------------------------------------------------------------
+
+namespace {
+
+void savePipeline(const AppState& a, nlohmann::json& j) {
+  j["encoding"] = positionEncodingName(pipelineEncodings()[static_cast<std::size_t>(std::clamp(a.pipeline.encoding, 0, 4))]);
+  j["concatenate"] = a.pipeline.concatenate;
+  j["rotate_values"] = a.pipeline.rotateValues;
+}
+
+void loadPipeline(AppState& a, const nlohmann::json& j) {
+  PipelinePanelState& s = a.pipeline;
+  if (std::string enc; readSetting(j, "encoding", enc))
+    for (std::size_t i = 0; i < pipelineEncodings().size(); ++i)
+      if (enc == positionEncodingName(pipelineEncodings()[i])) s.encoding = static_cast<int>(i);
+  readSetting(j, "concatenate", s.concatenate);
+  readSetting(j, "rotate_values", s.rotateValues);
+  s.dirty = true;
+}
+
+void tweakPipeline(AppState& a) {
+  a.pipeline.encoding = (a.pipeline.encoding + 2) % static_cast<int>(pipelineEncodings().size());
+  a.pipeline.rotateValues = !a.pipeline.rotateValues;
+  a.pipeline.dirty = true;
+}
+
+}  // namespace
+
+const PanelDef kPipelinePanel{"where-position-enters", [](AppState& a, AppContext& c) { drawPipelinePanel(a.pipeline, c); },
+    nullptr,
+    savePipeline, loadPipeline, tweakPipeline};
 
 }  // namespace posviz::app

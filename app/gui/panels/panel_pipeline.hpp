@@ -12,7 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/shell/app_context.hpp"
+#include "app/gui/base/panel_def.hpp"
+#include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
 #include "core/pipeline.hpp"
 
@@ -50,5 +51,8 @@ const std::vector<PositionEncoding>& pipelineEncodings();
 
 void updatePipelinePanel(PipelinePanelState& s);
 void drawPipelinePanel(PipelinePanelState& s, AppContext& ctx);
+
+// The tab's entry in the panel list (app/gui/panels/panels.cpp).
+extern const PanelDef kPipelinePanel;
 
 }  // namespace posviz::app

@@ -4,6 +4,9 @@
 // [SECTION] Drawing: parameters
 // [SECTION] Drawing: heatmaps and the score plot
 // [SECTION] Settings
+#include "app/gui/panels/app_state.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_relative.hpp"
 
 #include <imgui.h>
@@ -14,7 +17,7 @@
 #include <exception>
 #include <functional>
 
-#include "app/gui/shell/settings.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/alibi.hpp"
@@ -531,5 +534,14 @@ void loadRelativePanel(RelativePanelState& s, const nlohmann::json& j) {
   readSetting(j, "txl_seed", s.txlSeed, 0, 999);
   s.dirty = true;
 }
+
+
+// -----------------------------------------------------------------------------------------------
+// [SECTION] The tab's entry in the panel list
+// -----------------------------------------------------------------------------------------------
+
+const PanelDef kRelativePanel{"relative", [](AppState& a, AppContext& c) { drawRelativePanel(a.relative, c); },
+    nullptr,
+    [](const AppState& a, nlohmann::json& j) { saveRelativePanel(a.relative, j); }, [](AppState& a, const nlohmann::json& j) { loadRelativePanel(a.relative, j); }, [](AppState& a) { a.relative.t5Causal = !a.relative.t5Causal; a.relative.dirty = true; }};
 
 }  // namespace posviz::app

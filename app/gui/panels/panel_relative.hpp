@@ -12,7 +12,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "app/gui/shell/app_context.hpp"
+#include "app/gui/base/panel_def.hpp"
+#include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
 #include "core/fire.hpp"
 
@@ -81,5 +82,8 @@ void updateRelativePanel(RelativePanelState& s);
 // Settings kept between runs (unknown or out-of-range values are ignored). For the panels table.
 void saveRelativePanel(const RelativePanelState& s, nlohmann::json& j);
 void loadRelativePanel(RelativePanelState& s, const nlohmann::json& j);
+
+// The tab's entry in the panel list (app/gui/panels/panels.cpp).
+extern const PanelDef kRelativePanel;
 
 }  // namespace posviz::app

@@ -6,6 +6,9 @@
 // [SECTION] Drawing: pairs as rotating vectors
 // [SECTION] Drawing: the panel
 // [SECTION] Settings
+#include "app/gui/panels/app_state.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_rope.hpp"
 
 #include <imgui.h>
@@ -21,7 +24,7 @@
 #include <numbers>
 #include <span>
 
-#include "app/gui/shell/settings.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/cli/export.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/gui/widgets/plot.hpp"
@@ -998,5 +1001,24 @@ void loadRopePanel(RopePanelState& s, const nlohmann::json& j) {
   }
   s.dirty = true;
 }
+
+
+// -----------------------------------------------------------------------------------------------
+// [SECTION] The tab's entry in the panel list
+// -----------------------------------------------------------------------------------------------
+
+namespace {
+
+// One visible change per view, for tests (the picture must differ afterwards).
+void tweakRope(AppState& a) {
+  a.rope.params.base = a.rope.params.base > 1000.0 ? 100.0 : 10000.0;
+  a.rope.dirty = true;
+}
+
+}  // namespace
+
+const PanelDef kRopePanel{"rope", [](AppState& a, AppContext& c) { drawRopePanel(a.rope, c); },
+    [](AppState& a, const cli::ModelConfig& m, ConfigNotes& n) { applyRopeConfig(a.rope, m, n); },
+    [](const AppState& a, nlohmann::json& j) { saveRopePanel(a.rope, j); }, [](AppState& a, const nlohmann::json& j) { loadRopePanel(a.rope, j); }, tweakRope};
 
 }  // namespace posviz::app

@@ -15,12 +15,13 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "app/gui/base/panel_def.hpp"
 #include "app/cli/model_config.hpp"
-#include "app/gui/shell/app_context.hpp"
+#include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
 #include "app/gui/widgets/worker.hpp"
 #include "core/rope.hpp"
-#include "app/gui/panels/config_notes.hpp"
+#include "app/gui/base/config_notes.hpp"
 
 namespace posviz::app {
 
@@ -111,5 +112,8 @@ void loadRopePanel(RopePanelState& s, const nlohmann::json& j);
 // Applies dirty state: parses typed vectors, regenerates seeded ones, recomputes the derived
 // values and requests the score window. Called by drawRopePanel; exposed for tests.
 void updateRopePanel(RopePanelState& s, AppContext& ctx);
+
+// The tab's entry in the panel list (app/gui/panels/panels.cpp).
+extern const PanelDef kRopePanel;
 
 }  // namespace posviz::app

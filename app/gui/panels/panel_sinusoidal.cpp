@@ -7,6 +7,9 @@
 // [SECTION] Similarity tab
 // [SECTION] Offset tab (M_k)
 // [SECTION] drawSinusoidalPanel
+#include "app/gui/panels/app_state.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_sinusoidal.hpp"
 
 #include <imgui.h>
@@ -19,6 +22,8 @@
 #include <vector>
 
 #include "app/cli/export.hpp"
+#include "app/cli/scheme_params.hpp"
+#include "app/gui/widgets/param_widgets.hpp"
 #include "app/gui/widgets/plot.hpp"
 #include "core/gpu/backend.hpp"
 #include "app/gui/widgets/ui_common.hpp"
@@ -29,11 +34,9 @@ namespace posviz::app {
 
 namespace {
 
+namespace table = cli::params::sinusoidal;
 constexpr int kMaxPositions = kSinusoidalMaxPositions;
-constexpr int kMaxDModel = kSinusoidalMaxDModel;
 constexpr int kMaxClocks = 64;
-constexpr double kMinBase = kSinusoidalMinBase;
-constexpr double kMaxBase = kSinusoidalMaxBase;
 
 std::string omegaFormula(const SinusoidalParams& p, int pair) {
   char buf[160];
@@ -147,28 +150,20 @@ void drawControls(SinusoidalPanelState& s, AppContext& ctx) {
 
   ImGui::TextUnformatted("Encoding");
   ImGui::Separator();
-  int layout = s.params.layout == SinusoidalLayout::Interleaved ? 0 : 1;
-  changed |= ImGui::RadioButton("interleaved", &layout, 0);
-  ImGui::SameLine();
-  changed |= ImGui::RadioButton("tensor2tensor", &layout, 1);
-  HelpMarker(
+  changed |= paramChoice(table::kLayout, s.params.layout,
       "interleaved (the paper): PE(pos, 2i) = sin(pos*theta_i), PE(pos, 2i+1) = cos(pos*theta_i), theta_i = base^(-2i/d_model).\n"
-      "tensor2tensor (get_timing_signal_1d): all sines, then all cosines; theta_i = min_ts * exp(-i*ln(base/min_ts)/(n-1)), "
+      "t2t (tensor2tensor's get_timing_signal_1d): all sines, then all cosines; theta_i = min_ts * exp(-i*ln(base/min_ts)/(n-1)), "
       "n = d_model/2. Not a column permutation of the interleaved matrix: it divides by n-1.");
-  s.params.layout = layout == 0 ? SinusoidalLayout::Interleaved : SinusoidalLayout::Tensor2Tensor;
-
-  changed |= ImGui::SliderScalar("base", ImGuiDataType_Double, &s.params.base, &kMinBase, &kMaxBase, "%.0f",
-                                 ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-  HelpMarker("theta_i = base^(-2i/d_model): the slowest pair turns once every 2*pi*base^((d-2)/d) positions.\n"
-             "The paper uses 10000. Ctrl+click to type a value (10 .. 1e6).");
+  changed |= paramSlider(table::kBase, s.params.base,
+                         "theta_i = base^(-2i/d_model): the slowest pair turns once every 2*pi*base^((d-2)/d) positions. "
+                         "The paper uses 10000.");
   const int oldD = s.params.dModel;
-  if (SliderIntEven("d_model", &s.params.dModel, 2, kMaxDModel)) changed = true;
-  HelpMarker("Model width: d_model/2 sin/cos pairs, even, 2 .. 4096.");
+  changed |= paramSlider(table::kDModel, s.params.dModel, "Model width: d_model/2 sin/cos pairs.");
   const int oldN = s.numPositions;
-  if (sliderPositions("positions", s.numPositions, 1, kMaxPositions)) changed = true;
-  HelpMarker("Rows of the heatmap: positions 0 .. positions-1 (1 .. 2^31 - 1). Where a pixel covers many rows it "
-             "shows their exact mean, in closed form (geometric series of e^{i w p}): every size costs the same. "
-             "Hover stays exact.");
+  changed |= paramSlider(table::kPositions, s.numPositions,
+                         "Rows of the heatmap: positions 0 .. positions-1. Where a pixel covers many rows it "
+                         "shows their exact mean, in closed form (geometric series of e^{i w p}): every size costs the same. "
+                         "Hover stays exact.");
   if (oldD != s.params.dModel || oldN != s.numPositions) s.peMap.resetView();
 
   if (ImGui::BeginCombo("colormap", colormapName(s.colormap))) {
@@ -669,10 +664,12 @@ void drawOffset(SinusoidalPanelState& s) {
 void applySinusoidalConfig(SinusoidalPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
   if (c.encoding != cli::ModelEncoding::Sinusoidal) return;
   if (c.hiddenSize >= 2) {
-    const long long d = fitConfigValue("Sinusoidal", "hidden_size", "d_model", c.hiddenSize, 2, kMaxDModel, notes);
-    s.params.dModel = static_cast<int>(d - d % 2);
+    s.params.dModel = static_cast<int>(fitConfigParam("Sinusoidal", "hidden_size", table::kDModel, static_cast<double>(c.hiddenSize), notes));
   }
-  if (c.maxPositions >= 1) s.numPositions = static_cast<int>(fitConfigValue("Sinusoidal", "max_position_embeddings", "positions", c.maxPositions, 1, kMaxPositions, notes));
+  if (c.maxPositions >= 1) {
+    s.numPositions = static_cast<int>(fitConfigParam("Sinusoidal", "max_position_embeddings", table::kPositions,
+                                                     static_cast<double>(c.maxPositions), notes));
+  }
   s.peMap.resetView();
   s.dirty = true;
 }
@@ -798,5 +795,50 @@ void drawSinusoidalPanel(SinusoidalPanelState& s, AppContext& ctx) {
   publishStatus(s, ctx);
   publishExport(s, ctx);
 }
+
+
+// -----------------------------------------------------------------------------------------------
+// [SECTION] The tab's entry in the panel list
+// -----------------------------------------------------------------------------------------------
+
+namespace {
+
+void saveSinusoidal(const AppState& a, nlohmann::json& j) {
+  const SinusoidalPanelState& s = a.sinusoidal;
+  cli::saveParam(j, table::kDModel, s.params.dModel);
+  cli::saveParam(j, table::kBase, s.params.base);
+  cli::saveParam(j, table::kLayout, s.params.layout);
+  cli::saveParam(j, table::kPositions, s.numPositions);
+  j["pos"] = s.pos;
+  j["k"] = s.offsetK;
+  j["pair"] = s.pair;
+  j["similarity_positions"] = s.simPositions;
+  j["colormap"] = colormapName(s.colormap);
+}
+
+void loadSinusoidal(AppState& a, const nlohmann::json& j) {
+  SinusoidalPanelState& s = a.sinusoidal;
+  cli::loadParam(j, table::kDModel, s.params.dModel);
+  cli::loadParam(j, table::kBase, s.params.base);
+  cli::loadParam(j, table::kLayout, s.params.layout);
+  cli::loadParam(j, table::kPositions, s.numPositions);
+  readSetting(j, "pos", s.pos, 0, kSinusoidalMaxPositions - 1);
+  readSetting(j, "k", s.offsetK, -kSinusoidalMaxOffsetK, kSinusoidalMaxOffsetK);
+  readSetting(j, "pair", s.pair, 0, s.params.dModel / 2 - 1);
+  readSetting(j, "similarity_positions", s.simPositions, 2, kSinusoidalMaxSimilarity);
+  readSetting(j, "colormap", s.colormap);
+  s.dirty = true;
+}
+
+void tweakSinusoidal(AppState& a) {
+  a.sinusoidal.params.base = a.sinusoidal.params.base > 1000.0 ? 100.0 : 10000.0;
+  a.sinusoidal.dirty = true;
+}
+
+}  // namespace
+
+const PanelDef kSinusoidalPanel{"sinusoidal", [](AppState& a, AppContext& c) { drawSinusoidalPanel(a.sinusoidal, c); },
+    [](AppState& a, const cli::ModelConfig& m, ConfigNotes& n) { applySinusoidalConfig(a.sinusoidal, m, n); },
+    saveSinusoidal, loadSinusoidal, tweakSinusoidal};
 
 }  // namespace posviz::app

@@ -6,21 +6,21 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/base/panel_def.hpp"
 #include "app/cli/model_config.hpp"
-#include "app/gui/shell/app_context.hpp"
+#include "app/cli/scheme_params.hpp"
+#include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
 #include "app/gui/widgets/worker.hpp"
 #include "core/colormap.hpp"
 #include "core/sinusoidal.hpp"
-#include "app/gui/panels/config_notes.hpp"
+#include "app/gui/base/config_notes.hpp"
 
 namespace posviz::app {
 
 // Slider ranges, shared with the settings loader (panels.cpp) so a saved value is read back
 // exactly when a slider could have set it.
 constexpr int kSinusoidalMaxPositions = 2147483647;   // 2^31 - 1: the window is averaged in closed form
-constexpr int kSinusoidalMaxDModel = 4096;
-constexpr double kSinusoidalMinBase = 10.0, kSinusoidalMaxBase = 1e6;
 constexpr int kSinusoidalMaxOffsetK = 1024;           // k of M_k: -1024 .. 1024
 constexpr int kSinusoidalMaxSimilarity = 2048;        // similarity heatmap N: 2 .. 2048
 
@@ -51,8 +51,8 @@ struct SinusoidalCurves {
 
 struct SinusoidalPanelState {
   bool dirty = true;                      // recompute on the next frame
-  SinusoidalParams params;                // dModel 2..4096 even, base 10..1e6, layout
-  int numPositions = 512;                 // heatmap rows, 1..2^31-1
+  SinusoidalParams params;                // cli::params::sinusoidal: d_model, base, layout
+  int numPositions = static_cast<int>(cli::params::sinusoidal::kPositions.defaultInt());   // heatmap rows
   int pos = 20;                           // the position of the clock view and the M_k check
   int offsetK = 7;                        // k of M_k and of PE(pos) -> PE(pos+k)
   int pair = 2;                           // the pair whose 2x2 block is shown
@@ -85,5 +85,8 @@ void drawSinusoidalPanel(SinusoidalPanelState& s, AppContext& ctx);
 // A sinusoidal model's config: d_model from hidden_size, positions from max_position_embeddings.
 // Other encodings leave the panel alone.
 void applySinusoidalConfig(SinusoidalPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes);
+
+// The tab's entry in the panel list (app/gui/panels/panels.cpp).
+extern const PanelDef kSinusoidalPanel;
 
 }  // namespace posviz::app

@@ -220,14 +220,14 @@ void AppShell::initImGui() {
 
 void AppShell::loadPanelSettings() {
   for (const PanelInfo& p : panels()) {
-    if (!p.load) continue;
+    if (!p.def->load) continue;
     // Under the tab's name, or under an older name of it (an alias) in a file saved before a rename.
     std::vector<std::string> keys = {p.name};
     if (const cli::TabDef* tab = cli::findTab(p.name)) keys.insert(keys.end(), tab->aliases.begin(), tab->aliases.end());
     for (const std::string& key : keys) {
       if (!settings_.panels.contains(key) || !settings_.panels[key].is_object()) continue;
       try {
-        p.load(state_, settings_.panels[key]);
+        p.def->load(state_, settings_.panels[key]);
       } catch (const std::exception&) {
         // A bad saved value must not stop the start; that panel keeps its defaults.
       }
@@ -262,9 +262,9 @@ void AppShell::storeSettings() {
   settings_.panel = panels()[static_cast<std::size_t>(state_.activePanel)].name;
   settings_.backend = ctx_.backend;
   for (const PanelInfo& p : panels()) {
-    if (!p.save) continue;
+    if (!p.def->save) continue;
     nlohmann::json j = nlohmann::json::object();
-    p.save(state_, j);
+    p.def->save(state_, j);
     settings_.panels[p.name] = j;
   }
   std::string err;
@@ -426,7 +426,7 @@ void AppShell::drawPanelTabs() {
       opened = static_cast<int>(i);
       const ImGuiStackMark mark = ImGuiStackMark::take();
       try {
-        p.draw(state_, ctx_);
+        p.def->draw(state_, ctx_);
       } catch (const std::exception& e) {
         mark.unwind();
         std::fprintf(stderr, "posviz: the %s view failed: %s\n", p.title, e.what());
@@ -440,7 +440,10 @@ void AppShell::drawPanelTabs() {
   if (state_.requestedPanel >= 0 && state_.requestedPanel == opened) state_.requestedPanel = -1;
   // The window title names the tab, and on Learn the step: scripts follow a walk by it.
   std::string title = "posviz";
-  if (opened >= 0) title += std::string(" - ") + (std::string(table[static_cast<std::size_t>(opened)].name) == "learn" ? learnTitle(state_.learn) : table[static_cast<std::size_t>(opened)].title);
+  if (opened >= 0) {
+    const PanelInfo& p = table[static_cast<std::size_t>(opened)];
+    title += std::string(" - ") + (p.def->windowTitle ? p.def->windowTitle(state_) : std::string(p.title));
+  }
   if (title != windowTitle_) {
     windowTitle_ = title;
     glfwSetWindowTitle(window_, title.c_str());
@@ -451,14 +454,20 @@ void AppShell::drawPanelTabs() {
 // [SECTION] Start here
 // -----------------------------------------------------------------------------------------------
 
+void AppShell::openTab(std::string_view name, void (*PanelDef::*action)(AppState&)) {
+  const int index = findPanel(name);
+  if (index < 0) return;
+  const PanelDef& def = *panels()[static_cast<std::size_t>(index)].def;
+  if (action != nullptr && def.*action != nullptr) (def.*action)(state_);
+  state_.requestedPanel = index;
+}
+
 void AppShell::followStartHereLink(StartHereLink link) {
   startHereOpen_ = false;   // out of the way of what the link opened (Help > Start here brings it back)
   switch (link) {
     case StartHereLink::Learn: state_.requestedPanel = findPanel("learn"); break;
     case StartHereLink::FirstExample:
-      state_.examples.selected = 0;   // workedExamples() order: the documents' first example
-      state_.examples.step = 0;
-      state_.requestedPanel = findPanel("worked-examples");
+      openTab("worked-examples", &PanelDef::start);
       break;
     case StartHereLink::Sinusoidal: state_.requestedPanel = findPanel("sinusoidal"); break;
     case StartHereLink::ModelPreset:
@@ -656,27 +665,25 @@ void AppShell::handleShortcuts() {
       --escapeWhileTyping_;
     }
   }
-  const bool onLearn = state_.activePanel == findPanel("learn");
+  const PanelDef* active = state_.activePanel >= 0 && state_.activePanel < static_cast<int>(table.size())
+                               ? table[static_cast<std::size_t>(state_.activePanel)].def
+                               : nullptr;
   for (const auto& [key, mods] : keyPresses_) {
     if (key == GLFW_KEY_F12) screenshotRequested_ = true;
     // Escape in a text field (a slider's typed value too) restores the old value: said below once
     // the field has really let go (a tap too short for a frame reaches no field).
     if (key == GLFW_KEY_ESCAPE && typing) escapeWhileTyping_ = 3;
     // Learn's Next and Back: from the key queue, so a quick tap between two frames is not lost.
-    if (onLearn && mods == 0) {
+    if (active != nullptr && active->step != nullptr && mods == 0) {
       const bool free = !typing && !ImGui::IsAnyItemActive();
-      if (key == GLFW_KEY_PAGE_DOWN || (free && key == GLFW_KEY_RIGHT)) learnNext(state_.learn);
-      if (key == GLFW_KEY_PAGE_UP || (free && key == GLFW_KEY_LEFT)) learnBack(state_.learn);
+      if (key == GLFW_KEY_PAGE_DOWN || (free && key == GLFW_KEY_RIGHT)) active->step(state_, +1);
+      if (key == GLFW_KEY_PAGE_UP || (free && key == GLFW_KEY_LEFT)) active->step(state_, -1);
     }
     if (!(mods & GLFW_MOD_CONTROL)) continue;
     if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9 && key - GLFW_KEY_1 < static_cast<int>(table.size()))
       state_.requestedPanel = key - GLFW_KEY_1;
     if (key == GLFW_KEY_Q) requestClose();
-    if (key == GLFW_KEY_O && !typing) {
-      state_.requestedPanel = findPanel("learned");
-      state_.learned.openRequested = true;
-      state_.learned.fromFile = true;
-    }
+    if (key == GLFW_KEY_O && !typing) openTab("learned", &PanelDef::openFile);
     if (key == GLFW_KEY_EQUAL || key == GLFW_KEY_KP_ADD) {
       settings_.fontScale = std::min(3.0f, settings_.fontScale * 1.1f);
       fontsDirty_ = true;
@@ -693,11 +700,7 @@ void AppShell::drawMenuBar() {
   if (!ImGui::BeginMenuBar()) return;
   const auto& table = panels();
   if (ImGui::BeginMenu("File")) {
-    if (ImGui::MenuItem("Open learned table (.npy)...", "Ctrl+O")) {
-      state_.requestedPanel = findPanel("learned");
-      state_.learned.openRequested = true;
-      state_.learned.fromFile = true;
-    }
+    if (ImGui::MenuItem("Open learned table (.npy)...", "Ctrl+O")) openTab("learned", &PanelDef::openFile);
     if (ImGui::MenuItem("Open model config.json...")) {
       openConfigPopup_ = true;
       configError_.clear();

@@ -15,10 +15,10 @@
 #include <utility>
 #include <vector>
 
-#include "app/gui/shell/app_context.hpp"
-#include "app/gui/shell/app_state.hpp"
+#include "app/gui/base/app_context.hpp"
+#include "app/gui/panels/panels.hpp"
 #include "app/cli/model_config.hpp"
-#include "app/gui/panels/config_notes.hpp"
+#include "app/gui/base/config_notes.hpp"
 #include "app/gui/shell/settings.hpp"
 #include "app/gui/shell/view_export.hpp"
 
@@ -77,6 +77,8 @@ class AppShell {
   bool startHereOpen() const { return startHereOpen_; }
   void openStartHere() { startHereOpen_ = true; }
   void followStartHereLink(StartHereLink link);
+  // Opens tab `name`, first calling its entry's action (PanelDef::start, ::openFile) when it has one.
+  void openTab(std::string_view name, void (*PanelDef::*action)(AppState&) = nullptr);
   void dismissStartHere();
   int framebufferWidth() const;
   int framebufferHeight() const;

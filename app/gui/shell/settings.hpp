@@ -10,9 +10,7 @@
 //   writer (core/atomic_file.hpp); a symlinked settings.json is updated where it points.
 //
 // PANEL SETTINGS
-//   Each panel's load function reads its own object with readSetting(): a key that is missing, of
-//   the wrong JSON type, not finite or outside [lo, hi] leaves the value as it was (and returns
-//   false), so a hand-edited or older file can only ever set values the sliders could.
+//   Each panel's load function reads its own object (app/gui/base/read_setting.hpp).
 #pragma once
 
 #include <cmath>
@@ -21,7 +19,8 @@
 #include <string>
 #include <type_traits>
 
-#include "app/gui/shell/app_context.hpp"
+#include "app/gui/base/app_context.hpp"
+#include "app/gui/base/read_setting.hpp"
 #include "core/colormap.hpp"
 
 namespace posviz::app {
@@ -56,30 +55,5 @@ std::string loadLayout(const std::string& path, std::string* notice);
 bool saveLayout(const std::string& path, const std::string& text, std::string* error);
 
 const char* backendChoiceName(BackendChoice b);   // "auto", "cpu", "gpu"
-
-// value = j[key] when it is a number in [lo, hi] (integers are truncated, as a slider would);
-// 64-bit unsigned values (seeds) must be unsigned JSON integers and are read exactly.
-template <class T>
-bool readSetting(const nlohmann::json& j, const char* key, T& value, std::type_identity_t<T> lo,
-                 std::type_identity_t<T> hi) {
-  static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, "readSetting: numbers only here");
-  if (!j.contains(key)) return false;
-  const nlohmann::json& v = j[key];
-  if constexpr (std::is_unsigned_v<T> && sizeof(T) == sizeof(std::uint64_t)) {
-    if (!v.is_number_unsigned()) return false;
-    const std::uint64_t x = v.get<std::uint64_t>();
-    if (x < lo || x > hi) return false;
-    value = static_cast<T>(x);
-  } else {
-    if (!v.is_number()) return false;
-    const double x = v.get<double>();
-    if (!std::isfinite(x) || x < static_cast<double>(lo) || x > static_cast<double>(hi)) return false;
-    value = static_cast<T>(x);
-  }
-  return true;
-}
-bool readSetting(const nlohmann::json& j, const char* key, bool& value);          // a JSON boolean
-bool readSetting(const nlohmann::json& j, const char* key, std::string& value);   // a JSON string
-bool readSetting(const nlohmann::json& j, const char* key, Colormap& value);      // a colormap name
 
 }  // namespace posviz::app

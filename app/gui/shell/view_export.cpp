@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "app/cli/cli.hpp"
-#include "app/gui/shell/app_context.hpp"
+#include "app/gui/base/app_context.hpp"
 #include "core/npy.hpp"
 
 namespace posviz::app {

@@ -8,9 +8,9 @@
 
 namespace posviz::app {
 
-struct ExportableView;  // app/gui/shell/app_context.hpp
+struct ExportableView;  // app/gui/base/app_context.hpp
 
-// File > Export for the active view (app/gui/shell/app_context.hpp's ExportableView).
+// File > Export for the active view (app/gui/base/app_context.hpp's ExportableView).
 // A view with cliArgs is written by the CLI's export (cli::exportWithArguments), so the file is
 // the one `posviz export` writes; otherwise from computeFull().
 enum class ViewExportKind {

@@ -6,8 +6,12 @@
 // notes, and the shell shows the notes in its banner after "Loaded ...".
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
+
+#include "app/cli/params.hpp"
 
 namespace posviz::app {
 
@@ -47,6 +51,20 @@ inline void notePastSlider(const char* tab, const char* field, const char* contr
   if (value >= lo && value <= hi) return;
   notes.push_back(std::string(tab) + " tab: " + field + " " + noteNumber(value) + " is past its " + control + " slider (" +
                   noteNumber(lo) + ".." + noteNumber(hi) + "): used as it is; dragging the slider brings it into the range");
+}
+
+// A config's value for a parameter of the table (app/cli/scheme_params.hpp): used as it is when
+// the parameter allows it (its slider widens to show it); otherwise the nearest allowed value,
+// with a note naming the field, the value and what is allowed.
+inline double fitConfigParam(const char* tab, const char* field, const cli::Param& p, double value, ConfigNotes& notes) {
+  if (cli::fitsParam(p, value)) return value;
+  double fitted = std::clamp(value, p.min, p.max);
+  if (p.isInteger()) fitted = std::floor(fitted);
+  if (p.kind == cli::ParamKind::EvenInt) fitted -= std::fmod(fitted, 2.0);
+  if (!cli::fitsParam(p, fitted)) fitted = p.def;
+  notes.push_back(std::string(tab) + " tab: " + field + " " + noteNumber(value) + " is not " + cli::describeAllowed(p) +
+                  ": shown at " + noteNumber(fitted));
+  return fitted;
 }
 
 // The banner's text: "Config NAME: note. note."

@@ -1,0 +1,38 @@
+// sinusoidal.hpp: the parameter table of the sinusoidal encoding (Vaswani et al. 2017) (app/cli/params.hpp says what a Param is;
+// app/cli/scheme_params.hpp lists the tables).
+#pragma once
+
+#include <limits>
+
+#include "app/cli/limits.hpp"
+#include "app/cli/params.hpp"
+#include "core/sinusoidal.hpp"
+
+// Each Param names only the fields it sets; the rest keep Param's defaults. GCC's
+// -Wmissing-field-initializers reports every skipped field of a designated initializer.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace posviz::cli::params {
+
+namespace sinusoidal {  // SinusoidalParams (core/sinusoidal.hpp)
+inline const Param kDModel{.key = "d_model", .flag = "--d-model", .label = "d_model", .kind = ParamKind::EvenInt,
+                           .min = 2, .max = static_cast<double>(kMaxWidth), .def = SinusoidalParams{}.dModel,
+                           .sliderMin = 2, .sliderMax = 4096, .log = true,
+                           .help = "model width d_model: the number of dims, two per frequency"};
+inline const Param kBase{.key = "base", .flag = "--base", .label = "base", .kind = ParamKind::Real, .min = 1,
+                         .max = kMaxBase, .def = SinusoidalParams{}.base, .sliderMin = 10, .sliderMax = 1e6,
+                         .log = true, .minExclusive = true, .format = "%.0f",
+                         .help = "frequency base: pair i turns at angle pos / base^(2i/d_model) (t2t: the max timescale)"};
+inline const Param kLayout{.key = "layout", .flag = "--layout", .label = "layout", .kind = ParamKind::Choice,
+                           .min = 0, .max = 1, .def = static_cast<double>(SinusoidalParams{}.layout),
+                           .help = "where sin and cos sit: interleaved (sin, cos per pair, the paper) or t2t (all sines, then all cosines)",
+                           .choices = {"interleaved", "t2t|tensor2tensor"}};
+inline const Param kPositions{.key = "positions", .flag = "--positions", .label = "positions", .kind = ParamKind::Int,
+                              .min = 1, .max = kIntMax, .def = 512, .sliderMin = 1, .sliderMax = kIntMax,
+                              .log = true, .unit = "positions", .help = "rows of the table: N positions from the first"};
+}  // namespace sinusoidal
+
+}  // namespace posviz::cli::params
+
+#pragma GCC diagnostic pop
