@@ -119,36 +119,106 @@ POSVIZ_TRAIN_CLONES void geluBackwardFloat(std::size_t n, const float* u, const 
   }
 }
 
+// Whole vectors only: lanes past count are read (the caller keeps them readable) but masked,
+// and written back with the values they had.
 POSVIZ_TRAIN_CLONES void softmaxRowFloat(float* row, int count, float scale, const float* bias) {
-  VF mx = splat(-std::numeric_limits<float>::infinity());
+  const VI iota = {0, 1, 2, 3, 4, 5, 6, 7};
+  const VF negInf = splat(-std::numeric_limits<float>::infinity());
+  auto scores = [&](int j) {
+    VF x = load(row + j, kLanes) * splat(scale);
+    if (bias) x += load(bias + j, kLanes);
+    return x;
+  };
+  VF mx = negInf;
   for (int j = 0; j < count; j += kLanes) {
-    const int c = std::min(kLanes, count - j);
-    VF x = load(row + j, c) * splat(scale);
-    if (bias) x += load(bias + j, c);
-    store(row + j, x, c);
-    for (int k = c; k < kLanes; ++k) x[k] = -std::numeric_limits<float>::infinity();
-    mx = x > mx ? x : mx;
+    const VF x = scores(j);
+    mx = iota < count - j && x > mx ? x : mx;
   }
   float m = mx[0];
   for (int k = 1; k < kLanes; ++k) m = std::max(m, mx[k]);
   VF sum = splat(0.0f);
   for (int j = 0; j < count; j += kLanes) {
-    const int c = std::min(kLanes, count - j);
-    VF e = vexp(load(row + j, c) - splat(m));
-    store(row + j, e, c);
-    for (int k = c; k < kLanes; ++k) e[k] = 0.0f;
+    const VF old = load(row + j, kLanes);
+    const VF e = iota < count - j ? vexp(scores(j) - splat(m)) : splat(0.0f);
     sum += e;
+    store(row + j, iota < count - j ? e : old, kLanes);
   }
   float total = 0.0f;
   for (int k = 0; k < kLanes; ++k) total += sum[k];
   const VF inv = splat(1.0f / total);
   for (int j = 0; j < count; j += kLanes) {
-    const int c = std::min(kLanes, count - j);
-    store(row + j, load(row + j, c) * inv, c);
+    const VF v = load(row + j, kLanes);
+    store(row + j, iota < count - j ? v * inv : v, kLanes);
+  }
+}
+
+// LayerNorm rows of d floats, 8 at a time (d a multiple of 8; else the scalar form below).
+POSVIZ_TRAIN_CLONES void layerNormForwardFloat(int rows, int d, const float* x, const float* w, const float* b, float* xhat, float* h,
+                                               float* rstd, float eps) {
+  for (int r = 0; r < rows; ++r) {
+    const float* xr = x + static_cast<std::size_t>(r) * static_cast<std::size_t>(d);
+    VF acc = splat(0.0f);
+    for (int i = 0; i < d; i += kLanes) acc += load(xr + i, kLanes);
+    float mean = 0.0f;
+    for (int k = 0; k < kLanes; ++k) mean += acc[k];
+    mean /= static_cast<float>(d);
+    acc = splat(0.0f);
+    for (int i = 0; i < d; i += kLanes) {
+      const VF c = load(xr + i, kLanes) - splat(mean);
+      acc += c * c;
+    }
+    float var = 0.0f;
+    for (int k = 0; k < kLanes; ++k) var += acc[k];
+    const float rs = 1.0f / std::sqrt(var / static_cast<float>(d) + eps);
+    rstd[r] = rs;
+    float* xh = xhat + static_cast<std::size_t>(r) * static_cast<std::size_t>(d);
+    float* hr = h + static_cast<std::size_t>(r) * static_cast<std::size_t>(d);
+    for (int i = 0; i < d; i += kLanes) {
+      const VF n = (load(xr + i, kLanes) - splat(mean)) * splat(rs);
+      store(xh + i, n, kLanes);
+      store(hr + i, n * load(w + i, kLanes) + load(b + i, kLanes), kLanes);
+    }
+  }
+}
+
+POSVIZ_TRAIN_CLONES void layerNormBackwardFloat(int rows, int d, const float* dh, const float* xhat, const float* rstd, const float* w,
+                                                float* dx, float* dw, float* db) {
+  for (int r = 0; r < rows; ++r) {
+    const std::size_t row = static_cast<std::size_t>(r) * static_cast<std::size_t>(d);
+    VF sg = splat(0.0f), sgx = splat(0.0f);
+    for (int i = 0; i < d; i += kLanes) {
+      const VF g = load(dh + row + i, kLanes), xh = load(xhat + row + i, kLanes), gw = g * load(w + i, kLanes);
+      sg += gw;
+      sgx += gw * xh;
+      store(dw + i, load(dw + i, kLanes) + g * xh, kLanes);
+      store(db + i, load(db + i, kLanes) + g, kLanes);
+    }
+    float sumG = 0.0f, sumGX = 0.0f;
+    for (int k = 0; k < kLanes; ++k) {
+      sumG += sg[k];
+      sumGX += sgx[k];
+    }
+    const VF meanG = splat(sumG / static_cast<float>(d)), meanGX = splat(sumGX / static_cast<float>(d)), rs = splat(rstd[r]);
+    for (int i = 0; i < d; i += kLanes) {
+      const VF g = load(dh + row + i, kLanes), xh = load(xhat + row + i, kLanes);
+      store(dx + row + i, load(dx + row + i, kLanes) + rs * (g * load(w + i, kLanes) - meanG - xh * meanGX), kLanes);
+    }
   }
 }
 
 }  // namespace
+
+bool layerNormForward(int rows, int d, const float* x, const float* w, const float* b, float* xhat, float* h, float* rstd, float eps) {
+  if (d % kLanes != 0) return false;
+  layerNormForwardFloat(rows, d, x, w, b, xhat, h, rstd, eps);
+  return true;
+}
+
+bool layerNormBackward(int rows, int d, const float* dh, const float* xhat, const float* rstd, const float* w, float* dx, float* dw, float* db) {
+  if (d % kLanes != 0) return false;
+  layerNormBackwardFloat(rows, d, dh, xhat, rstd, w, dx, dw, db);
+  return true;
+}
 
 void geluForward(std::size_t n, const float* u, float* g) { geluForwardFloat(n, u, g); }
 void geluBackward(std::size_t n, const float* u, const float* dg, float* du) { geluBackwardFloat(n, u, dg, du); }

@@ -1,4 +1,4 @@
-// elementwise.hpp: the model's transcendental loops (GELU and its derivative, softmax rows).
+// elementwise.hpp: the model's row-wise loops: GELU and its derivative, softmax rows, LayerNorm.
 //
 // float: vectorised approximations, 8 lanes at a time (GCC vector extensions, with the same
 //   x86-64-v3/v4 clones as matmul.hpp). exp: Cody-Waite reduction to |r| <= ln2/2, degree-7
@@ -18,8 +18,16 @@ void geluForward(std::size_t n, const double* u, double* g);
 // du = dg (Phi(u) + u phi(u)); du may equal dg.
 void geluBackward(std::size_t n, const float* u, const float* dg, float* du);
 void geluBackward(std::size_t n, const double* u, const double* dg, double* du);
-// row[0 .. count) = softmax(row * scale + bias) (bias may be null), count >= 1.
+// row[0 .. count) = softmax(row * scale + bias) (bias may be null), count >= 1. float: row and bias
+// must stay readable up to the next multiple of 8 past count (kSoftmaxSlack more floats at a
+// buffer's end); those lanes keep their values.
+inline constexpr int kSoftmaxSlack = 8;
 void softmaxRow(float* row, int count, float scale, const float* bias);
 void softmaxRow(double* row, int count, double scale, const double* bias);
+
+// LayerNorm of rows of d floats (model_detail.hpp's layerNormForward/Backward), 8 lanes at a time;
+// false (nothing done) unless d is a multiple of 8.
+bool layerNormForward(int rows, int d, const float* x, const float* w, const float* b, float* xhat, float* h, float* rstd, float eps);
+bool layerNormBackward(int rows, int d, const float* dh, const float* xhat, const float* rstd, const float* w, float* dx, float* dw, float* db);
 
 }  // namespace posviz::train

@@ -74,7 +74,9 @@ template <class T, bool TA>
 template <class T, bool TA, int NV>
 [[gnu::always_inline]] inline void panel(int m, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate) {
   int i = 0;
+  for (; i + 6 <= m; i += 6) tile<T, TA, 6, NV>(k, a + aAt<TA>(i, 0, lda), lda, b, ldb, c + at(i, ldc), ldc, accumulate);
   for (; i + 4 <= m; i += 4) tile<T, TA, 4, NV>(k, a + aAt<TA>(i, 0, lda), lda, b, ldb, c + at(i, ldc), ldc, accumulate);
+  for (; i + 2 <= m; i += 2) tile<T, TA, 2, NV>(k, a + aAt<TA>(i, 0, lda), lda, b, ldb, c + at(i, ldc), ldc, accumulate);
   for (; i < m; ++i) tile<T, TA, 1, NV>(k, a + aAt<TA>(i, 0, lda), lda, b, ldb, c + at(i, ldc), ldc, accumulate);
 }
 

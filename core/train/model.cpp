@@ -44,7 +44,7 @@ void prepare(ChunkWork<T>& w, const ModelConfig& c, int seqs, int length, bool b
   for (LayerCache<T>& l : w.layers) {
     for (auto* v : {&l.xhat1, &l.h1, &l.q, &l.k, &l.v, &l.att}) v->resize(nd);
     l.rstd1.resize(static_cast<std::size_t>(w.rows));
-    l.probs.resize(probs);
+    l.probs.resize(probs + kSoftmaxSlack);
     if (c.mlp) {
       for (auto* v : {&l.xhat2, &l.h2}) v->resize(nd);
       l.rstd2.resize(static_cast<std::size_t>(w.rows));
@@ -58,7 +58,7 @@ void prepare(ChunkWork<T>& w, const ModelConfig& c, int seqs, int length, bool b
   w.scratch.resize(std::max({idx(w.rows, std::max(c.dModel, c.hidden())), tt, idx(c.dModel, std::max({c.dModel, c.hidden(), c.vocabSize}))}));
   if (!backward) return;
   for (auto* v : {&w.dx, &w.dh, &w.dq, &w.dk, &w.dv, &w.datt}) v->resize(nd);
-  w.dp.resize(tt);
+  w.dp.resize(tt + kSoftmaxSlack);
   w.du.resize(nf);
 }
 
@@ -382,7 +382,7 @@ void biasForward(const ModelConfig& c, const ParamOffsets& o, const T* p, const 
     return;
   }
   const int heads = c.numHeads, lt = pos.length;
-  ws.bias.assign(idx(ws.biasLayers * heads, idx(n, n)), T(0));
+  ws.bias.assign(idx(ws.biasLayers * heads, idx(n, n)) + kSoftmaxSlack, T(0));
   for (int bl = 0; bl < ws.biasLayers; ++bl) {
     const LayerOffsets& lo = o.layers[static_cast<std::size_t>(bl)];
     for (int h = 0; h < heads; ++h) {

@@ -93,17 +93,20 @@ TEST_CASE("kernels: float GELU, its slope and softmax stay within float rounding
   CHECK(g.back() == 90.0f);
   CHECK(g[u.size() - 2] == 0.0f);
   for (int count : {1, 7, 8, 9, 33}) {
-    std::vector<float> row(static_cast<std::size_t>(count)), bias(row.size());
-    std::vector<double> ref(row.size());
+    // The float form reads whole vectors: the buffers keep kSoftmaxSlack floats past the row,
+    // which must come back unchanged.
+    std::vector<float> row(static_cast<std::size_t>(count + kSoftmaxSlack), 7.0f), bias(row.size(), 3.0f);
+    std::vector<double> ref(static_cast<std::size_t>(count));
     for (int j = 0; j < count; ++j) {
       row[static_cast<std::size_t>(j)] = static_cast<float>(std::sin(j * 1.7) * 20.0);
       bias[static_cast<std::size_t>(j)] = static_cast<float>(-0.5 * j);
       ref[static_cast<std::size_t>(j)] = static_cast<double>(row[static_cast<std::size_t>(j)]);
     }
-    std::vector<double> biasD(bias.begin(), bias.end());
+    std::vector<double> biasD(bias.begin(), bias.begin() + count);
     softmaxRow(row.data(), count, 0.25f, bias.data());
     softmaxRow(ref.data(), count, 0.25, biasD.data());
     for (int j = 0; j < count; ++j) CHECK(row[static_cast<std::size_t>(j)] == doctest::Approx(ref[static_cast<std::size_t>(j)]).epsilon(2e-6));
+    for (std::size_t j = static_cast<std::size_t>(count); j < row.size(); ++j) CHECK(row[j] == 7.0f);
   }
 }
 
