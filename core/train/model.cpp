@@ -84,6 +84,10 @@ void embedForward(const Pass<T>& s) {
 // in row blocks of kCausalBlock: about 40% fewer terms at 33 tokens.
 constexpr int kCausalBlock = 8;
 
+// The end of the columns the causal products read in row i: its row block's last column + 1.
+// Entries right of the diagonal up to there must be zero; further right nothing reads them.
+inline int causalEnd(int i, int n) { return std::min(n, (i / kCausalBlock + 1) * kCausalBlock); }
+
 // c (n x n, stride n) = a (n x k) b^T (b n x k) in each row block's columns up to its last row;
 // entries right of the diagonal are left to the caller (the softmax zeroes them).
 template <class T>
@@ -125,13 +129,13 @@ void attendForward(const Pass<T>& s, LayerCache<T>& L, int l, int g, int h) {
   for (int i = 0; i < n; ++i) {
     T* row = prob + idx(i, n);
     softmaxRow(row, i + 1, scale, bias ? bias + idx(i, n) : nullptr);
-    for (int j = i + 1; j < n; ++j) row[j] = T(0);
+    for (int j = i + 1; j < causalEnd(i, n); ++j) row[j] = T(0);
   }
   causalMix(n, hd, prob, L.v.data() + base, d, L.att.data() + base, d);
 }
 
 template <class T>
-void addBiasRows(int rows, int cols, const T* bias, T* x) {
+void addBiasRows(int rows, int cols, const T* __restrict bias, T* __restrict x) {
   for (int r = 0; r < rows; ++r)
     for (int i = 0; i < cols; ++i) x[idx(r, cols) + static_cast<std::size_t>(i)] += bias[i];
 }
@@ -211,7 +215,7 @@ void forward(const Pass<T>& s, double invCount) {
 }
 
 template <class T>
-void columnSums(int rows, int cols, const T* x, T* out) {
+void columnSums(int rows, int cols, const T* __restrict x, T* __restrict out) {
   for (int r = 0; r < rows; ++r)
     for (int i = 0; i < cols; ++i) out[i] += x[idx(r, cols) + static_cast<std::size_t>(i)];
 }
@@ -245,18 +249,18 @@ void attendBackward(const Pass<T>& s, LayerCache<T>& L, int l, int g, int h) {
   causalScores(n, hd, w.datt.data() + base, d, L.v.data() + base, d, dp, sc);
   causalMixTransposed(n, hd, prob, w.datt.data() + base, d, w.dv.data() + base, d);
   T* dbias = w.dbias.empty() ? nullptr : w.dbias.data() + idx((s.biasLayers == 1 ? 0 : l) * heads + h, idx(n, n));
+  const T scale = T(1) / std::sqrt(static_cast<T>(hd));
   for (int i = 0; i < n; ++i) {
     T* row = dp + idx(i, n);
     const T* pr = prob + idx(i, n);
     T dot = 0;
     for (int j = 0; j <= i; ++j) dot += row[j] * pr[j];
     for (int j = 0; j <= i; ++j) row[j] = pr[j] * (row[j] - dot);
-    for (int j = i + 1; j < n; ++j) row[j] = T(0);
+    for (int j = i + 1; j < causalEnd(i, n); ++j) row[j] = T(0);
     if (dbias)
       for (int j = 0; j <= i; ++j) dbias[idx(i, n) + static_cast<std::size_t>(j)] += row[j];
+    for (int j = 0; j <= i; ++j) row[j] *= scale;
   }
-  const T scale = T(1) / std::sqrt(static_cast<T>(hd));
-  for (std::size_t i = 0; i < idx(n, n); ++i) dp[i] *= scale;
   causalMix(n, hd, dp, L.k.data() + base, d, w.dq.data() + base, d);
   causalMixTransposed(n, hd, dp, L.q.data() + base, d, w.dk.data() + base, d);
 }
@@ -566,6 +570,9 @@ std::vector<T> Model<T>::attention(const Batch& b, const PositionTables<T>& pos)
   std::vector<T> out;
   const std::size_t per = idx(config_.numHeads, idx(b.length, b.length));
   for (const LayerCache<T>& L : work_->chunks[0].layers) out.insert(out.end(), L.probs.begin(), L.probs.begin() + static_cast<std::ptrdiff_t>(per));
+  // The passes leave entries far right of the diagonal unwritten: a causal map is 0 there.
+  for (std::size_t m = 0; m < out.size(); m += n * n)
+    for (std::size_t i = 0; i < n; ++i) std::fill(out.begin() + static_cast<std::ptrdiff_t>(m + i * n + i + 1), out.begin() + static_cast<std::ptrdiff_t>(m + i * n + n), T(0));
   return out;
 }
 
