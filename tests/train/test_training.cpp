@@ -213,6 +213,19 @@ TEST_CASE("training: RoPE scaling applies past the trained length only, and DroP
   const auto a = t.evaluate({4, 12}, plain), b = t.evaluate({4, 12}, linear);
   CHECK(a[0].loss == b[0].loss);  // factor 1 at the trained length
   CHECK(a[1].loss != b[1].loss);  // factor 25/9 at n = 12
+  // Every method core's context extension offers behaves the same way: plain RoPE up to the
+  // trained length, its own frequencies past it.
+  for (ScalingMethod m : {ScalingMethod::NtkAware, ScalingMethod::DynamicNtk, ScalingMethod::Yarn, ScalingMethod::Llama3}) {
+    CAPTURE(scalingName(m));
+    EvalOptions o = examples(16);
+    o.scaling.method = m;
+    o.factorFromLength = true;
+    const auto r = t.evaluate({4, 12}, o);
+    CHECK(r[0].loss == a[0].loss);
+    REQUIRE(r[1].loss.has_value());
+    CHECK(std::isfinite(*r[1].loss));
+    CHECK(r[1].loss != a[1].loss);
+  }
   TrainConfig c = smallRun(PositionScheme::Rope);
   c.dropeAtStep = 5;
   Trainer d(c);
