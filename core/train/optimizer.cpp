@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <utility>
 
 #include "core/check.hpp"
 
@@ -56,6 +57,14 @@ double AdamW<T>::update(const OptimConfig& o, long long step, long long totalSte
     }
   }
   return norm;
+}
+
+template <class T>
+void AdamW<T>::setMoments(std::vector<T> m, std::vector<T> v) {
+  if (m.size() != m_.size() || v.size() != v_.size())
+    failArgument("AdamW::setMoments", "the moments must hold " + std::to_string(m_.size()) + " values each");
+  m_ = std::move(m);
+  v_ = std::move(v);
 }
 
 template class AdamW<float>;

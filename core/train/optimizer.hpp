@@ -44,6 +44,9 @@ class AdamW {
                 std::span<T> params, std::span<T> grad);
   const std::vector<T>& firstMoment() const { return m_; }
   const std::vector<T>& secondMoment() const { return v_; }
+  // Moments saved earlier (weights.hpp): a resumed run continues exactly. Throws
+  // std::invalid_argument unless both hold one value per parameter.
+  void setMoments(std::vector<T> m, std::vector<T> v);
 
  private:
   std::vector<T> m_, v_;

@@ -117,6 +117,8 @@ class Trainer {
   long long step() const { return step_; }
   bool finished() const { return step_ >= config_.steps; }
   const std::vector<StepReport>& history() const { return history_; }
+  const AdamW<float>& optimizer() const { return optimizer_; }
+  AdamW<float>& optimizer() { return optimizer_; }
 
   // Up to maxSteps more steps (stopping at config().steps or when progress returns false);
   // returns the steps run.

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <ostream>
 #include <set>
 #include <sstream>
@@ -186,16 +187,60 @@ void tensorsToModel(const std::vector<NamedTensor>& tensors, Model<float>& m, co
   for (const NamedTensor& n : tensors) std::copy(n.values.begin(), n.values.end(), m.parameters().begin() + static_cast<std::ptrdiff_t>(m.tensor(n.name).offset));
 }
 
+namespace {
+
+// AdamW's moments under "adam.m.<tensor>" and "adam.v.<tensor>", in model order.
+std::vector<NamedTensor> optimizerTensors(const Trainer& t) {
+  std::vector<NamedTensor> out;
+  for (const char* which : {"m", "v"}) {
+    const std::vector<float>& moment = which[0] == 'm' ? t.optimizer().firstMoment() : t.optimizer().secondMoment();
+    for (const TensorInfo& ti : t.model().tensors()) {
+      NamedTensor n;
+      n.name = std::string("adam.") + which + "." + ti.name;
+      n.shape.assign(ti.shape.begin(), ti.shape.end());
+      n.values.assign(moment.begin() + static_cast<std::ptrdiff_t>(ti.offset), moment.begin() + static_cast<std::ptrdiff_t>(ti.offset + ti.size));
+      out.push_back(std::move(n));
+    }
+  }
+  return out;
+}
+
+void restoreOptimizer(const std::vector<NamedTensor>& tensors, Trainer& t, const std::string& what) {
+  std::vector<float> m(t.model().parameters().size()), v(m.size());
+  std::size_t found = 0;
+  for (const TensorInfo& ti : t.model().tensors()) {
+    for (const char* which : {"m", "v"}) {
+      const std::string name = std::string("adam.") + which + "." + ti.name;
+      const auto it = std::find_if(tensors.begin(), tensors.end(), [&](const NamedTensor& n) { return n.name == name; });
+      if (it == tensors.end() || it->values.size() != ti.size) throw WeightsError(what + ": no tensor \"" + name + "\" of " + std::to_string(ti.size) + " values");
+      std::copy(it->values.begin(), it->values.end(), (which[0] == 'm' ? m : v).begin() + static_cast<std::ptrdiff_t>(ti.offset));
+      ++found;
+    }
+  }
+  if (found != tensors.size()) throw WeightsError(what + ": tensors the model does not have");
+  for (float x : v)
+    if (x < 0.0f) throw WeightsError(what + ": a negative second moment");
+  t.optimizer().setMoments(std::move(m), std::move(v));
+}
+
+void writeBytes(const std::string& path, const std::string& bytes) {
+  writeFileAtomically(path, [&](std::ostream& o) { o.write(bytes.data(), static_cast<std::streamsize>(bytes.size())); });
+}
+
+}  // namespace
+
 void saveRun(const std::string& dir, const Trainer& t) {
   SafetensorsFile f;
   f.tensors = modelToTensors(t.model());
   f.metadata["format"] = "posviz-train";
   f.metadata["scheme"] = positionSchemeName(t.model().config().position.scheme);
   f.metadata["task"] = taskName(t.config().task.kind);
-  const std::string weights = serializeSafetensors(f);
-  writeFileAtomically(dir + "/" + kWeightsFileName, [&](std::ostream& o) { o.write(weights.data(), static_cast<std::streamsize>(weights.size())); });
-  const std::string config = runConfigJson(t.config(), t.step());
-  writeFileAtomically(dir + "/" + kConfigFileName, [&](std::ostream& o) { o << config; });
+  writeBytes(dir + "/" + kWeightsFileName, serializeSafetensors(f));
+  SafetensorsFile adam;
+  adam.tensors = optimizerTensors(t);
+  adam.metadata["format"] = "posviz-train-optimizer";
+  writeBytes(dir + "/" + kOptimizerFileName, serializeSafetensors(adam));
+  writeBytes(dir + "/" + kConfigFileName, runConfigJson(t.config(), t.step()));
 }
 
 Trainer loadRun(const std::string& dir) {
@@ -214,7 +259,18 @@ Trainer loadRun(const std::string& dir) {
     const TrainConfig c = resolvedConfig(rc.config);
     Model<float> m(c.model, c.sequencesPerChunk);
     tensorsToModel(parseSafetensors(weightsBytes, weightsPath).tensors, m, weightsPath);
-    return Trainer(c, m, rc.step);
+    Trainer t(c, m, rc.step);
+    const std::string adamPath = dir + "/" + kOptimizerFileName;
+    if (std::filesystem::exists(adamPath)) {
+      std::string adamBytes;
+      try {
+        adamBytes = readRegularFile(adamPath, kMaxFileBytes, "optimizer state");
+      } catch (const std::runtime_error& e) {
+        throw WeightsError(e.what());
+      }
+      restoreOptimizer(parseSafetensors(adamBytes, adamPath).tensors, t, adamPath);
+    }
+    return t;
   } catch (const std::invalid_argument& e) {
     throw WeightsError(configPath + ": " + e.what());
   }

@@ -1,9 +1,12 @@
 // weights.hpp: a trained run on disk: its weights as safetensors, its architecture as JSON.
 //
-// FILES (saveRun(dir, trainer) writes both, each atomically; loadRun(dir) reads them back)
+// FILES (saveRun(dir, trainer) writes all three, each atomically; loadRun(dir) reads them back)
 //   dir/model.safetensors  every tensor of model.hpp under its plain name (tok_emb.weight,
 //                          layers.0.attn.q.weight, ...), float32, shapes as listed there (matrices
 //                          [in, out]: y = x W)
+//   dir/optimizer.safetensors  AdamW's moments, "adam.m.<tensor>" and "adam.v.<tensor>": with it a
+//                          loaded run resumes exactly as if it had never stopped; without it (the
+//                          file is optional) the moments start again from zero
 //   dir/config.json        {"format": "posviz-train", "version": 1, "architecture": {...},
 //                          "task": {...}, "training": {...}, "tensors": [{"name", "shape"}...]}:
 //                          everything needed to rebuild the model and regenerate its task
@@ -71,12 +74,13 @@ RunConfig parseRunConfigJson(std::string_view text, const std::string& what = "c
 
 inline constexpr const char* kWeightsFileName = "model.safetensors";
 inline constexpr const char* kConfigFileName = "config.json";
+inline constexpr const char* kOptimizerFileName = "optimizer.safetensors";
 
-// Writes dir/model.safetensors and dir/config.json (dir must exist). Throws std::runtime_error
-// naming the path when a file cannot be written.
+// Writes dir/model.safetensors, dir/optimizer.safetensors and dir/config.json (dir must exist).
+// Throws std::runtime_error naming the path when a file cannot be written.
 void saveRun(const std::string& dir, const Trainer& t);
-// A Trainer at the saved step with the saved weights and fresh optimiser moments. Throws
-// WeightsError (or JsonError inside its message) for anything wrong with the files.
+// A Trainer at the saved step with the saved weights (and moments, when optimizer.safetensors is
+// there). Throws WeightsError naming the file for anything wrong with the files.
 Trainer loadRun(const std::string& dir);
 
 }  // namespace posviz::train

@@ -123,6 +123,30 @@ TEST_CASE("weights: a saved run loads back with the same bytes, config and resul
   }
 }
 
+TEST_CASE("weights: a run saved midway and loaded again finishes with the uninterrupted run's bytes") {
+  TrainConfig c = tinyRun(PositionScheme::Kerple);
+  c.steps = 10;
+  Trainer whole(c);
+  whole.train(10);
+  Trainer first(c);
+  first.train(4);
+  const std::string dir = outDir("resume");
+  saveRun(dir, first);
+  Trainer resumed = loadRun(dir);
+  CHECK(resumed.step() == 4);
+  resumed.train(10);
+  CHECK(resumed.model().parameters() == whole.model().parameters());
+  // Without the optimiser file the weights still load, with the moments started again.
+  std::filesystem::remove(dir + "/" + kOptimizerFileName);
+  Trainer fresh = loadRun(dir);
+  CHECK(fresh.model().parameters() == first.model().parameters());
+  CHECK(fresh.optimizer().firstMoment() != first.optimizer().firstMoment());
+  // An optimiser file for another model is refused.
+  saveRun(outDir("resume-other"), Trainer(tinyRun(PositionScheme::Alibi)));
+  std::filesystem::copy_file(outDir("resume-other") + "/" + kOptimizerFileName, dir + "/" + kOptimizerFileName);
+  CHECK_THROWS_WITH_AS(loadRun(dir), doctest::Contains("adam.m.layers.0.kerple.r1"), WeightsError);
+}
+
 TEST_CASE("weights: lying or broken safetensors headers are refused, never trusted") {
   const std::string two = floats({1.0f, 2.0f});
   auto refused = [](const std::string& bytes, const std::string& needle) {
