@@ -56,29 +56,35 @@ std::string describeAllowed(const Param& p) {
     case ParamKind::Int: return "an integer in [" + number(p.min) + ", " + number(p.max) + "]";
     case ParamKind::EvenInt: return "an even integer in [" + number(p.min) + ", " + number(p.max) + "]";
     case ParamKind::Choice: return "one of " + choiceList(p);
+    case ParamKind::Text: return "text";
+    case ParamKind::Switch: return "on or off";
     case ParamKind::Real: break;
   }
   return describeRange(realRange(p));
 }
 
 std::string formatDefault(const Param& p) {
+  if (p.kind == ParamKind::Switch) return p.def != 0.0 ? "on" : "off";
   if (p.kind == ParamKind::Choice) return std::string(p.choiceName(static_cast<int>(p.def)));
   return number(p.def);
 }
 
 std::string optionHelp(const Param& p) {
+  if (p.kind == ParamKind::Text || p.kind == ParamKind::Switch) return std::string(p.help);
   std::string out = std::string(p.help) + "; " + describeAllowed(p);
   if (!p.unit.empty()) out += " " + std::string(p.unit);
   return out + " (default " + formatDefault(p) + ")";
 }
 
 OptionSpec optionSpec(const Param& p, std::string_view metavar) {
-  return OptionSpec{std::string(p.flag), true, std::string(metavar), optionHelp(p)};
+  return OptionSpec{std::string(p.flag), p.kind != ParamKind::Switch, std::string(metavar), optionHelp(p)};
 }
 
 bool fitsParam(const Param& p, double v) {
   if (!std::isfinite(v)) return false;
   switch (p.kind) {
+    case ParamKind::Text: return false;
+    case ParamKind::Switch: return v == 0.0 || v == 1.0;
     case ParamKind::Choice: return v == std::floor(v) && v >= 0 && v < p.choiceCount();
     case ParamKind::Int: return v == std::floor(v) && v >= p.min && v <= p.max;
     case ParamKind::EvenInt: return v == std::floor(v) && v >= p.min && v <= p.max && std::fmod(v, 2.0) == 0.0;
@@ -99,7 +105,8 @@ std::optional<long long> parseParamInt(const ParsedOptions& o, const Param& p) {
     if (const std::optional<int> i = p.choiceIndex(*text)) return *i;
     throw UsageError(flag + ": got " + quotedText(*text) + ", expected " + describeAllowed(p));
   }
-  if (p.kind == ParamKind::Real) throw std::logic_error(flag + " is a real-valued parameter");
+  if (p.kind == ParamKind::Switch) return 1;
+  if (p.kind == ParamKind::Real || p.kind == ParamKind::Text) throw std::logic_error(flag + " is not an integer parameter");
   const long long v = parseIntOption(flag, *text, static_cast<long long>(p.min), static_cast<long long>(p.max));
   if (p.kind == ParamKind::EvenInt && v % 2 != 0) {
     throw UsageError(flag + ": got " + quotedText(*text) + ", expected " + describeAllowed(p) + " (dims come in pairs)");
@@ -112,6 +119,7 @@ std::optional<double> parseParamValue(const ParsedOptions& o, const Param& p) {
     const std::optional<long long> v = parseParamInt(o, p);
     return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
   }
+  if (p.kind == ParamKind::Text) throw std::logic_error(std::string(p.flag) + " is text: the view reads it itself");
   const std::optional<std::string> text = o.value(std::string(p.flag));
   if (!text || p.flag.empty()) return std::nullopt;
   return parseRealOption(std::string(p.flag), *text, realRange(p));
@@ -122,7 +130,11 @@ bool loadParamNumber(const nlohmann::json& j, const Param& p, double& value) {
   const auto it = j.find(std::string(p.key));
   if (it == j.end()) return false;
   double v = 0.0;
-  if (p.kind == ParamKind::Choice) {
+  if (p.kind == ParamKind::Text) return false;
+  if (p.kind == ParamKind::Switch) {
+    if (!it->is_boolean()) return false;
+    v = it->get<bool>() ? 1.0 : 0.0;
+  } else if (p.kind == ParamKind::Choice) {
     if (!it->is_string()) return false;
     const std::optional<int> i = p.choiceIndex(it->get<std::string>());
     if (!i) return false;
@@ -139,7 +151,9 @@ bool loadParamNumber(const nlohmann::json& j, const Param& p, double& value) {
 
 void saveParamNumber(nlohmann::json& j, const Param& p, double value) {
   const std::string key(p.key);
-  if (p.kind == ParamKind::Choice) {
+  if (p.kind == ParamKind::Switch) {
+    j[key] = value != 0.0;
+  } else if (p.kind == ParamKind::Choice) {
     j[key] = std::string(p.choiceName(static_cast<int>(value)));
   } else if (p.isInteger()) {
     j[key] = static_cast<long long>(value);

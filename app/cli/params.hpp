@@ -39,6 +39,8 @@ enum class ParamKind {
   EvenInt,  // an even integer in [min, max] (dims come in pairs)
   Real,     // a finite number in [min, max] (> min when minExclusive)
   Choice,   // one of choices[0..]; the value is its index
+  Text,     // text the view reads itself (a list, a sentence, a sequence): flag, help and key only
+  Switch,   // a flag without a value (--causal): present or not
 };
 
 struct Param {
@@ -58,7 +60,7 @@ struct Param {
   // first name and read as any of them.
   std::array<std::string_view, 8> choices{};
 
-  bool isInteger() const { return kind != ParamKind::Real; }
+  bool isInteger() const { return kind == ParamKind::Int || kind == ParamKind::EvenInt || kind == ParamKind::Choice; }
   long long defaultInt() const { return static_cast<long long>(def); }
   double spanMin() const { return sliderMin == 0.0 && sliderMax == 0.0 ? min : sliderMin; }
   double spanMax() const { return sliderMin == 0.0 && sliderMax == 0.0 ? max : sliderMax; }

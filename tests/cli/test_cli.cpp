@@ -124,7 +124,7 @@ TEST_CASE("cli: --help, export --help and export VIEW --help document every view
   }
   // The --dtype note lists the views from the table, each on the side its exactDouble flag says.
   CHECK(contains(eh.out, "computed in double precision: sinusoidal, "));
-  CHECK(contains(eh.out, "the float32 result widened:   learned, "));
+  CHECK(contains(eh.out, "the float32 result widened:   sinusoidal-similarity, learned, "));
   const CliRun rope = runCli({"export", "rope-rotate", "--help"});
   CHECK(contains(rope.out, "--key-position"));
   CHECK_FALSE(contains(rope.out, "--heads "));
@@ -795,13 +795,13 @@ TEST_CASE("cli: every numeric option rejects 0/negative where not allowed, NaN, 
       {{"alibi-bias", "--slope"}, with({"0", "-0.5", "nan", "1e7"})},
       {{"rope-freqs", "--scaling", "linear", "--factor"}, with({"0", "-2", "0.5"})},
       {{"rope-freqs", "--scaling", "yarn", "--original-max-positions"}, with({"0", "-4096", "3000000000"})},
-      {{"rope-freqs", "--scaling", "dynamic", "--seq-len"}, with({"0", "-1"})},
+      {{"rope-freqs", "--scaling", "dynamic", "--seq-len"}, with({"-1"})},   // 0 = L0, core's default
       {{"rope-freqs", "--scaling", "yarn", "--beta-fast"}, with({"0", "-32", "0.5"})},
       {{"rope-freqs", "--scaling", "yarn", "--beta-slow"}, with({"0", "-1", "64"})},
       {{"rope-freqs", "--scaling", "llama3", "--factor", "8", "--low-freq-factor"}, with({"0", "-1", "4"})},
       {{"rope-freqs", "--scaling", "llama3", "--factor", "8", "--high-freq-factor"}, with({"0", "-4", "1"})},
-      {{"rope-freqs", "--scaling", "yarn", "--mscale"}, with({"0", "-1"})},
-      {{"rope-freqs", "--scaling", "yarn", "--mscale-all-dim"}, with({"0", "-1"})},
+      {{"rope-freqs", "--scaling", "yarn", "--mscale"}, with({"-1"})},           // 0 = unset, core's default
+      {{"rope-freqs", "--scaling", "yarn", "--mscale-all-dim"}, with({"-1"})},
       {{"rope-freqs", "--scaling", "yarn", "--attention-factor"}, with({"0", "-1"})},
       {{"rope-freqs", "--rotary-fraction"}, with({"0", "-0.5", "1.5", "0.001"})},
       {{"rope-freqs", "--head-dim", "4", "--scaling", "longrope", "--long-factor", "1,1", "--short-factor"},

@@ -121,8 +121,8 @@ void sweepPanel(AppState& a, const std::string& name, long long f) {
     s.dirty = true;
   } else if (name == "alibi") {
     AlibiPanelState& s = a.alibi;
-    s.numHeads = 1 + triangle(f, kAlibiMaxHeads);                             // 1 .. 128
-    s.numPositions = 2 + triangle(f * 3, kAlibiMaxPositions - 1);             // 2 .. 256
+    s.numHeads = 1 + triangle(f, static_cast<int>(posviz::cli::params::alibi::kTabHeads.max));             // 1 .. 128
+    s.numPositions = 2 + triangle(f * 3, static_cast<int>(posviz::cli::params::alibi::kTabPositions.max) - 1);   // 2 .. 256
     s.causal = (f / 7) % 2 == 0;
     s.showAll = (f / 11) % 2 == 0;
     s.selectedHead = static_cast<int>(f % s.numHeads);
@@ -478,7 +478,7 @@ TEST_CASE("robustness: saved settings with wrong types and values out of range a
   CHECK(std::isfinite(a.rope.params.base));
   CHECK(a.rope.params.rotaryFraction <= 1.0);
   CHECK(a.alibi.numHeads >= 1);
-  CHECK(a.alibi.numHeads <= kAlibiMaxHeads);
+  CHECK(a.alibi.numHeads <= posviz::cli::params::alibi::kTabHeads.max);
   CHECK(a.context.headDim % 2 == 0);
 }
 
@@ -499,12 +499,13 @@ TEST_CASE("settings: every loader takes exactly the range its parameter allows, 
       // Table parameters (app/cli/params/sinusoidal.hpp): what the parameter allows, the slider widening to it.
       {"sinusoidal", "d_model", 1048576.0, 1048578.0, [](const AppState& a) { return double(a.sinusoidal.params.dModel); }},
       {"sinusoidal", "d_model", 2.0, 0.0, [](const AppState& a) { return double(a.sinusoidal.params.dModel); }},
-      {"sinusoidal", "base", 1e300, 1e301, [](const AppState& a) { return a.sinusoidal.params.base; }},
+      {"sinusoidal", "base", 1e12 + 0.5, 1.0, [](const AppState& a) { return a.sinusoidal.params.base; }},   // > 1
       {"sinusoidal", "similarity_positions", 2048.0, 2049.0, [](const AppState& a) { return double(a.sinusoidal.simPositions); }},
-      {"learned", "max_len", 131072.0, 131073.0, [](const AppState& a) { return double(a.learned.maxLen); }},
+      // The Learned tab builds at most kLearnedMaxCells values: max_len x d_model (768 by default).
+      {"learned", "max_len", double(kLearnedMaxCells / 768), double(kLearnedMaxCells / 768 + 1), [](const AppState& a) { return double(a.learned.maxLen); }},
       {"learned", "positions", 131072.0, 131073.0, [](const AppState& a) { return double(a.learned.numPositions); }},
       {"learned", "lookup_pos", 131071.0, 131072.0, [](const AppState& a) { return double(a.learned.lookupPos); }},
-      {"learned", "d_model", 4096.0, 4097.0, [](const AppState& a) { return double(a.learned.dModel); }},
+      {"learned", "d_model", double(kLearnedMaxCells / 1024), double(kLearnedMaxCells / 1024 + 1), [](const AppState& a) { return double(a.learned.dModel); }},
       {"learned", "std", 1.0, 1.5, [](const AppState& a) { return double(a.learned.stddev); }},
       {"learned", "std", 0.001, 0.0005, [](const AppState& a) { return double(a.learned.stddev); }},
       {"learned", "seed", 2147483647.0, 2147483648.0, [](const AppState& a) { return double(a.learned.seed); }},
@@ -514,8 +515,8 @@ TEST_CASE("settings: every loader takes exactly the range its parameter allows, 
       {"rope", "base", 1.5, 1.0, [](const AppState& a) { return a.rope.params.base; }},   // base > 1
       {"context", "head_dim", double(posviz::cli::kMaxHeadDim), double(posviz::cli::kMaxHeadDim) + 2, [](const AppState& a) { return double(a.context.headDim); }},
       {"context", "base", 1.5, 1.0, [](const AppState& a) { return a.context.base; }},
-      {"alibi", "heads", double(kAlibiMaxHeads), double(kAlibiMaxHeads) + 1, [](const AppState& a) { return double(a.alibi.numHeads); }},
-      {"alibi", "positions", double(kAlibiMaxPositions), double(kAlibiMaxPositions) + 1, [](const AppState& a) { return double(a.alibi.numPositions); }},
+      {"alibi", "heads", 128.0, 129.0, [](const AppState& a) { return double(a.alibi.numHeads); }},
+      {"alibi", "positions", 256.0, 257.0, [](const AppState& a) { return double(a.alibi.numPositions); }},
       {"alibi", "first_heads", 32.0, 33.0, [](const AppState& a) { return double(a.alibi.smallCount); }},
   };
   for (const Case& c : cases) {

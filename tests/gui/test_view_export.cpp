@@ -175,10 +175,12 @@ TEST_CASE("view_export: every tab's File > Export picture is the readable, decor
     CAPTURE(name);
     app->selectPanel(static_cast<int>(i));
     REQUIRE(app->renderUntilIdle(4, 120.0));
-    const posviz::app::ExportableView v = app->context().exportable;
+    const posviz::app::ExportableView v = app->activeExports();
     // The menu offers a picture for a grid that is not 1-D data (app_shell.cpp's hasPng).
-    const posviz::cli::ViewDef* cliView = v.cliArgs.empty() ? nullptr : posviz::cli::findView(v.cliArgs[0]);
-    if ((v.cliArgs.empty() && !v.computeFull) || (cliView != nullptr && !cliView->png)) continue;
+    const posviz::cli::ViewDef* cliView = v.call                ? posviz::cli::findView(v.call->view)
+                                          : v.cliArgs.empty() ? nullptr
+                                                              : posviz::cli::findView(v.cliArgs[0]);
+    if ((!v.call && v.cliArgs.empty() && !v.computeFull) || (cliView != nullptr && !cliView->png)) continue;
     const fs::path png = dir / (name + ".png");
     posviz::app::exportView(v, ViewExportKind::HeatmapPng, png.string());
     int w = 0, h = 0, n = 0;

@@ -56,7 +56,7 @@ TEST_CASE("order view: the NoPE section draws") {
   CHECK(app->frame(dir + "/order-nope.png", &error));
   CHECK(error.empty());
   CHECK(app->state().order.nopeValid);
-  CHECK(app->context().exportable.name == "order-nope-counting-weights");
+  CHECK(app->activeExports().name == "order-nope-counting-weights");
 }
 
 }

@@ -31,6 +31,23 @@ inline const Param kLayout{.key = "layout", .flag = "--layout", .label = "layout
 inline const Param kPositions{.key = "positions", .flag = "--positions", .label = "positions", .kind = ParamKind::Int,
                               .min = 1, .max = kIntMax, .def = 512, .sliderMin = 1, .sliderMax = kIntMax,
                               .log = true, .unit = "positions", .help = "rows of the table: N positions from the first"};
+inline const Param kSimilarityPositions{.key = "similarity_positions", .flag = "--positions", .label = "similarity N",
+                                        .kind = ParamKind::Int, .min = 2, .max = 2048, .def = 256, .log = true,
+                                        .unit = "positions",
+                                        .help = "size of the similarity grid PE(a).PE(b), positions 0 .. N-1 on both axes"};
+// The window's own: which position, pair and offset the clock, M_k and similarity views look at.
+inline const Param kPos{.key = "pos", .label = "pos", .kind = ParamKind::Int, .min = 0, .max = kIntMax - 1, .def = 20,
+                        .log = true, .unit = "position",
+                        .help = "the position of the clock view, the PE(pos) plot and the M_k check"};
+inline const Param kPlaySpeed{.key = "play_speed", .label = "pos/s", .kind = ParamKind::Real, .min = 0.25, .max = 256,
+                              .def = 4, .log = true, .format = "%.2f", .help = "positions per second while playing"};
+inline const Param kPair{.key = "pair", .label = "pair i", .kind = ParamKind::Int, .min = 0, .max = kMaxWidth / 2 - 1,
+                         .def = 2, .sliderMin = 0, .sliderMax = 2047, .help = "the sin/cos pair shown: frequency theta_i"};
+inline const Param kOffsetK{.key = "k", .label = "k", .kind = ParamKind::Int, .min = -1024, .max = 1024, .def = 7,
+                            .unit = "positions", .help = "the offset of M_k: PE(pos+k) = M_k PE(pos)"};
+inline const Param kSimilarityRef{.key = "similarity_reference", .label = "reference a", .kind = ParamKind::Int,
+                                  .min = 0, .max = 65536, .def = 0, .log = true, .unit = "position",
+                                  .help = "similarity against offset, plotted from a and from a+1000"};
 }  // namespace sinusoidal
 
 }  // namespace posviz::cli::params

@@ -88,6 +88,33 @@ Dataset sinusoidalAveraged(const Request& r, int width, int height, const Export
   return d;
 }
 
+// PE(a).PE(b) = sum_i cos((a - b) theta_i): a function of a - b alone, the paper's relative claim.
+void similarityDefaults(Request& r) {
+  sinusoidalDefaults(r);
+  r.positions = static_cast<int>(table::kSimilarityPositions.defaultInt());
+}
+
+std::uint64_t similarityElements(const Request& r) {
+  return checkedProduct({static_cast<std::uint64_t>(r.positions), static_cast<std::uint64_t>(r.positions)});
+}
+
+Dataset computeSimilarity(const Request& r, const ExportProgress& progress) {
+  Dataset d;
+  validateSinusoidal("posviz export sinusoidal-similarity", r.sin);
+  d.grid = sinusoidalSimilarityGrid(r.sin, r.positions);
+  d.shape = {r.positions, r.positions};
+  d.document["params"] = {{"d_model", r.sin.dModel}, {"base", r.sin.base},
+                          {"layout", r.sin.layout == SinusoidalLayout::Interleaved ? "interleaved" : "t2t"},
+                          {"positions", r.positions}};
+  d.rowTitle = "position a";
+  d.colTitle = "position b";
+  d.valueName = "PE(a).PE(b)";
+  d.csvComments = {"sinusoidal similarity PE(a).PE(b): rows = a, cols = b, 0.." + std::to_string(r.positions - 1)};
+  labelAxes(d, 0, r.positions, 0, r.positions);
+  progress(1.0);
+  return d;
+}
+
 }  // namespace
 
 std::vector<ViewDef> sinusoidalViews() {
@@ -107,7 +134,21 @@ std::vector<ViewDef> sinusoidalViews() {
   v.compute = computeSinusoidal;
   v.computeAveraged = sinusoidalAveraged;
   v.averagedElements = sinusoidalAveragedElements;
-  return {v};
+
+  ViewDef sim;
+  sim.name = "sinusoidal-similarity";
+  sim.tab = "sinusoidal";
+  sim.summary = "dot products PE(a).PE(b) of sinusoidal encodings: a function of a - b alone";
+  sim.layout = ".npy/.csv: (positions, positions), row = a, col = b; .json: shape, params, values; .png: heatmap";
+  sim.png = true;
+  sim.options = {"--d-model", "--base", "--positions", "--layout", "--config", "--preset"};
+  sim.params = {&table::kDModel, &table::kBase, &table::kSimilarityPositions, &table::kLayout};
+  sim.setDefaults = similarityDefaults;
+  sim.applyModel = sinusoidalModel;
+  sim.parse = sinusoidalParse;
+  sim.elements = similarityElements;
+  sim.compute = computeSimilarity;
+  return {v, sim};
 }
 
 }  // namespace posviz::cli

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "app/cli/view_call.hpp"
 #include "core/colormap.hpp"
 #include "core/grid.hpp"
 
@@ -25,23 +27,26 @@ struct StatusInfo {               // the active panel fills this each frame
   bool animating = false;         // the view moves on its own (play): keep drawing frames
 };
 
-// What the active panel offers to File > Export; it refills this every frame.
+// What a tab offers to File > Export. A tab's PanelDef::exports builds it from the tab's state when
+// the File menu opens (never every frame); tabs not yet moved to that refill ctx.exportable each
+// frame instead.
 struct ExportableView {
   std::string name;                       // file-name stem: "sinusoidal-pe", "alibi-bias-head3"
   std::string caption;                    // parameters, for PNG captions: "d_model=128 base=10000 ..."
   std::string rowTitle, colTitle, valueName;
   Colormap colormap = Colormap::Viridis;
   bool symmetricRange = false;            // diverging: colorbar centred on 0
-  // The main heatmap as `posviz export` arguments (view and options, no -o): File > Export then
-  // writes exactly what the command line writes, and shows that command. Empty when the heatmap
-  // has no view in the view table (app/cli/view_table.hpp); computeFull is used then.
+  // The main heatmap as a typed `posviz export` call: File > Export writes exactly what the command
+  // line writes, and shows that command.
+  std::optional<cli::ViewCall> call;
+  // The same as `posviz export` arguments (view and options, no -o), for tabs not yet typed.
   std::vector<std::string> cliArgs;
-  std::function<Grid()> computeFull;      // the full-resolution numbers of the main heatmap (core)
-  // The main plot's data as CSV columns of equal lengths, computed when exported: the view is
-  // republished every frame, and a 2^20-position curve is no thing to copy 60 times a second.
+  std::function<Grid()> computeFull;      // the full-resolution numbers of a heatmap that has no view
+  // The main plot's data as CSV columns of equal lengths, computed when exported: a 2^20-position
+  // curve is no thing to copy while a menu is open.
   std::vector<std::string> plotColumnNames;
   std::function<std::vector<std::vector<double>>()> plotColumns;
-  bool empty() const { return !computeFull && cliArgs.empty() && !plotColumns; }
+  bool empty() const { return !computeFull && cliArgs.empty() && !call && !plotColumns; }
 };
 
 struct AppContext {

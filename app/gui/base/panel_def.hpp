@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/gui/base/app_context.hpp"
 #include "app/gui/base/config_notes.hpp"
 
 namespace posviz::cli {
@@ -18,7 +19,6 @@ struct ModelConfig;
 namespace posviz::app {
 
 struct AppState;    // app/gui/panels/app_state.hpp
-struct AppContext;  // app/gui/base/app_context.hpp
 
 struct PanelDef {
   std::string_view name;                               // the tab's name in the vocabulary
@@ -33,6 +33,8 @@ struct PanelDef {
   void (*step)(AppState&, int direction) = nullptr;       // Page Down / Right (+1), Page Up / Left (-1)
   void (*start)(AppState&) = nullptr;                     // back to the tab's first step (Start here's links)
   void (*openFile)(AppState&) = nullptr;                  // File > Open ... for the tab's own file (Ctrl+O)
+  // What File > Export offers, built from the tab's state when the File menu opens.
+  ExportableView (*exports)(const AppState&) = nullptr;
 };
 
 }  // namespace posviz::app

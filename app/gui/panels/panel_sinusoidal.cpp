@@ -133,16 +133,6 @@ void requestSimilarity(SinusoidalPanelState& s) {
 // [SECTION] Controls
 // -----------------------------------------------------------------------------------------------
 
-// ImGui's int sliders stop at 2^30; positions reach 2^31 - 1, so they slide as 64-bit values.
-bool sliderPositions(const char* label, int& v, long long lo, long long hi) {
-  long long x = v;
-  if (!ImGui::SliderScalar(label, ImGuiDataType_S64, &x, &lo, &hi, "%lld",
-                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-    return false;
-  v = static_cast<int>(std::clamp(x, lo, hi));
-  return true;
-}
-
 void drawControls(SinusoidalPanelState& s, AppContext& ctx) {
   bool changed = false;
   const float w = ImGui::GetContentRegionAvail().x;
@@ -180,24 +170,18 @@ void drawControls(SinusoidalPanelState& s, AppContext& ctx) {
   ImGui::Spacing();
   ImGui::TextUnformatted("Position, pair, offset");
   ImGui::Separator();
-  const int maxPos = kMaxPositions - 1;
-  sliderPositions("pos", s.pos, 0, maxPos);
-  HelpMarker("The position of the clock view, the PE(pos) plot and the M_k check. Click a heatmap row to pick it.");
+  paramSlider(table::kPos, s.pos, "Click a heatmap row to pick it.");
   ImGui::Checkbox("play", &s.playing);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(w * 0.35f);
-  ImGui::SliderFloat("pos/s", &s.playSpeed, 0.25f, 256.0f, "%.2f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-  HelpMarker("Advance pos over time: each pair's hand turns by theta_i per position.");
-  ImGui::SliderInt("pair i", &s.pair, 0, s.params.dModel / 2 - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
-  HelpMarker("Pair i = dims (2i, 2i+1) interleaved, (i, d/2+i) tensor2tensor; frequency theta_i.");
-  ImGui::SliderInt("k", &s.offsetK, -kSinusoidalMaxOffsetK, kSinusoidalMaxOffsetK, "%d", ImGuiSliderFlags_AlwaysClamp);
-  HelpMarker("Offset of M_k: PE(pos+k) = M_k PE(pos), M_k block-diagonal with 2x2 rotations "
-             "[[cos k theta_i, sin k theta_i], [-sin k theta_i, cos k theta_i]] on (sin, cos). It does not depend on pos.");
-  if (SliderIntLog("similarity N", &s.simPositions, 2, kSinusoidalMaxSimilarity)) s.simMap.resetView();
-  HelpMarker("Size of the similarity heatmap PE(a).PE(b) = sum_i cos((a-b) theta_i), positions 0 .. N-1.");
-  ImGui::SliderInt("reference a", &s.simRef, 0, 65536, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-  HelpMarker("Similarity against offset is plotted from a and from a+1000: the curves coincide because "
-             "PE(a).PE(a+k) depends only on k.");
+  paramSlider(table::kPlaySpeed, s.playSpeed, "Advance pos over time: each pair's hand turns by theta_i per position.");
+  paramSlider(table::kPair, s.pair, "Pair i = dims (2i, 2i+1) interleaved, (i, d/2+i) t2t.",
+              SliderSpan{0, static_cast<double>(s.params.dModel / 2 - 1)});
+  paramSlider(table::kOffsetK, s.offsetK,
+              "M_k is block-diagonal with 2x2 rotations [[cos k theta_i, sin k theta_i], [-sin k theta_i, cos k theta_i]] "
+              "on (sin, cos). It does not depend on pos.");
+  if (paramSlider(table::kSimilarityPositions, s.simPositions, "PE(a).PE(b) = sum_i cos((a-b) theta_i).")) s.simMap.resetView();
+  paramSlider(table::kSimilarityRef, s.simRef, "The curves coincide because PE(a).PE(a+k) depends only on k.");
   s.pair = std::clamp(s.pair, 0, s.params.dModel / 2 - 1);
   ImGui::PopItemWidth();
 
@@ -731,37 +715,28 @@ void publishStatus(const SinusoidalPanelState& s, AppContext& ctx) {
 }
 
 // File > Export: the full PE grid (or the similarity grid on its tab) and the wavelengths.
-void publishExport(const SinusoidalPanelState& s, AppContext& ctx) {
-  const bool onSim = s.view == SinusoidalView::Similarity;
-  ExportableView& ex = ctx.exportable;
+// File > Export: the full PE grid (or the similarity grid on its tab) and the wavelengths, as the
+// CLI's views write them.
+ExportableView sinusoidalExports(const SinusoidalPanelState& s) {
+  ExportableView ex;
   const SinusoidalParams p = s.params;
-  const char* layoutName = p.layout == SinusoidalLayout::Interleaved ? "interleaved" : "tensor2tensor";
-  ex.caption = "d_model=" + std::to_string(p.dModel) + " base=" + formatShort(p.base, 7) + " layout=" + layoutName;
+  ex.caption = "d_model=" + std::to_string(p.dModel) + " base=" + formatShort(p.base, 7) + " layout=" +
+               std::string(table::kLayout.choiceName(static_cast<int>(p.layout)));
   ex.colormap = s.colormap;
   ex.symmetricRange = true;
+  const bool onSim = s.view == SinusoidalView::Similarity;
+  cli::ViewCall call{onSim ? "sinusoidal-similarity" : "sinusoidal"};
+  call.set(table::kDModel, p.dModel).set(table::kBase, p.base).set(table::kLayout, static_cast<double>(p.layout));
   if (onSim) {
-    const int n = s.simPositions;
     ex.name = "sinusoidal-similarity";
-    ex.caption += " N=" + std::to_string(n);
-    ex.rowTitle = "position a";
-    ex.colTitle = "position b";
-    ex.valueName = "PE(a).PE(b)";
-    ex.computeFull = [p, n] { return sinusoidalSimilarityGrid(p, n); };
+    ex.caption += " N=" + std::to_string(s.simPositions);
+    call.set(table::kSimilarityPositions, s.simPositions);
   } else {
-    const int n = s.numPositions;
-    gpu::GpuCompute* g = ctx.gpu;
-    const gpu::Backend b = ctx.backend;
     ex.name = "sinusoidal-pe";
-    ex.caption += " positions=" + std::to_string(n);
-    ex.rowTitle = "position";
-    ex.colTitle = "dimension";
-    ex.valueName = "PE";
-    ex.computeFull = [g, b, p, n] { return gpu::computeSinusoidalGrid(g, b, p, n).grid; };
-    if (p.minTimescale == 1.0) {  // the CLI has no flag for another minimum timescale
-      ex.cliArgs = {"sinusoidal", "--d-model", std::to_string(p.dModel), "--base", cli::formatNumber(p.base), "--layout",
-                    p.layout == SinusoidalLayout::Interleaved ? "interleaved" : "t2t", "--positions", std::to_string(n)};
-    }
+    ex.caption += " positions=" + std::to_string(s.numPositions);
+    call.set(table::kPositions, s.numPositions);
   }
+  ex.call = std::move(call);
   ex.plotColumnNames = {"pair", "wavelength", "frequency"};
   ex.plotColumns = [p] {
     std::vector<double> pairIdx, wave, freq;
@@ -772,6 +747,7 @@ void publishExport(const SinusoidalPanelState& s, AppContext& ctx) {
     }
     return std::vector<std::vector<double>>{std::move(pairIdx), std::move(wave), std::move(freq)};
   };
+  return ex;
 }
 
 }  // namespace
@@ -793,7 +769,6 @@ void drawSinusoidalPanel(SinusoidalPanelState& s, AppContext& ctx) {
   if (s.view == SinusoidalView::Encoding) s.dirty = false;
 
   publishStatus(s, ctx);
-  publishExport(s, ctx);
 }
 
 
@@ -809,10 +784,10 @@ void saveSinusoidal(const AppState& a, nlohmann::json& j) {
   cli::saveParam(j, table::kBase, s.params.base);
   cli::saveParam(j, table::kLayout, s.params.layout);
   cli::saveParam(j, table::kPositions, s.numPositions);
-  j["pos"] = s.pos;
-  j["k"] = s.offsetK;
-  j["pair"] = s.pair;
-  j["similarity_positions"] = s.simPositions;
+  cli::saveParam(j, table::kPos, s.pos);
+  cli::saveParam(j, table::kOffsetK, s.offsetK);
+  cli::saveParam(j, table::kPair, s.pair);
+  cli::saveParam(j, table::kSimilarityPositions, s.simPositions);
   j["colormap"] = colormapName(s.colormap);
 }
 
@@ -822,10 +797,10 @@ void loadSinusoidal(AppState& a, const nlohmann::json& j) {
   cli::loadParam(j, table::kBase, s.params.base);
   cli::loadParam(j, table::kLayout, s.params.layout);
   cli::loadParam(j, table::kPositions, s.numPositions);
-  readSetting(j, "pos", s.pos, 0, kSinusoidalMaxPositions - 1);
-  readSetting(j, "k", s.offsetK, -kSinusoidalMaxOffsetK, kSinusoidalMaxOffsetK);
-  readSetting(j, "pair", s.pair, 0, s.params.dModel / 2 - 1);
-  readSetting(j, "similarity_positions", s.simPositions, 2, kSinusoidalMaxSimilarity);
+  cli::loadParam(j, table::kPos, s.pos);
+  cli::loadParam(j, table::kOffsetK, s.offsetK);
+  if (cli::loadParam(j, table::kPair, s.pair)) s.pair = std::min(s.pair, s.params.dModel / 2 - 1);
+  cli::loadParam(j, table::kSimilarityPositions, s.simPositions);
   readSetting(j, "colormap", s.colormap);
   s.dirty = true;
 }
@@ -839,6 +814,7 @@ void tweakSinusoidal(AppState& a) {
 
 const PanelDef kSinusoidalPanel{"sinusoidal", [](AppState& a, AppContext& c) { drawSinusoidalPanel(a.sinusoidal, c); },
     [](AppState& a, const cli::ModelConfig& m, ConfigNotes& n) { applySinusoidalConfig(a.sinusoidal, m, n); },
-    saveSinusoidal, loadSinusoidal, tweakSinusoidal};
+    saveSinusoidal, loadSinusoidal, tweakSinusoidal, nullptr, nullptr, nullptr, nullptr,
+    [](const AppState& a) { return sinusoidalExports(a.sinusoidal); }};
 
 }  // namespace posviz::app

@@ -21,8 +21,6 @@ namespace posviz::app {
 // Slider ranges, shared with the settings loader (panels.cpp) so a saved value is read back
 // exactly when a slider could have set it.
 constexpr int kSinusoidalMaxPositions = 2147483647;   // 2^31 - 1: the window is averaged in closed form
-constexpr int kSinusoidalMaxOffsetK = 1024;           // k of M_k: -1024 .. 1024
-constexpr int kSinusoidalMaxSimilarity = 2048;        // similarity heatmap N: 2 .. 2048
 
 enum class SinusoidalView { Encoding, Clock, Similarity, Offset };
 
@@ -53,14 +51,15 @@ struct SinusoidalPanelState {
   bool dirty = true;                      // recompute on the next frame
   SinusoidalParams params;                // cli::params::sinusoidal: d_model, base, layout
   int numPositions = static_cast<int>(cli::params::sinusoidal::kPositions.defaultInt());   // heatmap rows
-  int pos = 20;                           // the position of the clock view and the M_k check
-  int offsetK = 7;                        // k of M_k and of PE(pos) -> PE(pos+k)
-  int pair = 2;                           // the pair whose 2x2 block is shown
-  int simPositions = 256;                 // similarity heatmap size, 2..2048
-  int simRef = 0;                         // reference position for similarity vs offset
+  // The window's own parameters (cli::params::sinusoidal: range, default, help).
+  int pos = static_cast<int>(cli::params::sinusoidal::kPos.defaultInt());          // clock view, M_k check
+  int offsetK = static_cast<int>(cli::params::sinusoidal::kOffsetK.defaultInt());  // k of M_k
+  int pair = static_cast<int>(cli::params::sinusoidal::kPair.defaultInt());        // the pair whose 2x2 block is shown
+  int simPositions = static_cast<int>(cli::params::sinusoidal::kSimilarityPositions.defaultInt());   // similarity size
+  int simRef = static_cast<int>(cli::params::sinusoidal::kSimilarityRef.defaultInt());  // similarity vs offset from a
   int clockThin = 0;                      // show every n-th pair in the clock view; 0 = auto
   bool playing = false;                   // advance pos over time (clock view)
-  float playSpeed = 4.0f;                 // positions per second
+  float playSpeed = static_cast<float>(cli::params::sinusoidal::kPlaySpeed.def);   // positions per second
   double playAccum = 0.0;
   Colormap colormap = Colormap::RdBu;
   SinusoidalView view = SinusoidalView::Encoding;

@@ -454,6 +454,13 @@ void AppShell::drawPanelTabs() {
 // [SECTION] Start here
 // -----------------------------------------------------------------------------------------------
 
+ExportableView AppShell::activeExports() const {
+  const auto& table = panels();
+  if (state_.activePanel < 0 || state_.activePanel >= static_cast<int>(table.size())) return {};
+  const PanelDef& def = *table[static_cast<std::size_t>(state_.activePanel)].def;
+  return def.exports != nullptr ? def.exports(state_) : lastExportable_;
+}
+
 void AppShell::openTab(std::string_view name, void (*PanelDef::*action)(AppState&)) {
   const int index = findPanel(name);
   if (index < 0) return;
@@ -700,6 +707,7 @@ void AppShell::drawMenuBar() {
   if (!ImGui::BeginMenuBar()) return;
   const auto& table = panels();
   if (ImGui::BeginMenu("File")) {
+    if (ImGui::IsWindowAppearing()) menuExport_ = activeExports();
     if (ImGui::MenuItem("Open learned table (.npy)...", "Ctrl+O")) openTab("learned", &PanelDef::openFile);
     if (ImGui::MenuItem("Open model config.json...")) {
       openConfigPopup_ = true;
@@ -718,9 +726,10 @@ void AppShell::drawMenuBar() {
       ImGui::EndMenu();
     }
     ImGui::Separator();
-    const ExportableView& ex = lastExportable_;
-    const bool hasGrid = static_cast<bool>(ex.computeFull) || !ex.cliArgs.empty();
-    const cli::ViewDef* cliView = ex.cliArgs.empty() ? nullptr : cli::findView(ex.cliArgs[0]);
+    const ExportableView& ex = menuExport_;
+    const bool typed = ex.call.has_value() || !ex.cliArgs.empty();
+    const bool hasGrid = static_cast<bool>(ex.computeFull) || typed;
+    const cli::ViewDef* cliView = ex.call ? cli::findView(ex.call->view) : ex.cliArgs.empty() ? nullptr : cli::findView(ex.cliArgs[0]);
     const bool hasPng = hasGrid && (cliView == nullptr || cliView->png);
     const bool hasPlot = static_cast<bool>(ex.plotColumns);
     if (ImGui::BeginMenu("Export view", !ex.empty())) {
@@ -736,7 +745,7 @@ void AppShell::drawMenuBar() {
       item("Heatmap as SVG (vector text, for slides)...", ViewExportKind::HeatmapSvg, hasPng);
       item("Numbers as .npy...", ViewExportKind::HeatmapNpy, hasGrid);
       item("Numbers as .csv...", ViewExportKind::HeatmapCsv, hasGrid);
-      item("Numbers as .json...", ViewExportKind::HeatmapJson, !ex.cliArgs.empty());
+      item("Numbers as .json...", ViewExportKind::HeatmapJson, typed);
       item("Plot data as .csv...", ViewExportKind::PlotCsv, hasPlot);
       ImGui::EndMenu();
     }

@@ -77,6 +77,8 @@ class AppShell {
   bool startHereOpen() const { return startHereOpen_; }
   void openStartHere() { startHereOpen_ = true; }
   void followStartHereLink(StartHereLink link);
+  // What File > Export offers for the active tab now (its PanelDef::exports, built from its state).
+  ExportableView activeExports() const;
   // Opens tab `name`, first calling its entry's action (PanelDef::start, ::openFile) when it has one.
   void openTab(std::string_view name, void (*PanelDef::*action)(AppState&) = nullptr);
   void dismissStartHere();
@@ -135,7 +137,8 @@ class AppShell {
   // File > Export: the active view's data, written on the next frame (after "exporting..." shows).
   ViewExportKind exportKind_ = ViewExportKind::HeatmapPng;
   ExportableView exportView_;
-  ExportableView lastExportable_;     // what the active view offered last frame (the menu runs first)
+  ExportableView lastExportable_;     // what the active view offered last frame (tabs without PanelDef::exports)
+  ExportableView menuExport_;         // what the File menu offers, built when it opened
   char exportPath_[1024] = {};
   bool openExportPopup_ = false;
   int exportCountdown_ = -1;          // frames until the export runs; -1 = none pending

@@ -13,17 +13,13 @@ namespace posviz::app {
 
 std::vector<std::string> exportArguments(const ExportableView& view, ViewExportKind kind, const std::string& path,
                                          const ViewExportOptions& options) {
-  if (view.cliArgs.empty() || kind == ViewExportKind::PlotCsv) return {};
-  std::vector<std::string> args = view.cliArgs;
-  if (kind == ViewExportKind::HeatmapPng || kind == ViewExportKind::HeatmapSvg) {
-    // Pictures are decorated and readably scaled by default; only departures are spelled out.
-    args.insert(args.end(), {"--colormap", colormapName(view.colormap)});
-    if (options.cellScale > 0) args.insert(args.end(), {"--scale", std::to_string(options.cellScale)});
-    if (!options.colorbar) args.push_back("--no-colorbar");
-    if (!options.axisTitles) args.push_back("--no-axis-titles");
-    if (!options.caption) args.push_back("--no-caption");
-  }
-  args.insert(args.end(), {"-o", path});
+  if (kind == ViewExportKind::PlotCsv) return {};
+  const bool picture = kind == ViewExportKind::HeatmapPng || kind == ViewExportKind::HeatmapSvg;
+  const cli::PictureChoice choice{view.colormap, options.cellScale, options.colorbar, options.axisTitles, options.caption};
+  if (view.call) return cli::exportCallArguments(*view.call, path, choice, picture);
+  if (view.cliArgs.empty()) return {};
+  std::vector<std::string> args = cli::exportCallArguments(cli::ViewCall{view.cliArgs[0]}, path, choice, picture);
+  args.insert(args.begin() + 1, view.cliArgs.begin() + 1, view.cliArgs.end());
   return args;
 }
 
