@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include "app/cli/params/lessons.hpp"
 #include "app/cli/view_table.hpp"
 
 namespace posviz::cli {
@@ -97,6 +98,8 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"--variant", true, "NAME", "shaw-scores: shaw|relative_key|relative_key_query (HF BERT position_embedding_type) (default shaw)"},
       {"--indices", false, "", "shaw-scores: write the table row each (i, j) reads (int32) instead of the scores"},
       {"--sum", false, "", "txl-terms: write the sum a + b + c + d (positions, positions) instead of the four terms"},
+      optionSpec(params::example::kName, "NAME"),
+      optionSpec(params::example::kStep, "N"),
       {"--size", true, "WxH", "grid views: write the W x H picture of the whole grid, each pixel the exact mean of its cells"},
       {"--layer-type", true, "KIND", "RoPE views with --config/--preset: the layers to show, full|sliding|chunked (default full)"},
       {"--progress", false, "", "show a progress bar on stderr (shown anyway when stderr is a terminal)"},

@@ -111,6 +111,9 @@ struct Request {
   // axial-angles, axial-scores (--grid) and nope-temperature (app/cli/views/axial.cpp)
   int gridRows = 16, gridCols = 16;
   AttnTemperatureParams temperature;
+  // example (app/cli/views/example.cpp): a worked example's step picture
+  std::string exampleName;
+  int exampleStep = 1;   // from 1
 };
 
 struct Dataset {

@@ -16,6 +16,7 @@ const std::vector<ViewDef>& viewTable() {
     }
     for (ViewDef& v : relativeViews()) all.push_back(std::move(v));
     for (ViewDef& v : relativeScoreViews()) all.push_back(std::move(v));
+    for (ViewDef& v : exampleViews()) all.push_back(std::move(v));
     attachAveragedViews(all);
     return all;
   }();

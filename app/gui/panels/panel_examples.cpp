@@ -3,6 +3,7 @@
 // [SECTION] State: examples, navigation, the mini view's image
 // [SECTION] Drawing: mini views (heatmap, clock, plot)
 // [SECTION] Drawing: the list and the step
+#include "app/cli/params/lessons.hpp"
 #include "app/gui/panels/app_state.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/base/read_setting.hpp"
@@ -469,30 +470,36 @@ void drawExamplesPanel(ExamplesPanelState& s, AppContext& ctx) {
   ctx.status.progress = -1.0f;
   ctx.status.computeMs = 0.0;
   ctx.status.gridSize.clear();
-  ExportableView& ex = ctx.exportable;
-  ex = ExportableView{};
-  const Step* st = s.showTests ? nullptr : currentStep(s);
-  if (!st) return;
+  if (const Step* st = s.showTests ? nullptr : currentStep(s); st != nullptr && !st->view.grid.values.empty())
+    ctx.status.gridSize = formatGridSize(st->view.grid.rows, st->view.grid.cols);
+}
+
+namespace {
+
+// File > Export: the step's picture (the view `example`) and its plot's first series.
+ExportableView examplesExports(const ExamplesPanelState& s) {
+  ExportableView ex;
+  const Step* st = s.showTests || s.examples.empty() ? nullptr : currentStep(s);
+  if (st == nullptr) return ex;
   const WorkedExample& e = s.examples[static_cast<std::size_t>(s.selected)];
   ex.name = "example-" + e.name + "-step" + std::to_string(s.step + 1);
   ex.caption = e.title + ": " + st->title;
   if (!st->view.grid.values.empty()) {
-    const Grid g = st->view.grid;
-    ctx.status.gridSize = formatGridSize(g.rows, g.cols);
-    ex.rowTitle = st->view.rowTitle;
-    ex.colTitle = st->view.colTitle;
-    ex.valueName = st->view.valueName;
     ex.colormap = st->view.symmetricRange ? Colormap::RdBu : Colormap::Viridis;
     ex.symmetricRange = st->view.symmetricRange;
-    ex.computeFull = [g] { return g; };
+    cli::ViewCall call{"example"};
+    call.set(cli::params::example::kName, e.name).set(cli::params::example::kStep, s.step + 1);
+    ex.call = std::move(call);
   }
   if (!st->view.series.empty()) {
     const MiniSeries& ms = st->view.series.front();
     ex.plotColumnNames = {st->view.xTitle, ms.label};
     ex.plotColumns = [cols = std::vector<std::vector<double>>{ms.x, ms.y}] { return cols; };
   }
+  return ex;
 }
 
+}  // namespace
 
 // -----------------------------------------------------------------------------------------------
 // [SECTION] The tab's entry in the panel list
@@ -514,6 +521,7 @@ const PanelDef kExamplesPanel{"worked-examples", [](AppState& a, AppContext& c) 
     [](AppState& a) {   // workedExamples() order: the documents' first example
       a.examples.selected = 0;
       a.examples.step = 0;
-    }};
+    },
+    nullptr, [](const AppState& a) { return examplesExports(a.examples); }};
 
 }  // namespace posviz::app
