@@ -1,7 +1,6 @@
 // cli.cpp: `posviz --help | --version`, `posviz export VIEW [options] -o FILE`, and the hand-off
 // to `posviz examples`.
 // [SECTION] Help text
-// [SECTION] Progress bar
 // [SECTION] export
 // [SECTION] runCli
 #include "core/untrusted_text.hpp"
@@ -30,9 +29,11 @@
 #include "app/cli/model_command.hpp"
 #include "app/cli/export.hpp"
 #include "app/cli/model_config.hpp"
+#include "app/cli/progress_bar.hpp"
 #include "app/cli/request.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/tabs.hpp"
+#include "app/cli/train_command.hpp"
 #include "app/cli/window_options.hpp"
 #include "core/alibi.hpp"
 #include "core/attention.hpp"
@@ -83,6 +84,9 @@ std::string mainHelp() {
      << "                                  checked; --tests: the test list of Teaching Transformers to\n"
      << "                                  Count run against every listing\n"
      << "  posviz model --config FILE      a model's positional scheme layer by layer (--preset NAME, --json)\n"
+     << "  posviz train [--task copy --encodings nope,rope,alibi --steps N --seeds N -o results.json]\n"
+     << "                                  train a small transformer with each scheme and report accuracy\n"
+     << "                                  against length (posviz train --help: every option)\n"
      << "  posviz --help | -h | --version\n\n"
      << "Window options (posviz [options]):\n";
   for (const OptionSpec& s : windowOptionSpecs()) os << formatOption(s);
@@ -196,61 +200,6 @@ std::string exportHelp(const ViewDef* only) {
      << "exit 2 rather than written; masked ALiBi entries (-inf) are the exception.\n";
   return os.str();
 }
-
-// [SECTION] Progress bar
-
-class ProgressBar {
- public:
-  ProgressBar(bool forced, std::string label)
-      : enabled_(forced || ::isatty(STDERR_FILENO) == 1), forced_(forced), label_(std::move(label)),
-        start_(std::chrono::steady_clock::now()) {}
-  ~ProgressBar() { finish(); }
-
-  // Stage s of n stages is at fraction f.
-  void update(int stage, int stages, double f) {
-    if (!enabled_ || done_) return;
-    const auto now = std::chrono::steady_clock::now();
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    if (!forced_ && elapsed < 0.5) return;  // short exports stay quiet on a terminal
-    if (shown_ && now - last_ < std::chrono::milliseconds(100) && f < 1.0) return;
-    last_ = now;
-    shown_ = true;
-    const double total = std::clamp((stage + std::clamp(f, 0.0, 1.0)) / stages, 0.0, 1.0);
-    const int percent = static_cast<int>(total * 100.0);
-    if (percent == lastPercent_) return;
-    lastPercent_ = percent;
-    const int width = 30;
-    const int filled = static_cast<int>(total * width);
-    std::fprintf(stderr, "\r%s [%s%s] %3d%%", label_.c_str(), std::string(static_cast<std::size_t>(filled), '#').c_str(),
-                 std::string(static_cast<std::size_t>(width - filled), '.').c_str(), percent);
-    std::fflush(stderr);
-  }
-  ExportProgress stage(int s, int n) {
-    return [this, s, n](double f) { update(s, n, f); };
-  }
-  void finish() {
-    if (done_) return;
-    if (forced_ && !shown_) {
-      shown_ = true;
-      forcedComplete();
-    } else if (shown_) {
-      update(1, 1, 1.0);
-    }
-    done_ = true;
-    if (shown_) std::fputc('\n', stderr);
-  }
-
- private:
-  void forcedComplete() {
-    last_ = std::chrono::steady_clock::now() - std::chrono::seconds(1);
-    update(1, 1, 1.0);
-  }
-  bool enabled_, forced_;
-  std::string label_;
-  std::chrono::steady_clock::time_point start_, last_{};
-  bool shown_ = false, done_ = false;
-  int lastPercent_ = -1;
-};
 
 // The view's numbers with its caption, for the writer.
 Dataset computeDataset(const Request& r, const ExportProgress& progress) {
@@ -374,7 +323,7 @@ std::string commandLine(const std::vector<std::string>& args) {
 std::optional<int> runCli(int argc, char** argv) {
   if (argc < 2 || argv[1] == nullptr) return std::nullopt;
   const std::string command = argv[1];
-  if (command != "export" && command != "examples" && command != "learn" && command != "model" && command != "--help" && command != "-h" && command != "--version") {
+  if (command != "export" && command != "examples" && command != "learn" && command != "model" && command != "train" && command != "--help" && command != "-h" && command != "--version") {
     return std::nullopt;
   }
   std::vector<std::string> args;
@@ -395,6 +344,9 @@ std::optional<int> runCli(int argc, char** argv) {
   }
   if (command == "model") {
     return runModelCommand(args);
+  }
+  if (command == "train") {
+    return runTrainCommand(args);
   }
   const std::string prefix = "posviz export: ";
   try {
