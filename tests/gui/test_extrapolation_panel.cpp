@@ -136,14 +136,14 @@ TEST_CASE("extrapolation view: settings round-trip; bad values are ignored") {
   CHECK(t.smallMultiples);
   CHECK_FALSE(t.show[1]);
   CHECK(std::string(t.sentence) == "a b c");
-  j["trained_length"] = 3;
+  j["trained_length"] = 1;
   j["head_dim"] = "wide";
   j["multiple"] = 9;
   j["show"] = {true};
   ExtrapolationPanelState u;
   loadExtrapolationPanel(u, j);
-  CHECK(u.trainedLength == 1024);
-  CHECK(u.headDim == 64);
+  CHECK(u.trainedLength == ExtrapolationSetup{}.trainedLength);
+  CHECK(u.headDim == ExtrapolationSetup{}.model.dModel);
   CHECK(u.multiple == 2);
   CHECK(u.show[1]);
 }

@@ -58,6 +58,7 @@ TEST_CASE("parseNumberList: commas and spaces, errors name the bad value") {
 TEST_CASE("rope view: first update gives core's q, k, rotations and s by offset") {
   RopePanelState s;
   AppContext ctx;
+  s.params.headDim = 64;
   s.numPositions = 64;
   updateRopePanel(s, ctx);
   CHECK_FALSE(s.dirty);
@@ -608,7 +609,7 @@ TEST_CASE("view settings: save then load restores the parameters; bad values are
   jr["positions"] = -5;
   RopePanelState r3;
   loadRopePanel(r3, jr);
-  CHECK(r3.params.headDim == 64);
+  CHECK(r3.params.headDim == RopeParams{}.headDim);
   CHECK(r3.params.base == 10000.0);
   CHECK(r3.numPositions == 256);
 

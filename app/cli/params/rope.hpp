@@ -168,7 +168,10 @@ inline const Param kHeadDim = derivedParam(rope::kHeadDim, [](Param& p) {
   p.help = "the toy model's d_model: its one head's width; RoPE rotates head_dim/2 pairs";
 });
 // The lab's ALiBi run and toy model, saved under the tab's own keys.
-inline const Param kSlope = storedAs(alibi::kSlope, "alibi_slope");
+inline const Param kSlope = derivedParam(alibi::kSlope, [](Param& p) {
+  p.key = "alibi_slope";
+  p.label = "ALiBi slope m";   // beside RoPE's parameters, the lab names the scheme
+});
 inline const Param kSeed = storedAs(toy::kSeed, "seed");
 }  // namespace extrapolation
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/untrusted_text.hpp"
+#include "app/cli/scheme_params.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 #include "core/attn_temperature.hpp"
@@ -15,13 +16,15 @@ namespace posviz::cli {
 
 namespace {
 
-constexpr int kMaxGridSide = 4096;
+namespace table = params::axial;
+using params::axial::kMaxGridSide;
 
 AxialRopeParams axialParams(const Request& r) { return {r.rope.headDim, r.rope.base}; }
 
+// core's AxialRopeParams: head_dim 64, rope-vit's theta 100.
 void axialDefaults(Request& r) {
-  r.rope.headDim = 64;
-  r.rope.base = 100.0;   // rope-vit's theta
+  r.rope.headDim = static_cast<int>(table::kHeadDim.defaultInt());
+  r.rope.base = table::kBase.def;
 }
 
 // --grid RxC, --head-dim (a multiple of 4), --q/--k of head_dim values.
@@ -39,10 +42,8 @@ void axialParse(Request& r, const ParsedOptions& o) {
     r.gridRows = side(g->substr(0, x), "rows");
     r.gridCols = side(g->substr(x + 1), "columns");
   }
-  if (auto h = o.value("--head-dim")) {
-    const long long d = parseIntOption("--head-dim", *h, 4, 65536);
-    if (d % 4 != 0) throw UsageError("--head-dim: got " + *h + ", expected a multiple of 4 (half the pairs per image axis)");
-    r.rope.headDim = static_cast<int>(d);
+  if (readParam(o, table::kHeadDim, r.rope.headDim) && r.rope.headDim % 4 != 0) {
+    throw UsageError("--head-dim: got " + std::to_string(r.rope.headDim) + ", expected a multiple of 4 (half the pairs per image axis)");
   }
   if (auto q = o.value("--q")) r.q = finiteList("--q", *q);
   if (auto k = o.value("--k")) r.k = finiteList("--k", *k);
@@ -144,6 +145,7 @@ std::vector<ViewDef> axialViews() {
                   ".json: shape, params, values; .png: heatmap";
   angles.png = true;
   angles.options = {"--head-dim", "--base", "--grid"};
+  angles.params = {&table::kHeadDim, &table::kBase};
   angles.setDefaults = axialDefaults;
   angles.parse = axialParse;
   angles.elements = axialAnglesElements;

@@ -9,6 +9,7 @@
 
 #include "core/untrusted_text.hpp"
 #include "app/cli/lab_model.hpp"
+#include "app/cli/scheme_params.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 #include "core/alibi.hpp"
@@ -19,12 +20,17 @@ namespace {
 
 using nlohmann::json;
 
+namespace table = params::extrapolation;
+namespace scaling = params::scaling;
+
 constexpr long long kMaxLabDim = kMaxToyDim;  // the toy model's widest d_model (core/attention.hpp)
 
+// core's ExtrapolationSetup: head_dim 128, base 10000, L0 4096.
 void labDefaults(Request& r) {
   r.text = "The cat sat on the mat";
-  r.rope.headDim = 128;
-  r.rope.scaling.originalMaxPositions = 4096;
+  r.rope.headDim = static_cast<int>(table::kHeadDim.defaultInt());
+  r.rope.base = params::rope::kBase.def;
+  r.rope.scaling.originalMaxPositions = static_cast<int>(table::kTrainedLength.defaultInt());
   r.extrapolationEncodings = allExtrapolationEncodings();
 }
 
@@ -71,15 +77,11 @@ void parseEncoding(Request& r, const ParsedOptions& o) {
 
 void parseScalingOptions(Request& r, const ParsedOptions& o) {
   RopeScaling& s = r.rope.scaling;
-  const RealRange positive{0.0, 1.0e300, true, false};
-  if (auto f = o.value("--factor")) {
-    s.factor = parseRealOption("--factor", *f, RealRange{1.0, kMaxFactor});
-    r.factorGiven = true;
-  }
-  if (auto f = o.value("--beta-fast")) s.betaFast = parseRealOption("--beta-fast", *f, positive);
-  if (auto f = o.value("--beta-slow")) s.betaSlow = parseRealOption("--beta-slow", *f, positive);
-  if (auto f = o.value("--low-freq-factor")) s.lowFreqFactor = parseRealOption("--low-freq-factor", *f, positive);
-  if (auto f = o.value("--high-freq-factor")) s.highFreqFactor = parseRealOption("--high-freq-factor", *f, positive);
+  if (readParam(o, scaling::kFactor, s.factor)) r.factorGiven = true;
+  readParam(o, scaling::kBetaFast, s.betaFast);
+  readParam(o, scaling::kBetaSlow, s.betaSlow);
+  readParam(o, scaling::kLowFreqFactor, s.lowFreqFactor);
+  readParam(o, scaling::kHighFreqFactor, s.highFreqFactor);
   if (!(s.betaFast > s.betaSlow))
     throw UsageError("--beta-fast: got " + formatNumber(s.betaFast) + ", expected a number > --beta-slow " + formatNumber(s.betaSlow));
   if (!(s.highFreqFactor > s.lowFreqFactor))
@@ -91,7 +93,7 @@ void parseScalingOptions(Request& r, const ParsedOptions& o) {
 void parseLengths(Request& r, const ParsedOptions& o) {
   const int maxLen = kMaxExtrapolationLength;
   int& l0 = r.rope.scaling.originalMaxPositions;
-  if (auto v = o.value("--original-max-positions")) l0 = static_cast<int>(parseIntOption("--original-max-positions", *v, 2, maxLen));
+  readParam(o, table::kTrainedLength, l0);
   if (l0 < 2 || l0 > maxLen)
     throw UsageError("--original-max-positions: the trained length is " + std::to_string(l0) + ", expected 2.." + std::to_string(maxLen));
   if (!r.positionsGiven) r.positions = static_cast<int>(std::min<long long>(4LL * l0, maxLen));
@@ -115,11 +117,11 @@ void parseLengths(Request& r, const ParsedOptions& o) {
 void labParse(Request& r, const ParsedOptions& o) {
   if (auto t = o.value("--text")) r.text = *t;
   if (splitTokens(r.text).empty()) throw UsageError("--text: got " + quotedText(r.text) + ", expected at least one word");
-  if (auto h = o.value("--head-dim")) r.rope.headDim = evenDim("--head-dim", *h, kMaxLabDim);
+  readParam(o, table::kHeadDim, r.rope.headDim);
   if (r.rope.headDim > kMaxLabDim)
     throw UsageError("--head-dim: the model's head_dim " + std::to_string(r.rope.headDim) + " is over the toy model's limit " +
                      std::to_string(kMaxLabDim));
-  if (auto s = o.value("--slope")) r.slope = parseRealOption("--slope", *s, RealRange{0.0, 1.0e6, true, false});
+  if (double slope = 0.0; readParam(o, params::alibi::kSlope, slope)) r.slope = slope;
   parseEncoding(r, o);
   parseScalingOptions(r, o);
   parseLengths(r, o);
@@ -300,6 +302,8 @@ std::vector<ViewDef> extrapolationViews() {
   v.options = {"--encoding", "--scaling", "--factor", "--original-max-positions", "--positions", "--head-dim", "--base",
                "--seed", "--text", "--slope", "--multiples", "--beta-fast", "--beta-slow", "--low-freq-factor",
                "--high-freq-factor", "--config", "--preset"};
+  v.params = {&table::kHeadDim, &params::rope::kBase, &table::kTrainedLength, &scaling::kFactor, &scaling::kBetaFast,
+              &scaling::kBetaSlow, &scaling::kLowFreqFactor, &scaling::kHighFreqFactor, &params::alibi::kSlope};
   v.setDefaults = labDefaults;
   v.applyModel = labModel;
   v.parse = labParse;

@@ -8,6 +8,7 @@
 #include <span>
 
 #include "core/untrusted_text.hpp"
+#include "app/cli/scheme_params.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 #include "core/context_extension.hpp"
@@ -17,6 +18,9 @@ namespace posviz::cli {
 namespace {
 
 using nlohmann::json;
+
+namespace table = params::rope;
+namespace scaling = params::scaling;
 
 const std::vector<std::string> kScalingOptions = {"--scaling", "--factor", "--original-max-positions", "--seq-len",
                                                   "--beta-fast", "--beta-slow", "--low-freq-factor", "--high-freq-factor",
@@ -29,10 +33,6 @@ std::vector<std::string> ropeOptions(std::vector<std::string> extra) {
   o.insert(o.end(), extra.begin(), extra.end());
   return o;
 }
-
-// An attention factor multiplies cos and sin, so scores grow with its square: past 1e6 a float32
-// score overflows for ordinary q and k, and real models use 1 to 2.
-const RealRange kAttentionFactorRange{0.0, 1.0e6, true, false};
 
 std::string layerKindList(const ModelConfig& m, bool ropeOnly) {
   std::string out;
@@ -75,13 +75,21 @@ void ropeModel(Request& r, const ModelConfig& m, const std::string& source) {
   r.rope = m.layerKinds.empty() ? m.rope : ropeLayerKind(r, m, source).rope;
 }
 
+// The table's defaults (app/cli/params/rope.hpp): core's RopeParams, and T for the grids.
+void ropeDefaults(Request& r) {
+  r.rope.headDim = static_cast<int>(table::kHeadDim.defaultInt());
+  r.rope.base = table::kBase.def;
+  r.rope.layout = static_cast<RopeLayout>(table::kLayout.defaultInt());
+  r.rope.rotaryFraction = table::kRotaryFraction.def;
+  r.positions = static_cast<int>(table::kPositions.defaultInt());
+}
+
 void parseHeadAndVectors(Request& r, const ParsedOptions& o) {
   auto get = [&](const std::string& n) { return o.value(n); };
   if (auto q = get("--q")) r.q = finiteList("--q", *q);
   if (auto k = get("--k")) r.k = finiteList("--k", *k);
-  if (auto h = get("--head-dim")) {
-    r.rope.headDim = evenDim("--head-dim", *h);
-  } else if (!r.model && !r.q.empty()) {
+  const bool headDimGiven = readParam(o, table::kHeadDim, r.rope.headDim);
+  if (!headDimGiven && !r.model && !r.q.empty()) {
     if (r.q.size() % 2 != 0) {
       throw UsageError("--q: has " + std::to_string(r.q.size()) + " values, expected an even count (RoPE rotates pairs; "
                        "the length of --q sets head_dim when --head-dim is not given)");
@@ -93,7 +101,7 @@ void parseHeadAndVectors(Request& r, const ParsedOptions& o) {
 void parseScaling(Request& r, const ParsedOptions& o) {
   auto get = [&](const std::string& n) { return o.value(n); };
   const RealRange positive{0.0, 1.0e300, true, false};
-  if (auto f = get("--rotary-fraction")) r.rope.rotaryFraction = parseRealOption("--rotary-fraction", *f, RealRange{0.0, 1.0, true, false});
+  readParam(o, table::kRotaryFraction, r.rope.rotaryFraction);
   RopeScaling& s = r.rope.scaling;
   if (auto m = get("--scaling")) {
     const std::string name = parseChoiceOption("--scaling", *m, {"none", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope"});
@@ -105,16 +113,18 @@ void parseScaling(Request& r, const ParsedOptions& o) {
       throw UsageError(name + ": needs --scaling METHOD (or a --config/--preset with rope_scaling); scaling is none");
     }
   }
-  if (auto f = get("--factor")) s.factor = parseRealOption("--factor", *f, RealRange{1.0, kMaxFactor});
-  if (auto f = get("--original-max-positions")) s.originalMaxPositions = static_cast<int>(parseIntOption("--original-max-positions", *f, 1, kMaxInt));
-  if (auto f = get("--seq-len")) s.seqLen = parseIntOption("--seq-len", *f, 1, 1'000'000'000'000'000LL);
-  if (auto f = get("--beta-fast")) s.betaFast = parseRealOption("--beta-fast", *f, positive);
-  if (auto f = get("--beta-slow")) s.betaSlow = parseRealOption("--beta-slow", *f, positive);
-  if (auto f = get("--low-freq-factor")) s.lowFreqFactor = parseRealOption("--low-freq-factor", *f, positive);
-  if (auto f = get("--high-freq-factor")) s.highFreqFactor = parseRealOption("--high-freq-factor", *f, positive);
-  if (auto f = get("--mscale")) s.mscale = parseRealOption("--mscale", *f, positive);
-  if (auto f = get("--mscale-all-dim")) s.mscaleAllDim = parseRealOption("--mscale-all-dim", *f, positive);
-  if (auto f = get("--attention-factor")) s.attentionFactor = parseRealOption("--attention-factor", *f, kAttentionFactorRange);
+  readParam(o, scaling::kFactor, s.factor);
+  readParam(o, scaling::kOriginalMax, s.originalMaxPositions);
+  readParam(o, scaling::kSeqLen, s.seqLen);
+  readParam(o, scaling::kBetaFast, s.betaFast);
+  readParam(o, scaling::kBetaSlow, s.betaSlow);
+  readParam(o, scaling::kLowFreqFactor, s.lowFreqFactor);
+  readParam(o, scaling::kHighFreqFactor, s.highFreqFactor);
+  readParam(o, scaling::kMscale, s.mscale);
+  readParam(o, scaling::kMscaleAllDim, s.mscaleAllDim);
+  // An attention factor multiplies cos and sin, so scores grow with its square: past its 1e6 a
+  // float32 score overflows for ordinary q and k, and real models use 1 to 2.
+  if (double f = 0.0; readParam(o, scaling::kAttentionFactor, f)) s.attentionFactor = f;
   if (auto f = get("--short-factor")) s.shortFactor = parseRealListOption("--short-factor", *f, positive);
   if (auto f = get("--long-factor")) s.longFactor = parseRealListOption("--long-factor", *f, positive);
 }
@@ -159,16 +169,11 @@ void checkRope(Request& r) {
 
 void ropeParse(Request& r, const ParsedOptions& o) {
   if (r.layerType && !r.model) throw UsageError("--layer-type: needs --config FILE or --preset NAME (it picks that model's layers)");
-  if (auto l = o.value("--layout")) {
-    r.rope.layout = parseChoiceOption("--layout", *l, {"half-split", "interleaved"}) == "interleaved" ? RopeLayout::Interleaved
-                                                                                                     : RopeLayout::HalfSplit;
-  }
+  readParam(o, table::kLayout, r.rope.layout);
   parseHeadAndVectors(r, o);
   parseScaling(r, o);
   checkRope(r);
 }
-
-void ropeDecayDefaults(Request& r) { r.positions = 256; }
 
 std::uint64_t pairs(const Request& r) { return static_cast<std::uint64_t>(std::max(1, ropeRotaryDims(r.rope) / 2)); }
 std::uint64_t positions(const Request& r) { return static_cast<std::uint64_t>(r.positions); }
@@ -449,6 +454,12 @@ ViewDef ropeView(std::string name, std::string summary, std::string layout, std:
   v.summary = std::move(summary);
   v.layout = std::move(layout);
   v.options = ropeOptions(std::move(extra));
+  v.params = {&table::kHeadDim, &table::kBase, &table::kLayout, &table::kRotaryFraction, &scaling::kFactor,
+              &scaling::kOriginalMax, &scaling::kSeqLen, &scaling::kBetaFast, &scaling::kBetaSlow,
+              &scaling::kLowFreqFactor, &scaling::kHighFreqFactor, &scaling::kMscale, &scaling::kMscaleAllDim,
+              &scaling::kAttentionFactor};
+  if (std::find(v.options.begin(), v.options.end(), "--positions") != v.options.end()) v.params.push_back(&table::kPositions);
+  v.setDefaults = ropeDefaults;
   v.applyModel = ropeModel;
   v.parse = ropeParse;
   return v;
@@ -547,7 +558,6 @@ std::vector<ViewDef> ropeViews() {
                            {"--positions"});
   decay.exactDouble = true;
   decay.buildsDocument = true;
-  decay.setDefaults = ropeDecayDefaults;
   decay.elements = decayElements;
   decay.compute = computeRopeDecay;
   return {freqs, angles, rotate, scores, decay, mrope};

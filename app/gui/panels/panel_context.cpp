@@ -21,10 +21,14 @@
 #include "app/gui/panels/panel_rope.hpp"
 #include "app/gui/base/read_setting.hpp"
 #include "app/cli/view_table.hpp"
+#include "app/gui/widgets/param_widgets.hpp"
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 
 namespace posviz::app {
+
+namespace rope = cli::params::rope;
+namespace scaling = cli::params::scaling;
 
 std::array<RopeScaling, kNumScalingMethods> defaultContextScalings() {
   std::array<RopeScaling, kNumScalingMethods> out;
@@ -32,7 +36,7 @@ std::array<RopeScaling, kNumScalingMethods> defaultContextScalings() {
     RopeScaling& sc = out[static_cast<std::size_t>(i)];
     sc.method = static_cast<ScalingMethod>(i);
     sc.factor = i == 0 ? 1.0 : 4.0;
-    sc.originalMaxPositions = 4096;
+    sc.originalMaxPositions = static_cast<int>(scaling::kOriginalMax.defaultInt());
     sc.seqLen = 16384;
   }
   return out;
@@ -135,11 +139,10 @@ MethodTableCell methodTableCell(ScalingMethod m, MethodColumn column, const Rope
 
 void applyContextExtensionConfig(ContextExtensionPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
   if (c.encoding != cli::ModelEncoding::Rope) return;
-  s.headDim = c.rope.headDim;
-  s.base = c.rope.base;
-  notePastSlider("Context extension", "head_dim", "head_dim", s.headDim, kContextMinHeadDim, kContextMaxHeadDim, notes);
-  notePastSlider("Context extension", "rope_theta", "base", s.base, kContextMinBase, kContextMaxBase, notes);
-  s.rotaryFraction = c.rope.rotaryFraction;
+  const char* tab = "Context extension";
+  s.headDim = static_cast<int>(fitConfigParam(tab, "head_dim", rope::kHeadDim, c.rope.headDim, notes));
+  s.base = fitConfigParam(tab, "rope_theta", rope::kBase, c.rope.base, notes);
+  s.rotaryFraction = fitConfigParam(tab, "partial_rotary_factor", rope::kRotaryFraction, c.rope.rotaryFraction, notes);
   const ScalingMethod m = c.rope.scaling.method;
   scalingOf(s, m) = c.rope.scaling;
   s.selected = static_cast<int>(m);
@@ -198,14 +201,23 @@ void updateContextExtensionPanel(ContextExtensionPanelState& s, AppContext&) {
 namespace {
 
 
+// With "same factor and L0 for all", every method takes the selected one's value of `field`.
+template <class T>
+void linkToAll(ContextExtensionPanelState& s, T RopeScaling::*field, T value) {
+  if (!s.linkFactor) return;
+  for (int i = 1; i < kNumScalingMethods; ++i) s.scaling[static_cast<std::size_t>(i)].*field = value;
+}
+
 void drawSharedParameters(ContextExtensionPanelState& s) {
-  if (SliderIntEven("head_dim", &s.headDim, kContextMinHeadDim, kContextMaxHeadDim)) s.dirty = true;
-  HelpMarker("d: dims per head. theta_i = base^(-2i / d_rot) for pairs i = 0 .. d_rot/2 - 1.");
-  if (SliderDouble("base", &s.base, kContextMinBase, kContextMaxBase, "%.0f", true)) s.dirty = true;
-  HelpMarker("theta_i = base^(-2i / d_rot); wavelength_i = 2*pi / theta_i positions.");
-  if (SliderDouble("rotary fraction", &s.rotaryFraction, 4.0f / static_cast<float>(s.headDim), 1.0f, "%.3f", false))
+  // head_dim from 4: the methods need 4 rotary dims (see kContextMinRotaryDims).
+  if (paramSlider(rope::kHeadDim, s.headDim, "d: dims per head. theta_i = base^(-2i / d_rot) for pairs i = 0 .. d_rot/2 - 1.",
+                  SliderSpan{kContextMinRotaryDims, rope::kHeadDim.max}))
     s.dirty = true;
-  HelpMarker("d_rot = 2 * floor(fraction * d / 2) dims rotate; the methods act on those pairs.");
+  if (paramSlider(rope::kBase, s.base, "theta_i = base^(-2i / d_rot); wavelength_i = 2*pi / theta_i positions.")) s.dirty = true;
+  const double minFraction = std::min(kContextMinRotaryDims / static_cast<double>(s.headDim), 1.0);
+  if (paramSlider(rope::kRotaryFraction, s.rotaryFraction, "d_rot = 2 * floor(fraction * d / 2) dims rotate; the methods act on those pairs.",
+                  SliderSpan{minFraction, 1.0}))
+    s.dirty = true;
 
   RopeScaling& sel = s.scaling[static_cast<std::size_t>(s.selected)];
   const bool hasFactor = s.selected != static_cast<int>(ScalingMethod::None);
@@ -213,22 +225,18 @@ void drawSharedParameters(ContextExtensionPanelState& s) {
   HelpMarker("On: factor and original max positions edits apply to every method, so they compare\n"
              "at the same extension. Off: each method keeps its own.");
   if (hasFactor) {
-    if (SliderDouble("factor s", &sel.factor, 1.0f, 64.0f, "%.2f", true)) {
-      if (s.linkFactor)
-        for (int i = 1; i < kNumScalingMethods; ++i) s.scaling[static_cast<std::size_t>(i)].factor = sel.factor;
+    if (paramSlider(scaling::kFactor, sel.factor,
+                    "s = target length / trained length. linear: theta_i / s. ntk: base * s^(d/(d-2)).\n"
+                    "yarn / llama3: low-frequency pairs divided by s, high-frequency pairs kept.")) {
+      linkToAll(s, &RopeScaling::factor, sel.factor);
       s.dirty = true;
     }
-    HelpMarker("s = target length / trained length, >= 1. linear: theta_i / s. ntk: base * s^(d/(d-2)).\n"
-               "yarn / llama3: low-frequency pairs divided by s, high-frequency pairs kept.");
-    int l0 = sel.originalMaxPositions;
-    if (SliderIntLog("original max positions L0", &l0, 64, 1 << 20)) {
-      sel.originalMaxPositions = l0;
-      if (s.linkFactor)
-        for (int i = 1; i < kNumScalingMethods; ++i) s.scaling[static_cast<std::size_t>(i)].originalMaxPositions = l0;
+    if (paramSlider(scaling::kOriginalMax, sel.originalMaxPositions,
+                    "L0: the context the model was trained on. Pairs whose wavelength 2*pi/theta_i exceeds\n"
+                    "L0 never completed a turn in training: those are the ones the methods interpolate.")) {
+      linkToAll(s, &RopeScaling::originalMaxPositions, sel.originalMaxPositions);
       s.dirty = true;
     }
-    HelpMarker("L0: the context the model was trained on. Pairs whose wavelength 2*pi/theta_i exceeds\n"
-               "L0 never completed a turn in training: those are the ones the methods interpolate.");
   }
 }
 
@@ -246,16 +254,11 @@ void drawMethodSummary(ContextExtensionPanelState& s, ScalingMethod m, RopeScali
       break;
     case ScalingMethod::DynamicNtk:
     case ScalingMethod::LongRope: {
-      int seq = static_cast<int>(std::min<long long>(sc.seqLen, 1 << 22));
-      if (SliderIntLog("seq len L", &seq, 1, 1 << 22)) {
-        sc.seqLen = seq;
-        s.dirty = true;
-      }
-      if (m == ScalingMethod::DynamicNtk)
-        HelpMarker("Current sequence length. dynamic: base' = base * (s*L/L0 - (s-1))^(d/(d-2)) with\n"
-                   "L = max(seq len, L0) (0 = L0): plain RoPE until the sequence outgrows L0.");
-      else
-        HelpMarker("Current sequence length (0 = L0): longrope uses the long factors when L > L0, else the short ones.");
+      const char* teach = m == ScalingMethod::DynamicNtk
+                              ? "Current sequence length. dynamic: base' = base * (s*L/L0 - (s-1))^(d/(d-2)) with\n"
+                                "L = max(seq len, L0) (0 = L0): plain RoPE until the sequence outgrows L0."
+                              : "Current sequence length (0 = L0): longrope uses the long factors when L > L0, else the short ones.";
+      if (paramSlider(scaling::kSeqLen, sc.seqLen, teach)) s.dirty = true;
       break;
     }
     default:
@@ -264,27 +267,31 @@ void drawMethodSummary(ContextExtensionPanelState& s, ScalingMethod m, RopeScali
 }
 
 void drawYarnParameters(ContextExtensionPanelState& s, RopeScaling& sc) {
-  if (SliderDouble("beta_fast", &sc.betaFast, 0.5f, 256.0f, "%.2f", true)) s.dirty = true;
-  HelpMarker("Rotations over L0 above which a pair is kept. low = floor(d*ln(L0/(beta_fast*2pi)) / (2 ln base)).\n"
-             "Must be > beta_slow.");
-  if (SliderDouble("beta_slow", &sc.betaSlow, 0.05f, 64.0f, "%.2f", true)) s.dirty = true;
-  HelpMarker("Rotations over L0 below which a pair is fully interpolated (theta/s).\n"
-             "high = ceil(d*ln(L0/(beta_slow*2pi)) / (2 ln base)); ramp_i = clamp((i-low)/(high-low), 0, 1).");
+  if (paramSlider(scaling::kBetaFast, sc.betaFast,
+                  "Rotations over L0 above which a pair is kept. low = floor(d*ln(L0/(beta_fast*2pi)) / (2 ln base)).\n"
+                  "Must be > beta_slow."))
+    s.dirty = true;
+  if (paramSlider(scaling::kBetaSlow, sc.betaSlow,
+                  "Rotations over L0 below which a pair is fully interpolated (theta/s).\n"
+                  "high = ceil(d*ln(L0/(beta_slow*2pi)) / (2 ln base)); ramp_i = clamp((i-low)/(high-low), 0, 1)."))
+    s.dirty = true;
   if (ImGui::Checkbox("truncate correction range", &sc.truncate)) s.dirty = true;
   HelpMarker("floor/ceil low and high (Hugging Face default true).");
-  if (SliderDouble("mscale", &sc.mscale, 0.0f, 2.0f, "%.3f", false)) s.dirty = true;
-  HelpMarker("DeepSeek variant (0 = unset). With mscale and mscale_all_dim both set the attention factor\n"
-             "is get(s, mscale) / get(s, mscale_all_dim), get(s, m) = 0.1 * m * ln(s) + 1 (1 when s <= 1).");
-  if (SliderDouble("mscale_all_dim", &sc.mscaleAllDim, 0.0f, 2.0f, "%.3f", false)) s.dirty = true;
-  HelpMarker("DeepSeek variant (0 = unset); otherwise the factor is get(s, 1) = 0.1 ln(s) + 1.");
+  if (paramSlider(scaling::kMscale, sc.mscale,
+                  "DeepSeek variant (0 = unset). With mscale and mscale_all_dim both set the attention factor\n"
+                  "is get(s, mscale) / get(s, mscale_all_dim), get(s, m) = 0.1 * m * ln(s) + 1 (1 when s <= 1)."))
+    s.dirty = true;
+  if (paramSlider(scaling::kMscaleAllDim, sc.mscaleAllDim, "DeepSeek variant (0 = unset); otherwise the factor is get(s, 1) = 0.1 ln(s) + 1."))
+    s.dirty = true;
 }
 
 void drawLlama3Parameters(ContextExtensionPanelState& s, RopeScaling& sc) {
-  if (SliderDouble("low_freq_factor", &sc.lowFreqFactor, 0.1f, 32.0f, "%.2f", true)) s.dirty = true;
-  HelpMarker("Pairs with wavelength > L0 / low_freq_factor are divided by s.");
-  if (SliderDouble("high_freq_factor", &sc.highFreqFactor, 0.1f, 64.0f, "%.2f", true)) s.dirty = true;
-  HelpMarker("Pairs with wavelength < L0 / high_freq_factor are kept; between: theta' = (1-b) theta/s + b theta,\n"
-             "b = (L0/wavelength - low) / (high - low). Must be > low_freq_factor.");
+  if (paramSlider(scaling::kLowFreqFactor, sc.lowFreqFactor, "Pairs with wavelength > L0 / low_freq_factor are divided by s."))
+    s.dirty = true;
+  if (paramSlider(scaling::kHighFreqFactor, sc.highFreqFactor,
+                  "Pairs with wavelength < L0 / high_freq_factor are kept; between: theta' = (1-b) theta/s + b theta,\n"
+                  "b = (L0/wavelength - low) / (high - low). Must be > low_freq_factor."))
+    s.dirty = true;
 }
 
 // One typed LongRope factor list; a list that does not parse keeps the last good one.
@@ -326,11 +333,10 @@ void drawAttentionOverride(ContextExtensionPanelState& s, ScalingMethod m, RopeS
                                       : "attention_factor: replaces sqrt(1 + ln(s) / ln(L0)) (multiplies cos and sin).");
   if (!sc.attentionFactor) return;
   double af = *sc.attentionFactor;
-  if (SliderDouble("attention factor", &af, 0.1f, 4.0f, "%.3f", false)) {
+  if (paramSlider(scaling::kAttentionFactor, af, "Multiplies cos and sin, so every score is scaled by its square.")) {
     sc.attentionFactor = af;
     s.dirty = true;
   }
-  HelpMarker("Multiplies cos and sin, so every score is scaled by its square.");
 }
 
 void drawMethodParameters(ContextExtensionPanelState& s) {
@@ -613,36 +619,59 @@ void drawContextExtensionPanel(ContextExtensionPanelState& s, AppContext& ctx) {
 // [SECTION] Settings
 //-----------------------------------------------------------------------------
 
+namespace {
+
+// The real-valued scaling parameters settings keep per method, and where each lives.
+const std::array<const cli::Param*, 7> kRealScaling = {&scaling::kFactor, &scaling::kBetaFast, &scaling::kBetaSlow,
+                                                       &scaling::kMscale, &scaling::kMscaleAllDim,
+                                                       &scaling::kLowFreqFactor, &scaling::kHighFreqFactor};
+
+template <class Scaling>
+auto scalingField(Scaling& sc, const cli::Param& p) -> decltype(&sc.factor) {
+  if (&p == &scaling::kBetaFast) return &sc.betaFast;
+  if (&p == &scaling::kBetaSlow) return &sc.betaSlow;
+  if (&p == &scaling::kMscale) return &sc.mscale;
+  if (&p == &scaling::kMscaleAllDim) return &sc.mscaleAllDim;
+  if (&p == &scaling::kLowFreqFactor) return &sc.lowFreqFactor;
+  if (&p == &scaling::kHighFreqFactor) return &sc.highFreqFactor;
+  return &sc.factor;
+}
+
+nlohmann::json saveScaling(const RopeScaling& sc) {
+  nlohmann::json m = nlohmann::json::object();
+  for (const cli::Param* p : kRealScaling) cli::saveParam(m, *p, *scalingField(sc, *p));
+  cli::saveParam(m, scaling::kOriginalMax, sc.originalMaxPositions);
+  cli::saveParam(m, scaling::kSeqLen, sc.seqLen);
+  return m;
+}
+
+void loadScaling(RopeScaling& sc, const nlohmann::json& m) {
+  for (const cli::Param* p : kRealScaling) cli::loadParam(m, *p, *scalingField(sc, *p));
+  cli::loadParam(m, scaling::kOriginalMax, sc.originalMaxPositions);
+  cli::loadParam(m, scaling::kSeqLen, sc.seqLen);
+}
+
+}  // namespace
+
 void saveContextExtensionPanel(const ContextExtensionPanelState& s, nlohmann::json& j) {
-  j["head_dim"] = s.headDim;
-  j["base"] = s.base;
-  j["rotary_fraction"] = s.rotaryFraction;
+  cli::saveParam(j, rope::kHeadDim, s.headDim);
+  cli::saveParam(j, rope::kBase, s.base);
+  cli::saveParam(j, rope::kRotaryFraction, s.rotaryFraction);
   j["selected"] = scalingName(static_cast<ScalingMethod>(s.selected));
   j["wavelength"] = s.wavelength;
   j["link_factor"] = s.linkFactor;
   nlohmann::json methods = nlohmann::json::object();
-  for (int i = 1; i < kNumScalingMethods; ++i) {
-    const RopeScaling& sc = s.scaling[static_cast<std::size_t>(i)];
-    nlohmann::json m;
-    m["factor"] = sc.factor;
-    m["original_max_positions"] = sc.originalMaxPositions;
-    m["seq_len"] = sc.seqLen;
-    m["beta_fast"] = sc.betaFast;
-    m["beta_slow"] = sc.betaSlow;
-    m["mscale"] = sc.mscale;
-    m["mscale_all_dim"] = sc.mscaleAllDim;
-    m["low_freq_factor"] = sc.lowFreqFactor;
-    m["high_freq_factor"] = sc.highFreqFactor;
-    methods[scalingName(static_cast<ScalingMethod>(i))] = m;
-  }
+  for (int i = 1; i < kNumScalingMethods; ++i)
+    methods[scalingName(static_cast<ScalingMethod>(i))] = saveScaling(s.scaling[static_cast<std::size_t>(i)]);
   j["methods"] = methods;
 }
 
 void loadContextExtensionPanel(ContextExtensionPanelState& s, const nlohmann::json& j) {
-  readSetting(j, "head_dim", s.headDim, 4, 256);
-  s.headDim -= s.headDim % 2;
-  readSetting(j, "base", s.base, 2.0, 1.0e7);
-  readSetting(j, "rotary_fraction", s.rotaryFraction, 4.0 / s.headDim, 1.0);
+  // Values that leave fewer rotary dims than the methods need are ignored.
+  if (int d = s.headDim; cli::loadParam(j, rope::kHeadDim, d) && d * s.rotaryFraction >= kContextMinRotaryDims) s.headDim = d;
+  cli::loadParam(j, rope::kBase, s.base);
+  if (double f = s.rotaryFraction; cli::loadParam(j, rope::kRotaryFraction, f) && f * s.headDim >= kContextMinRotaryDims)
+    s.rotaryFraction = f;
   if (std::string name; readSetting(j, "selected", name))
     if (auto m = parseScalingName(name)) s.selected = static_cast<int>(*m);
   readSetting(j, "wavelength", s.wavelength);
@@ -651,17 +680,7 @@ void loadContextExtensionPanel(ContextExtensionPanelState& s, const nlohmann::js
     for (int i = 1; i < kNumScalingMethods; ++i) {
       const char* name = scalingName(static_cast<ScalingMethod>(i));
       if (!j["methods"].contains(name) || !j["methods"][name].is_object()) continue;
-      const nlohmann::json& m = j["methods"][name];
-      RopeScaling& sc = s.scaling[static_cast<std::size_t>(i)];
-      readSetting(m, "factor", sc.factor, 1.0, 64.0);
-      readSetting(m, "original_max_positions", sc.originalMaxPositions, 64, 1 << 20);
-      readSetting(m, "seq_len", sc.seqLen, 1LL, 1LL << 22);   // the "seq len L" slider's range
-      readSetting(m, "beta_fast", sc.betaFast, 0.5, 256.0);
-      readSetting(m, "beta_slow", sc.betaSlow, 0.05, 64.0);
-      readSetting(m, "mscale", sc.mscale, 0.0, 2.0);
-      readSetting(m, "mscale_all_dim", sc.mscaleAllDim, 0.0, 2.0);
-      readSetting(m, "low_freq_factor", sc.lowFreqFactor, 0.1, 32.0);
-      readSetting(m, "high_freq_factor", sc.highFreqFactor, 0.1, 64.0);
+      loadScaling(s.scaling[static_cast<std::size_t>(i)], j["methods"][name]);
     }
   }
   s.listsAuto = true;

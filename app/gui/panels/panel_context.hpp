@@ -13,6 +13,7 @@
 
 #include "app/gui/base/panel_def.hpp"
 #include "app/cli/model_config.hpp"
+#include "app/cli/scheme_params.hpp"
 #include "app/gui/base/app_context.hpp"
 #include "core/context_extension.hpp"
 #include "core/rope.hpp"
@@ -21,19 +22,21 @@
 namespace posviz::app {
 
 constexpr int kNumScalingMethods = 7;  // ScalingMethod::None .. LongRope
-constexpr int kContextMinHeadDim = 4, kContextMaxHeadDim = 256;     // the head_dim slider
-constexpr double kContextMinBase = 2.0, kContextMaxBase = 1.0e7;    // the base slider
+// NTK-aware and dynamic NTK divide by d_rot - 2: the tab keeps at least 4 rotary dims.
+constexpr int kContextMinRotaryDims = 4;
 
-// Factor 4 over L0 = 4096 for every method, the reference defaults for the rest.
+// The tab opens on an extension to look at: factor 4 (the parameter's default, 1, is plain RoPE)
+// over L0 = 4096, and seq len 16384 for the methods that read it (its default, 0, means L0);
+// the reference defaults for the rest (cli::params::scaling).
 std::array<RopeScaling, kNumScalingMethods> defaultContextScalings();
 
 struct ContextExtensionPanelState {
   bool dirty = true;   // recompute on the next frame
 
-  // Shared RoPE parameters
-  int headDim = 128;                 // even, 4 .. 256
-  double base = 10000.0;             // > 1
-  double rotaryFraction = 1.0;       // (0, 1]
+  // Shared RoPE parameters (cli::params::rope; core's defaults)
+  int headDim = RopeParams{}.headDim;                  // even, rotaryDims >= 4
+  double base = RopeParams{}.base;                     // > 1
+  double rotaryFraction = RopeParams{}.rotaryFraction; // (0, 1]
 
   // One RopeScaling per method, indexed by ScalingMethod; .method is set from the index.
   std::array<RopeScaling, kNumScalingMethods> scaling = defaultContextScalings();

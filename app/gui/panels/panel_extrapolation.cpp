@@ -23,9 +23,12 @@
 
 #include "app/cli/export.hpp"
 #include "app/gui/base/read_setting.hpp"
+#include "app/gui/widgets/param_widgets.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 
 namespace posviz::app {
+
+namespace table = cli::params::extrapolation;
 
 //-----------------------------------------------------------------------------
 // [SECTION] Update: inputs -> one background job over every encoding and length
@@ -284,18 +287,15 @@ void drawModelControls(ExtrapolationPanelState& s) {
   if (ImGui::InputText("##sentence", s.sentence, sizeof s.sentence)) s.dirty = true;
   ImGui::PopItemWidth();
   if (!s.inputError.empty()) ErrorText(s.inputError);
-  if (SliderIntLog("trained length L0", &s.trainedLength, kLabMinTrainedLength, kLabMaxTrainedLength)) s.dirty = true;
-  HelpMarker("The length the model was trained at: positions 0..L0-1, distances 0..L0-1.");
-  if (SliderIntEven("head_dim", &s.headDim, kLabMinHeadDim, kLabMaxHeadDim)) s.dirty = true;
-  HelpMarker("Toy d_model = the one head's width; RoPE rotates head_dim/2 pairs.");
-  float base = static_cast<float>(s.base);
-  if (ImGui::SliderFloat("RoPE base", &base, static_cast<float>(kLabMinBase), static_cast<float>(kLabMaxBase), "%.0f",
-                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
-    s.base = base;
+  if (paramSlider(table::kTrainedLength, s.trainedLength,
+                  "The length the model was trained at: positions 0..L0-1, distances 0..L0-1.",
+                  SliderSpan{table::kTrainedLength.min, kLabMaxTrainedLength}))
     s.dirty = true;
-  }
-  HelpMarker("theta_i = base^(-2i/d): pair i turns by theta_i per position.");
-  if (ImGui::SliderInt("seed", &s.seed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
+  if (paramSlider(table::kHeadDim, s.headDim, "Toy d_model = the one head's width; RoPE rotates head_dim/2 pairs.",
+                  SliderSpan{kLabMinHeadDim, table::kHeadDim.max}))
+    s.dirty = true;
+  if (paramSlider(cli::params::rope::kBase, s.base, "theta_i = base^(-2i/d): pair i turns by theta_i per position.")) s.dirty = true;
+  if (paramSlider(table::kSeed, s.seed)) s.dirty = true;
   if (ImGui::Button("Llama-2 sizes (d 128, base 10000, L0 4096)")) llamaTwo(s);
 }
 
@@ -316,12 +316,8 @@ void drawScalingControls(ExtrapolationPanelState& s) {
   if (ImGui::Checkbox("scaling factor = L / L0", &s.autoFactor)) s.dirty = true;
   HelpMarker("PI, NTK, YaRN and Llama 3.1 are configured for each length (factor L / L0).\n"
              "Off: one factor for every length, as a model ships with one.");
-  if (!s.autoFactor &&
-      ImGui::SliderFloat("factor", &s.factor, kLabMinFactor, kLabMaxFactor, "%.2f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-    s.dirty = true;
-  if (ImGui::SliderFloat("ALiBi slope m", &s.alibiSlope, kLabMinSlope, kLabMaxSlope, "%.4f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-    s.dirty = true;
-  HelpMarker("bias = -m * distance. 0.5 is the toy model's (the steepest of 8 heads).");
+  if (!s.autoFactor && paramSlider(cli::params::scaling::kFactor, s.factor)) s.dirty = true;
+  if (paramSlider(table::kSlope, s.alibiSlope, "bias = -m * distance. 0.5 is the toy model's (the steepest of 8 heads).")) s.dirty = true;
 }
 
 void drawShowControls(ExtrapolationPanelState& s) {
@@ -514,13 +510,13 @@ void drawExtrapolationPanel(ExtrapolationPanelState& s, AppContext& ctx) {
 //-----------------------------------------------------------------------------
 
 void saveExtrapolationPanel(const ExtrapolationPanelState& s, nlohmann::json& j) {
-  j["trained_length"] = s.trainedLength;
-  j["head_dim"] = s.headDim;
-  j["base"] = s.base;
+  cli::saveParam(j, table::kTrainedLength, s.trainedLength);
+  cli::saveParam(j, table::kHeadDim, s.headDim);
+  cli::saveParam(j, cli::params::rope::kBase, s.base);
   j["auto_factor"] = s.autoFactor;
-  j["factor"] = s.factor;
-  j["alibi_slope"] = s.alibiSlope;
-  j["seed"] = s.seed;
+  cli::saveParam(j, cli::params::scaling::kFactor, s.factor);
+  cli::saveParam(j, table::kSlope, s.alibiSlope);
+  cli::saveParam(j, table::kSeed, s.seed);
   j["sentence"] = std::string(s.sentence);
   j["multiple"] = s.multiple;
   j["show"] = s.show;
@@ -530,14 +526,13 @@ void saveExtrapolationPanel(const ExtrapolationPanelState& s, nlohmann::json& j)
 }
 
 void loadExtrapolationPanel(ExtrapolationPanelState& s, const nlohmann::json& j) {
-  readSetting(j, "trained_length", s.trainedLength, kLabMinTrainedLength, kLabMaxTrainedLength);
-  readSetting(j, "head_dim", s.headDim, kLabMinHeadDim, kLabMaxHeadDim);
-  s.headDim -= s.headDim % 2;
-  readSetting(j, "base", s.base, kLabMinBase, kLabMaxBase);
+  if (int l0 = s.trainedLength; cli::loadParam(j, table::kTrainedLength, l0) && l0 <= kLabMaxTrainedLength) s.trainedLength = l0;
+  if (int d = s.headDim; cli::loadParam(j, table::kHeadDim, d) && d >= kLabMinHeadDim) s.headDim = d;
+  cli::loadParam(j, cli::params::rope::kBase, s.base);
   readSetting(j, "auto_factor", s.autoFactor);
-  readSetting(j, "factor", s.factor, kLabMinFactor, kLabMaxFactor);
-  readSetting(j, "alibi_slope", s.alibiSlope, kLabMinSlope, kLabMaxSlope);
-  readSetting(j, "seed", s.seed, 0, 999);
+  cli::loadParam(j, cli::params::scaling::kFactor, s.factor);
+  cli::loadParam(j, table::kSlope, s.alibiSlope);
+  cli::loadParam(j, table::kSeed, s.seed);
   if (std::string text; readSetting(j, "sentence", text) && text.size() < sizeof s.sentence) {
     std::memcpy(s.sentence, text.c_str(), text.size() + 1);
   }
@@ -565,22 +560,29 @@ void applyExtrapolationConfig(ExtrapolationPanelState& s, const cli::ModelConfig
   const char* tab = "Extrapolation";
   const auto& all = encodings();
   for (std::size_t e = 0; e < all.size(); ++e) s.show[e] = all[e] == lab.encoding;
+  const bool learned = c.encoding == cli::ModelEncoding::Learned;
   if (lab.encoding == ExtrapolationEncoding::Alibi) {
-    s.alibiSlope = static_cast<float>(fitConfigReal(tab, "steepest ALiBi slope", "ALiBi slope m", lab.alibiSlope, kLabMinSlope, kLabMaxSlope, notes));
+    s.alibiSlope = static_cast<float>(fitConfigParam(tab, "steepest ALiBi slope", table::kSlope, lab.alibiSlope, notes));
   } else {
-    s.trainedLength = static_cast<int>(fitConfigValue(tab, c.encoding == cli::ModelEncoding::Learned ? "max_position_embeddings" : "trained length L0",
-                                                      "trained length L0", lab.trainedLength, kLabMinTrainedLength, kLabMaxTrainedLength, notes));
-    const long long d = fitConfigValue(tab, c.encoding == cli::ModelEncoding::Learned ? "hidden_size" : "head_dim", "head_dim", lab.headDim,
-                                       kLabMinHeadDim, kLabMaxHeadDim, notes);
-    s.headDim = static_cast<int>(d - d % 2);
+    // What the parameter allows, then what the tab runs (L0 x 8 must be a run core takes; rope-ntk
+    // needs two pairs), each with a note.
+    // A learned model's own numbers (labModelOf fits them to the toy model without a word).
+    const char* l0Field = learned ? "max_position_embeddings" : "trained length L0";
+    const double l0 = fitConfigParam(tab, l0Field, table::kTrainedLength,
+                                     learned ? static_cast<double>(c.maxPositions) : lab.trainedLength, notes);
+    s.trainedLength = static_cast<int>(fitConfigValue(tab, l0Field, "trained length L0", static_cast<long long>(l0),
+                                                      static_cast<long long>(table::kTrainedLength.min), kLabMaxTrainedLength, notes));
+    const char* dField = learned ? "hidden_size" : "head_dim";
+    const double d = fitConfigParam(tab, dField, table::kHeadDim, learned ? c.hiddenSize : lab.headDim, notes);
+    s.headDim = static_cast<int>(fitConfigValue(tab, dField, "head_dim", static_cast<long long>(d), kLabMinHeadDim,
+                                                static_cast<long long>(table::kHeadDim.max), notes));
   }
   if (isRotary(lab.encoding)) {
-    s.base = lab.rope.base;
-    notePastSlider(tab, "rope_theta", "RoPE base", s.base, kLabMinBase, kLabMaxBase, notes);
+    s.base = fitConfigParam(tab, "rope_theta", cli::params::rope::kBase, lab.rope.base, notes);
     s.scaling = lab.rope.scaling;
     s.autoFactor = !lab.factorGiven;
     if (lab.factorGiven) {
-      s.factor = static_cast<float>(fitConfigReal(tab, "rope_scaling.factor", "factor", lab.rope.scaling.factor, kLabMinFactor, kLabMaxFactor, notes));
+      s.factor = static_cast<float>(fitConfigParam(tab, "rope_scaling.factor", cli::params::scaling::kFactor, lab.rope.scaling.factor, notes));
     }
   }
   s.dirty = true;

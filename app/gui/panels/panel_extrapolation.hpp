@@ -20,6 +20,7 @@
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/worker.hpp"
 #include "app/cli/model_config.hpp"
+#include "app/cli/scheme_params.hpp"
 #include "app/gui/base/config_notes.hpp"
 #include "core/extrapolation.hpp"
 
@@ -28,12 +29,11 @@ namespace posviz::app {
 constexpr int kExtrapolationEncodings = 8;        // allExtrapolationEncodings()
 constexpr std::array<int, 4> kExtrapolationMultiples = {1, 2, 4, 8};
 constexpr int kExtrapolationTextSize = 256;
-// The sliders' ranges: controls, saved settings and a loaded config all keep to them.
-constexpr int kLabMinTrainedLength = 16, kLabMaxTrainedLength = 16384;
-constexpr int kLabMinHeadDim = 4, kLabMaxHeadDim = 256;
-constexpr double kLabMinBase = 100.0, kLabMaxBase = 1.0e6;
-constexpr float kLabMinFactor = 1.0f, kLabMaxFactor = 64.0f;
-constexpr float kLabMinSlope = 1.0f / 256.0f, kLabMaxSlope = 1.0f;
+// Parameters and their ranges: cli::params::extrapolation (L0, head_dim), rope::kBase,
+// scaling::kFactor, alibi::kSlope, toy::kSeed. The tab runs L0 x 8, which must be a run core takes,
+// and rope-ntk needs two pairs: controls, saved settings and a loaded config keep to these.
+constexpr int kLabMaxTrainedLength = kMaxExtrapolationLength / kExtrapolationMultiples.back();
+constexpr int kLabMinHeadDim = 4;
 
 // What the job hands back: runs[m][e] = encoding e at L0 x kExtrapolationMultiples[m].
 struct ExtrapolationLabResult {
@@ -47,15 +47,15 @@ struct ExtrapolationPanelState {
   bool plotsDirty = true;                 // length or encodings shown changed: rebuild the plots
 
   // Inputs
-  int trainedLength = 1024;               // L0, 16..16384
-  int headDim = 64;                       // toy d_model = head_dim, even, 4..256
-  double base = 10000.0;                  // RoPE theta, > 1
+  int trainedLength = ExtrapolationSetup{}.trainedLength;   // L0, 2..kLabMaxTrainedLength
+  int headDim = ExtrapolationSetup{}.model.dModel;          // toy d_model = head_dim, even, 4..4096
+  double base = ExtrapolationSetup{}.base;                  // RoPE theta, > 1
   RopeScaling scaling;                    // a loaded model's YaRN betas and Llama 3 bands (method,
                                           // factor and L0 are set per run)
   bool autoFactor = true;                 // scaled RoPE's factor = L / L0 at each length
-  float factor = 4.0f;                    // else this factor at every length, 1..64
-  float alibiSlope = 0.5f;                // the toy model's slope by default, 1/256..1
-  int seed = 0;
+  float factor = 4.0f;                    // else this factor at every length (the parameter's default, 1, is no scaling)
+  float alibiSlope = static_cast<float>(cli::params::alibi::kSlope.def);   // the toy model's slope
+  int seed = static_cast<int>(cli::params::toy::kSeed.defaultInt());
   char sentence[kExtrapolationTextSize] = "The cat sat on the mat";
 
   // Display

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/gui/base/read_setting.hpp"
+#include "app/gui/widgets/param_widgets.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/angle.hpp"
 #include "core/axial_rope.hpp"
@@ -21,7 +22,17 @@
 
 namespace posviz::app {
 
+namespace axial = cli::params::axial;
+namespace mrope = cli::params::mrope;
+
 namespace {
+
+// Both head dims are kept to multiples of 4: the axial one splits its pairs in two halves (core
+// refuses others), and M-RoPE's sections are whole pairs of each axis alike.
+constexpr int kHeadDimStep = 4;
+// The tab computes its grids whole at every change (up to 64 x 64 patches x head_dim/2 pairs): its
+// head dims stop at 256, a config's larger rotary dims included (with a note).
+constexpr int kImageMaxHeadDim = 256;
 
 AxialRopeParams axialParams(const ImagePanelState& s) { return {s.headDim, s.base}; }
 
@@ -91,14 +102,10 @@ void recompute(ImagePanelState& s) {
 
 // [controls] ----------------------------------------------------------------------------------
 
-bool sliderMultipleOf4(const char* label, int* v, int lo, int hi) {
-  int quarter = *v / 4;
-  if (!ImGui::SliderInt(label, &quarter, lo / 4, hi / 4, "", ImGuiSliderFlags_AlwaysClamp)) {
-    ImGui::SameLine();
-    ImGui::Text("%d", *v);
-    return false;
-  }
-  *v = quarter * 4;
+// A head dim slider for a Param of the table, kept to multiples of kHeadDimStep.
+bool headDimSlider(const cli::Param& p, int& v, const char* teach) {
+  if (!paramSlider(p, v, teach, SliderSpan{kHeadDimStep, kImageMaxHeadDim})) return false;
+  v = std::max(kHeadDimStep, v - v % kHeadDimStep);
   return true;
 }
 
@@ -106,22 +113,17 @@ bool drawAxialControls(ImagePanelState& s) {
   bool changed = false;
   ImGui::TextUnformatted("2-D axial RoPE (image patches)");
   ImGui::Separator();
-  changed |= sliderMultipleOf4("head dim", &s.headDim, kImageMinHeadDim, kImageMaxHeadDim);
-  HelpMarker("head_dim D, a multiple of 4: pairs 0..D/4-1 rotate by the patch's column, pairs D/4..D/2-1 by its row,\n"
-             "each half with frequencies f_j = base^(-4j/D) (rope-vit, compute_axial_cis).");
-  float base = static_cast<float>(s.base);
-  if (ImGui::SliderFloat("base", &base, 2.0f, 1.0e6f, "%.0f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
-    s.base = base;
-    changed = true;
-  }
-  HelpMarker("theta: rope-vit uses 100 for images; language models use 10000 or more.");
-  changed |= ImGui::SliderInt("patch rows", &s.rows, 1, kImageMaxSide, "%d", ImGuiSliderFlags_AlwaysClamp);
-  changed |= ImGui::SliderInt("patch columns", &s.cols, 1, kImageMaxSide, "%d", ImGuiSliderFlags_AlwaysClamp);
+  changed |= headDimSlider(axial::kHeadDim, s.headDim,
+                           "head_dim D: pairs 0..D/4-1 rotate by the patch's column, pairs D/4..D/2-1 by its row,\n"
+                           "each half with frequencies f_j = base^(-4j/D) (rope-vit, compute_axial_cis).");
+  changed |= paramSlider(axial::kBase, s.base, "theta: rope-vit uses 100 for images; language models use 10000 or more.");
+  changed |= paramSlider(axial::kPatchRows, s.rows);
+  changed |= paramSlider(axial::kPatchCols, s.cols);
   s.queryRow = std::clamp(s.queryRow, 0, s.rows - 1);
   s.queryCol = std::clamp(s.queryCol, 0, s.cols - 1);
-  changed |= ImGui::SliderInt("query row", &s.queryRow, 0, s.rows - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
-  changed |= ImGui::SliderInt("query column", &s.queryCol, 0, s.cols - 1, "%d", ImGuiSliderFlags_AlwaysClamp);
-  HelpMarker("Click a patch in the first map to make it the query.");
+  changed |= paramSlider(axial::kQueryRow, s.queryRow, nullptr, SliderSpan{0, static_cast<double>(s.rows - 1)});
+  changed |= paramSlider(axial::kQueryCol, s.queryCol, "Click a patch in the first map to make it the query.",
+                         SliderSpan{0, static_cast<double>(s.cols - 1)});
   return changed;
 }
 
@@ -129,20 +131,22 @@ bool drawMropeControls(ImagePanelState& s) {
   bool changed = false;
   ImGui::TextUnformatted("M-RoPE (text + image + text)");
   ImGui::Separator();
-  changed |= ImGui::SliderInt("text before", &s.textBefore, 0, 32, "%d", ImGuiSliderFlags_AlwaysClamp);
-  changed |= ImGui::SliderInt("image rows", &s.imageH, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
-  changed |= ImGui::SliderInt("image columns", &s.imageW, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
-  changed |= ImGui::SliderInt("text after", &s.textAfter, 0, 32, "%d", ImGuiSliderFlags_AlwaysClamp);
-  HelpMarker("Qwen2-VL (get_rope_index): text tokens count up on all three axes; an image's merged patch (i, j)\n"
-             "gets (s, s + i, s + j) after s tokens; the next text starts at 1 + the largest id so far.");
-  changed |= sliderMultipleOf4("head dim##mrope", &s.mropeHeadDim, kImageMinHeadDim, kImageMaxHeadDim);
+  const char* sequence = "Qwen2-VL (get_rope_index): text tokens count up on all three axes; an image's merged patch (i, j)\n"
+                         "gets (s, s + i, s + j) after s tokens; the next text starts at 1 + the largest id so far.";
+  changed |= paramSlider(mrope::kTextBefore, s.textBefore);
+  changed |= paramSlider(mrope::kImageRows, s.imageH);
+  changed |= paramSlider(mrope::kImageCols, s.imageW);
+  changed |= paramSlider(mrope::kTextAfter, s.textAfter, sequence);
+  ImGui::PushID("mrope");   // the axial head dim above has the same label
+  changed |= headDimSlider(mrope::kHeadDim, s.mropeHeadDim, "M-RoPE turns head_dim/2 pairs, split into the three sections below.");
+  ImGui::PopID();
   const int pairs = s.mropeHeadDim / 2;
-  changed |= ImGui::SliderInt("pairs on t", &s.sectionT, 0, pairs, "%d", ImGuiSliderFlags_AlwaysClamp);
-  changed |= ImGui::SliderInt("pairs on h", &s.sectionH, 0, pairs, "%d", ImGuiSliderFlags_AlwaysClamp);
+  const char* sections = "mrope_section: pairs [0, t) follow the time id, the next h the row id, the rest the column id.\n"
+                         "Qwen2-VL: 16, 24, 24 of 64 pairs.";
+  changed |= paramSlider(mrope::kSectionT, s.sectionT, nullptr, SliderSpan{0, static_cast<double>(pairs)});
+  changed |= paramSlider(mrope::kSectionH, s.sectionH, sections, SliderSpan{0, static_cast<double>(pairs)});
   s.sectionW = std::max(0, pairs - s.sectionT - s.sectionH);
   ImGui::Text("pairs on w: %d (the rest); base %g", s.sectionW, s.mropeBase);
-  HelpMarker("mrope_section: pairs [0, t) follow the time id, the next h the row id, the rest the column id.\n"
-             "Qwen2-VL: 16, 24, 24 of 64 pairs.");
   changed |= ImGui::Checkbox("interleaved sections", &s.mropeInterleaved);
   HelpMarker("Qwen3-VL and Qwen3.5 (mrope_interleaved): the three axes take turns pair by pair (t, h, w, t, h, w, ...)\n"
              "instead of one block each.");
@@ -312,28 +316,39 @@ void drawImagePanel(ImagePanelState& s, AppContext& ctx) {
 }
 
 void saveImagePanel(const ImagePanelState& s, nlohmann::json& j) {
-  j = {{"head_dim", s.headDim}, {"base", s.base}, {"rows", s.rows}, {"cols", s.cols}, {"query_row", s.queryRow},
-       {"query_col", s.queryCol}, {"text_before", s.textBefore}, {"image_rows", s.imageH}, {"image_cols", s.imageW},
-       {"text_after", s.textAfter}, {"mrope_head_dim", s.mropeHeadDim}, {"section_t", s.sectionT}, {"section_h", s.sectionH},
-       {"mrope_interleaved", s.mropeInterleaved}};
+  j = nlohmann::json::object();
+  cli::saveParam(j, axial::kHeadDim, s.headDim);
+  cli::saveParam(j, axial::kBase, s.base);
+  cli::saveParam(j, axial::kPatchRows, s.rows);
+  cli::saveParam(j, axial::kPatchCols, s.cols);
+  cli::saveParam(j, axial::kQueryRow, s.queryRow);
+  cli::saveParam(j, axial::kQueryCol, s.queryCol);
+  cli::saveParam(j, mrope::kTextBefore, s.textBefore);
+  cli::saveParam(j, mrope::kImageRows, s.imageH);
+  cli::saveParam(j, mrope::kImageCols, s.imageW);
+  cli::saveParam(j, mrope::kTextAfter, s.textAfter);
+  cli::saveParam(j, mrope::kHeadDim, s.mropeHeadDim);
+  cli::saveParam(j, mrope::kSectionT, s.sectionT);
+  cli::saveParam(j, mrope::kSectionH, s.sectionH);
+  j["mrope_interleaved"] = s.mropeInterleaved;
 }
 
 void loadImagePanel(ImagePanelState& s, const nlohmann::json& j) {
-  readSetting(j, "head_dim", s.headDim, kImageMinHeadDim, kImageMaxHeadDim);
-  s.headDim -= s.headDim % 4;
-  readSetting(j, "base", s.base, 2.0, 1.0e6);
-  readSetting(j, "rows", s.rows, 1, kImageMaxSide);
-  readSetting(j, "cols", s.cols, 1, kImageMaxSide);
-  readSetting(j, "query_row", s.queryRow, 0, s.rows - 1);
-  readSetting(j, "query_col", s.queryCol, 0, s.cols - 1);
-  readSetting(j, "text_before", s.textBefore, 0, 32);
-  readSetting(j, "image_rows", s.imageH, 1, 16);
-  readSetting(j, "image_cols", s.imageW, 1, 16);
-  readSetting(j, "text_after", s.textAfter, 0, 32);
-  readSetting(j, "mrope_head_dim", s.mropeHeadDim, kImageMinHeadDim, kImageMaxHeadDim);
-  s.mropeHeadDim -= s.mropeHeadDim % 4;
-  readSetting(j, "section_t", s.sectionT, 0, s.mropeHeadDim / 2);
-  readSetting(j, "section_h", s.sectionH, 0, s.mropeHeadDim / 2 - s.sectionT);
+  // Head dims that are not multiples of 4 are ignored.
+  auto headDimFits = [](int d) { return d >= kHeadDimStep && d <= kImageMaxHeadDim && d % kHeadDimStep == 0; };
+  if (int d = s.headDim; cli::loadParam(j, axial::kHeadDim, d) && headDimFits(d)) s.headDim = d;
+  cli::loadParam(j, axial::kBase, s.base);
+  cli::loadParam(j, axial::kPatchRows, s.rows);
+  cli::loadParam(j, axial::kPatchCols, s.cols);
+  if (int r = s.queryRow; cli::loadParam(j, axial::kQueryRow, r) && r < s.rows) s.queryRow = r;
+  if (int c = s.queryCol; cli::loadParam(j, axial::kQueryCol, c) && c < s.cols) s.queryCol = c;
+  cli::loadParam(j, mrope::kTextBefore, s.textBefore);
+  cli::loadParam(j, mrope::kImageRows, s.imageH);
+  cli::loadParam(j, mrope::kImageCols, s.imageW);
+  cli::loadParam(j, mrope::kTextAfter, s.textAfter);
+  if (int d = s.mropeHeadDim; cli::loadParam(j, mrope::kHeadDim, d) && headDimFits(d)) s.mropeHeadDim = d;
+  if (int t = s.sectionT; cli::loadParam(j, mrope::kSectionT, t) && t <= s.mropeHeadDim / 2) s.sectionT = t;
+  if (int h = s.sectionH; cli::loadParam(j, mrope::kSectionH, h) && h <= s.mropeHeadDim / 2 - s.sectionT) s.sectionH = h;
   readSetting(j, "mrope_interleaved", s.mropeInterleaved);
   s.dirty = true;
 }
@@ -341,8 +356,16 @@ void loadImagePanel(ImagePanelState& s, const nlohmann::json& j) {
 void applyImageConfig(ImagePanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
   if (c.encoding != cli::ModelEncoding::Rope || c.mropeSection.size() != 3) return;
   // M-RoPE turns the rotary dims only (Qwen3.5: 64 of head_dim 256, partial_rotary_factor 0.25).
-  const long long d = fitConfigValue("Image RoPE", "rotary dims", "M-RoPE head dim", ropeRotaryDims(c.rope), kImageMinHeadDim, kImageMaxHeadDim, notes);
-  s.mropeHeadDim = static_cast<int>(d - d % 4);
+  const double rotary = ropeRotaryDims(c.rope);
+  // What the parameter allows, then what this tab draws (see kImageMaxHeadDim), each with a note.
+  double d = fitConfigParam("Image RoPE", "rotary dims", mrope::kHeadDim, rotary, notes);
+  d = static_cast<double>(fitConfigValue("Image RoPE", "rotary dims", "M-RoPE head_dim", static_cast<long long>(d),
+                                         kHeadDimStep, kImageMaxHeadDim, notes));
+  s.mropeHeadDim = static_cast<int>(d) - static_cast<int>(d) % kHeadDimStep;
+  if (s.mropeHeadDim != static_cast<int>(d)) {
+    notes.push_back("Image RoPE tab: rotary dims " + noteNumber(rotary) + " is not a multiple of " + std::to_string(kHeadDimStep) +
+                    ": shown at " + std::to_string(s.mropeHeadDim));
+  }
   s.mropeBase = c.rope.base;
   const int pairs = s.mropeHeadDim / 2;
   s.sectionT = std::clamp(c.mropeSection[0], 0, pairs);

@@ -15,26 +15,33 @@
 #include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
 #include "app/cli/model_config.hpp"
+#include "app/cli/scheme_params.hpp"
 #include "app/gui/base/config_notes.hpp"
+#include "core/axial_rope.hpp"
 #include "core/grid.hpp"
 
 namespace posviz::app {
 
-constexpr int kImageMaxSide = 64;
-constexpr int kImageMinHeadDim = 4, kImageMaxHeadDim = 256;   // both head-dim sliders (multiples of 4)
-
+// Parameters and their ranges: cli::params::axial and cli::params::mrope.
 struct ImagePanelState {
   bool dirty = true;
-  // Axial RoPE (rope-vit's defaults: theta 100)
-  int headDim = 64;            // a multiple of 4
-  double base = 100.0;
-  int rows = 14, cols = 14;    // patches
-  int queryRow = 7, queryCol = 7;
+  // Axial RoPE (core's AxialRopeParams: rope-vit's head_dim 64, theta 100)
+  int headDim = AxialRopeParams{}.headDim;   // a multiple of 4
+  double base = AxialRopeParams{}.base;
+  int rows = static_cast<int>(cli::params::axial::kPatchRows.defaultInt());   // patches
+  int cols = static_cast<int>(cli::params::axial::kPatchCols.defaultInt());
+  int queryRow = static_cast<int>(cli::params::axial::kQueryRow.defaultInt());
+  int queryCol = static_cast<int>(cli::params::axial::kQueryCol.defaultInt());
   // M-RoPE: text, one image (merged patches), text
-  int textBefore = 4, imageH = 4, imageW = 6, textAfter = 3;
+  int textBefore = static_cast<int>(cli::params::mrope::kTextBefore.defaultInt());
+  int imageH = static_cast<int>(cli::params::mrope::kImageRows.defaultInt());
+  int imageW = static_cast<int>(cli::params::mrope::kImageCols.defaultInt());
+  int textAfter = static_cast<int>(cli::params::mrope::kTextAfter.defaultInt());
   int mropeHeadDim = 128;      // Qwen2-VL: 128 with mrope_section 16, 24, 24 and base 1e6
   double mropeBase = 1.0e6;
-  int sectionT = 16, sectionH = 24, sectionW = 24;
+  int sectionT = static_cast<int>(cli::params::mrope::kSectionT.defaultInt());
+  int sectionH = static_cast<int>(cli::params::mrope::kSectionH.defaultInt());
+  int sectionW = 24;
   bool mropeInterleaved = false;  // Qwen3-VL / Qwen3.5: axes alternate pair by pair instead of in blocks
 
   // Derived

@@ -27,6 +27,7 @@
 #include "app/gui/base/read_setting.hpp"
 #include "app/cli/export.hpp"
 #include "app/cli/view_table.hpp"
+#include "app/gui/widgets/param_widgets.hpp"
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/retained.hpp"
 #include "app/gui/widgets/ui_common.hpp"
@@ -37,6 +38,8 @@
 #include "core/random.hpp"
 
 namespace posviz::app {
+
+namespace table = cli::params::rope;
 
 namespace {
 
@@ -213,9 +216,10 @@ void updatePairGrid(RopePanelState& s, AppContext& ctx) {
 void applyRopeConfig(RopePanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
   if (c.encoding != cli::ModelEncoding::Rope) return;
   s.params = c.rope;
-  notePastSlider("RoPE", "head_dim", "head_dim", c.rope.headDim, kRopeMinHeadDim, kRopeMaxHeadDim, notes);
-  notePastSlider("RoPE", "rope_theta", "base", c.rope.base, kRopeMinBase, kRopeMaxBase, notes);
-  if (s.typedVectors && static_cast<int>(s.q.size()) != c.rope.headDim) s.typedVectors = false;
+  s.params.headDim = static_cast<int>(fitConfigParam("RoPE", "head_dim", table::kHeadDim, c.rope.headDim, notes));
+  s.params.base = fitConfigParam("RoPE", "rope_theta", table::kBase, c.rope.base, notes);
+  s.params.rotaryFraction = fitConfigParam("RoPE", "partial_rotary_factor", table::kRotaryFraction, c.rope.rotaryFraction, notes);
+  if (s.typedVectors && static_cast<int>(s.q.size()) != s.params.headDim) s.typedVectors = false;
   s.dirty = true;
 }
 
@@ -540,29 +544,24 @@ void drawPairCircles(const RopePanelState& s, float scale) {
 void drawFrequencyParameters(RopePanelState& s) {
   if (s.typedVectors) {
     ImGui::Text("head_dim = %d (from the typed vectors)", s.params.headDim);
-  } else if (SliderIntEven("head_dim", &s.params.headDim, kRopeMinHeadDim, kRopeMaxHeadDim)) {
+  } else if (paramSlider(table::kHeadDim, s.params.headDim,
+                         "d: dims of q and k. Pairs i = 0 .. d_rot/2 - 1 rotate by pos * theta_i,\n"
+                         "theta_i = base^(-2i / d_rot), d_rot = rotary dims.")) {
     s.dirty = true;
   }
-  HelpMarker("d: dims of q and k (even). Pairs i = 0 .. d_rot/2 - 1 rotate by pos * theta_i,\n"
-             "theta_i = base^(-2i / d_rot), d_rot = rotary dims.");
-
-  float base = static_cast<float>(s.params.base);
-  if (ImGui::SliderFloat("base", &base, static_cast<float>(kRopeMinBase), static_cast<float>(kRopeMaxBase), "%.0f",
-                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
-    s.params.base = static_cast<double>(base);
+  if (paramSlider(table::kBase, s.params.base,
+                  "theta_i = base^(-2i / d_rot). Larger base: slower rotations, longer wavelengths\n"
+                  "2*pi*base^(2i/d_rot) (10000 in RoFormer, 500000 in Llama 3).")) {
     s.dirty = true;
   }
-  HelpMarker("theta_i = base^(-2i / d_rot). Larger base: slower rotations, longer wavelengths\n"
-             "2*pi*base^(2i/d_rot) (10000 in RoFormer, 500000 in Llama 3).");
-
-  float frac = static_cast<float>(s.params.rotaryFraction);
-  const float minFrac = 2.0f / static_cast<float>(s.params.headDim);
-  if (ImGui::SliderFloat("rotary fraction", &frac, std::min(minFrac, 1.0f), 1.0f, "%.3f", ImGuiSliderFlags_AlwaysClamp)) {
-    s.params.rotaryFraction = static_cast<double>(frac);
+  // At least one pair must rotate: d_rot = 2 * floor(fraction * d / 2) >= 2.
+  const double minFraction = std::min(2.0 / static_cast<double>(s.params.headDim), 1.0);
+  if (paramSlider(table::kRotaryFraction, s.params.rotaryFraction,
+                  "Partial rotary: d_rot = 2 * floor(fraction * d / 2) dims rotate, the rest pass through\n"
+                  "unchanged (GPT-NeoX rotary_pct, HF partial_rotary_factor). Frequencies use d_rot.",
+                  SliderSpan{minFraction, 1.0})) {
     s.dirty = true;
   }
-  HelpMarker("Partial rotary: d_rot = 2 * floor(fraction * d / 2) dims rotate, the rest pass through\n"
-             "unchanged (GPT-NeoX rotary_pct, HF partial_rotary_factor). Frequencies use d_rot.");
   try {
     const int rot = ropeRotaryDims(s.params);
     if (rot < s.params.headDim)
@@ -573,28 +572,27 @@ void drawFrequencyParameters(RopePanelState& s) {
   } catch (const std::exception&) {
   }
 
-  int layout = s.params.layout == RopeLayout::HalfSplit ? 0 : 1;
-  bool layoutChanged = ImGui::RadioButton("half-split", &layout, 0);
-  ImGui::SameLine();
-  layoutChanged |= ImGui::RadioButton("interleaved", &layout, 1);
-  if (layoutChanged) {
-    s.params.layout = layout == 0 ? RopeLayout::HalfSplit : RopeLayout::Interleaved;
+  if (paramChoice(table::kLayout, s.params.layout,
+                  "Which dims form pair i. half-split: (i, i + d_rot/2), GPT-NeoX and Hugging Face LLaMA\n"
+                  "(rotate_half). interleaved: (2i, 2i + 1), RoFormer and Meta's LLaMA. The same weights\n"
+                  "give identical scores once q, k (and W_q, W_k rows) are permuted, as drawn below.")) {
     s.dirty = true;
   }
-  HelpMarker("Which dims form pair i. half-split: (i, i + d_rot/2), GPT-NeoX and Hugging Face LLaMA\n"
-             "(rotate_half). interleaved: (2i, 2i + 1), RoFormer and Meta's LLaMA. The same weights\n"
-             "give identical scores once q, k (and W_q, W_k rows) are permuted, as drawn below.");
 }
 
 void drawPositionParameters(RopePanelState& s) {
+  // The pair grids are computed whole, the score picture in closed form: each has its own cap.
   const int maxT = s.gridKind == RopeGridKind::Score ? kRopeMaxPositions : kRopePairGridMaxPositions;
-  if (SliderIntLog("positions T", &s.numPositions, 2, maxT)) s.dirty = true;
-  HelpMarker("Positions 0 .. T-1 on both axes of s(m, n) and the rows of the angle / cos / sin grids.\n"
-             "Large T is area-averaged on screen; hover shows the exact value.");
-  if (ImGui::SliderInt("m (query pos)", &s.posM, 0, s.numPositions - 1, "%d", ImGuiSliderFlags_AlwaysClamp)) s.posDirty = true;
-  HelpMarker("q is rotated to position m: each pair turns by m * theta_i.");
-  if (ImGui::SliderInt("n (key pos)", &s.posN, 0, s.numPositions - 1, "%d", ImGuiSliderFlags_AlwaysClamp)) s.posDirty = true;
-  HelpMarker("k is rotated to position n. s(m, n) = <R_m q, R_n k> depends only on m - n.");
+  if (paramSlider(table::kPositions, s.numPositions,
+                  "Positions 0 .. T-1 on both axes of s(m, n) and the rows of the angle / cos / sin grids.\n"
+                  "Large T is area-averaged on screen; hover shows the exact value.",
+                  SliderSpan{1, static_cast<double>(maxT)})) {
+    s.dirty = true;
+  }
+  const SliderSpan inT{0, static_cast<double>(s.numPositions - 1)};
+  if (paramSlider(table::kQueryPosition, s.posM, "q is rotated to position m: each pair turns by m * theta_i.", inT)) s.posDirty = true;
+  if (paramSlider(table::kKeyPosition, s.posN, "k is rotated to position n. s(m, n) = <R_m q, R_n k> depends only on m - n.", inT))
+    s.posDirty = true;
 }
 
 // q and k: seeded, or typed as comma lists.
@@ -614,8 +612,7 @@ void drawVectorSource(RopePanelState& s) {
   HelpMarker("seeded: q = N(0,1)^d from seed, k from seed + 1 (identical on\n"
              "every platform). typed: comma-separated values; their count sets head_dim.");
   if (!s.typedVectors) {
-    if (ImGui::SliderInt("seed", &s.seed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-    HelpMarker("q: head_dim random normal numbers from the seed; k: from the seed + 1.");
+    if (paramSlider(table::kVectorSeed, s.seed)) s.dirty = true;
     return;
   }
   ImGui::PushItemWidth(-1.0f);
@@ -960,14 +957,14 @@ void drawRopePanel(RopePanelState& s, AppContext& ctx) {
 //-----------------------------------------------------------------------------
 
 void saveRopePanel(const RopePanelState& s, nlohmann::json& j) {
-  j["head_dim"] = s.params.headDim;
-  j["base"] = s.params.base;
-  j["rotary_fraction"] = s.params.rotaryFraction;
-  j["layout"] = ropeLayoutName(s.params.layout);
-  j["positions"] = s.numPositions;
-  j["m"] = s.posM;
-  j["n"] = s.posN;
-  j["seed"] = s.seed;
+  cli::saveParam(j, table::kHeadDim, s.params.headDim);
+  cli::saveParam(j, table::kBase, s.params.base);
+  cli::saveParam(j, table::kRotaryFraction, s.params.rotaryFraction);
+  cli::saveParam(j, table::kLayout, s.params.layout);
+  cli::saveParam(j, table::kPositions, s.numPositions);
+  cli::saveParam(j, table::kQueryPosition, s.posM);
+  cli::saveParam(j, table::kKeyPosition, s.posN);
+  cli::saveParam(j, table::kVectorSeed, s.seed);
   j["typed"] = s.typedVectors;
   j["q"] = s.qText;
   j["k"] = s.kText;
@@ -975,22 +972,20 @@ void saveRopePanel(const RopePanelState& s, nlohmann::json& j) {
 }
 
 void loadRopePanel(RopePanelState& s, const nlohmann::json& j) {
-  readSetting(j, "head_dim", s.params.headDim, 2, 256);
-  s.params.headDim -= s.params.headDim % 2;
-  readSetting(j, "base", s.params.base, 2.0, 1.0e7);
-  readSetting(j, "rotary_fraction", s.params.rotaryFraction, 2.0 / s.params.headDim, 1.0);
-  std::string text;
-  readSetting(j, "layout", text);
-  if (text == "interleaved") s.params.layout = RopeLayout::Interleaved;
-  if (text == "half-split") s.params.layout = RopeLayout::HalfSplit;
-  readSetting(j, "positions", s.numPositions, 2, kRopeMaxPositions);
-  readSetting(j, "m", s.posM, 0, s.numPositions - 1);
-  readSetting(j, "n", s.posN, 0, s.numPositions - 1);
-  readSetting(j, "seed", s.seed, 0, 999);
+  cli::loadParam(j, table::kHeadDim, s.params.headDim);
+  cli::loadParam(j, table::kBase, s.params.base);
+  // A fraction that leaves no rotating pair of this head_dim is ignored.
+  if (double f = s.params.rotaryFraction; cli::loadParam(j, table::kRotaryFraction, f) && f * s.params.headDim >= 2.0)
+    s.params.rotaryFraction = f;
+  cli::loadParam(j, table::kLayout, s.params.layout);
+  if (int t = s.numPositions; cli::loadParam(j, table::kPositions, t) && t >= 1 && t <= kRopeMaxPositions) s.numPositions = t;
+  if (int m = s.posM; cli::loadParam(j, table::kQueryPosition, m) && m < s.numPositions) s.posM = m;
+  if (int n = s.posN; cli::loadParam(j, table::kKeyPosition, n) && n < s.numPositions) s.posN = n;
+  cli::loadParam(j, table::kVectorSeed, s.seed);
   readSetting(j, "typed", s.typedVectors);
   readSetting(j, "q", s.qText);
   readSetting(j, "k", s.kText);
-  text.clear();
+  std::string text;
   readSetting(j, "grid", text);
   for (RopeGridKind k : {RopeGridKind::Score, RopeGridKind::Angle, RopeGridKind::Cos, RopeGridKind::Sin})
     if (text == gridKindName(k)) s.gridKind = k;

@@ -17,6 +17,7 @@
 
 #include "app/gui/base/panel_def.hpp"
 #include "app/cli/model_config.hpp"
+#include "app/cli/scheme_params.hpp"
 #include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
 #include "app/gui/widgets/worker.hpp"
@@ -25,8 +26,7 @@
 
 namespace posviz::app {
 
-constexpr int kRopeMinHeadDim = 2, kRopeMaxHeadDim = 256;        // the head_dim slider
-constexpr double kRopeMinBase = 2.0, kRopeMaxBase = 1.0e7;         // the base slider
+// Parameters and their ranges: cli::params::rope. What this tab can draw caps two of them:
 constexpr int kRopeMaxPositions = 1 << 20;   // score pictures are closed-form block means at any T
 constexpr int kRopePairGridMaxPositions = 16384;   // angle / cos / sin grids are computed whole
 // Above this T the two curves (s by offset, the decay bound: O(T) each) are computed once the
@@ -57,13 +57,13 @@ struct RopePanelState {
   bool dirty = true;                 // recompute on the next frame
   bool posDirty = false;             // only m or n changed: re-rotate, s(m, n) stays
 
-  // Parameters
-  RopeParams params{64, 10000.0, 1.0, RopeLayout::HalfSplit, {}};
-  int numPositions = 256;            // T, both axes of s(m, n); rows of the pair grids
-  int posM = 12;                     // query position m, 0 .. T-1
-  int posN = 4;                      // key position n, 0 .. T-1
+  // Parameters (cli::params::rope: head_dim, base, rotary fraction, layout, T, m, n, seed)
+  RopeParams params;                 // core's defaults
+  int numPositions = static_cast<int>(cli::params::rope::kPositions.defaultInt());   // T, both axes of s(m, n); rows of the pair grids
+  int posM = static_cast<int>(cli::params::rope::kQueryPosition.defaultInt());       // query position m, 0 .. T-1
+  int posN = static_cast<int>(cli::params::rope::kKeyPosition.defaultInt());         // key position n, 0 .. T-1
   bool typedVectors = false;         // q, k typed in instead of seeded
-  int seed = 1;                      // q = randomNormalVector(d, seed), k = ... (seed + 1)
+  int seed = static_cast<int>(cli::params::rope::kVectorSeed.defaultInt());   // q = randomNormalVector(d, seed), k = ... (seed + 1)
   std::string qText, kText;          // comma lists when typed
   std::string qError, kError;        // parse errors; the last good q, k stay in use
   RopeGridKind gridKind = RopeGridKind::Score;
@@ -73,7 +73,7 @@ struct RopePanelState {
   std::vector<float> q, k;           // headDim each, the last good values
   std::vector<float> qRot, kRot;     // R_m q, R_n k (core ropeRotate)
   RopeFrequencies freqs;             // theta_i per pair, after scaling
-  RopeParams shown{64, 10000.0, 1.0, RopeLayout::HalfSplit, {}};  // the last accepted params: what
+  RopeParams shown;                  // the last accepted params: what
                                      // the diagrams and grids describe while `error` is set
   std::string error;                 // core's message when the parameters were rejected
   long long inputVersion = 0;        // bumps whenever params, q, k or T change
