@@ -78,7 +78,7 @@ TEST_CASE("export compare: bad shapes are usage errors naming the flag") {
   CHECK(run.err.find("--heads: got 3, expected a head count that divides --d-model 512 into an even head dim") != std::string::npos);
   run = runCli({"export", "compare", "--positions", "1", "-o", json});
   CHECK(run.code == 2);
-  CHECK(run.err.find("--positions: got 1, expected at least 2") != std::string::npos);
+  CHECK(run.err.find("--positions: got \"1\" (out of range), expected an integer in [2, ") != std::string::npos);
   run = runCli({"export", "compare", "--original-max-positions", "1", "-o", json});
   CHECK(run.code == 2);
   CHECK(run.err.find("--original-max-positions") != std::string::npos);

@@ -26,6 +26,7 @@ TEST_CASE("relative view: grids and curves are core's, on one shared bias range"
   s.t5Heads = 4;
   s.t5Head = 2;
   s.maxOffset = 300;
+  s.headDim = 64;
   updateRelativePanel(s);
   REQUIRE(s.error.empty());
   CHECK(s.buckets.values == t5BucketGrid({8, 16, true}, 20).values);

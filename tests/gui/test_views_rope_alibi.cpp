@@ -422,13 +422,13 @@ TEST_CASE("applyModelConfig: one config reaches every panel of its encoding at o
   notes = applyModelConfig(a, alibi);
   CHECK(a.alibi.numHeads == 128);
   REQUIRE(notes.size() == 1);
-  CHECK(notes[0] == "ALiBi tab: num_attention_heads 200 is past its heads slider (1..128): shown at 128");
+  CHECK(notes[0] == "ALiBi tab: num_attention_heads 200 is not an integer in [1, 128]: shown at 128");
   learned.hiddenSize = 12288;
   learned.maxPositions = 1 << 20;
   notes = applyModelConfig(a, learned);
-  CHECK(a.learned.dModel == 4096);
-  CHECK(a.learned.maxLen == kLearnedMaxPositions);
-  CHECK(notes.size() == 4);  // Learned: d_model and max_len; Extrapolation: L0 and the toy width
+  CHECK(a.learned.dModel == 12288);   // any width the table allows; the rows shrink to the window's budget
+  CHECK(a.learned.maxLen == kLearnedMaxCells / 12288);
+  CHECK(notes.size() == 3);  // Learned: the table's size; Extrapolation: L0 and the toy width
   CHECK(a.extrapolation.trainedLength == kLabMaxTrainedLength);
 }
 

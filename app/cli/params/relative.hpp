@@ -1,5 +1,9 @@
-// relative.hpp: the parameter table of relative schemes: T5 buckets, xPos, KERPLE, FIRE (app/cli/params.hpp says what a Param is;
+// relative.hpp: the parameter table of relative schemes: T5 buckets, xPos, KERPLE, FIRE, Shaw's
+// clipped distances and Transformer-XL's terms (app/cli/params.hpp says what a Param is;
 // app/cli/scheme_params.hpp lists the tables).
+//
+// kTab... parameters are the Relative tab's own (no flag): every grid of the tab is T x T, drawn
+// at once, so the tab keeps its own T.
 #pragma once
 
 #include <limits>
@@ -18,6 +22,15 @@
 
 namespace posviz::cli::params {
 
+namespace relative {  // the grids of t5-buckets, kerple-bias, fire-bias, shaw-scores, txl-terms
+inline const Param kPositions{.key = "positions", .flag = "--positions", .label = "positions T", .kind = ParamKind::Int,
+                              .min = 1, .max = kIntMax, .def = 16, .sliderMin = 2, .sliderMax = 256, .log = true,
+                              .unit = "positions", .help = "query positions i and key positions j = 0 .. T-1"};
+inline const Param kTabPositions{.key = "positions", .flag = "", .label = "positions T", .kind = ParamKind::Int,
+                                 .min = 2, .max = 256, .def = 48, .log = true, .unit = "positions",
+                                 .help = "positions 0 .. T-1 of the tab's grids (an export's --positions takes any T)"};
+}  // namespace relative
+
 namespace t5 {  // T5BucketParams (core/relative_bias.hpp)
 inline const Param kNumBuckets{.key = "num_buckets", .flag = "--num-buckets", .label = "num_buckets",
                                .kind = ParamKind::Int, .min = 2, .max = 65536, .def = T5BucketParams{}.numBuckets,
@@ -27,6 +40,12 @@ inline const Param kMaxDistance{.key = "max_distance", .flag = "--max-distance",
                                 .kind = ParamKind::Int, .min = 2, .max = kIntMax, .def = T5BucketParams{}.maxDistance,
                                 .sliderMin = 2, .sliderMax = 4096, .log = true, .unit = "positions",
                                 .help = "relative_attention_max_distance: every longer distance shares the last bucket"};
+inline const Param kHeads{.key = "heads", .flag = "", .label = "heads", .kind = ParamKind::Int, .min = 1, .max = 32,
+                          .def = 8, .help = "heads of the bias table: one learned scalar per (bucket, head)"};
+inline const Param kHead{.key = "head", .flag = "", .label = "head", .kind = ParamKind::Int, .min = 1, .max = 32,
+                         .def = 1, .help = "one head, numbered from 1"};
+inline const Param kSeed{.key = "table_seed", .flag = "", .label = "table seed", .kind = ParamKind::Int, .min = 0,
+                         .max = 999, .def = 0, .help = "the seed of the bias table's random numbers"};
 }  // namespace t5
 
 namespace xpos {  // XposParams (core/xpos.hpp)
@@ -34,16 +53,22 @@ inline const Param kScaleBase{.key = "scale_base", .flag = "--scale-base", .labe
                               .min = 0, .max = 1e9, .def = XposParams{}.scaleBase, .sliderMin = 16, .sliderMax = 8192,
                               .log = true, .minExclusive = true, .format = "%.0f",
                               .help = "xPos scale_base (torchscale's 512): how slowly the decay sets in with distance"};
+inline const Param kPositions{.key = "positions", .flag = "--positions", .label = "positions", .kind = ParamKind::Int,
+                              .min = 1, .max = kIntMax, .def = 1024, .log = true, .unit = "positions",
+                              .help = "rows of the scale table: positions n from --position"};
+inline const Param kMaxOffset{.key = "max_offset", .flag = "", .label = "max distance", .kind = ParamKind::Int,
+                              .min = 16, .max = 16384, .def = 2048, .log = true, .unit = "positions",
+                              .help = "distances n - m = 0 .. this on the plot's x axis"};
 }  // namespace xpos
 
 namespace kerple {  // KerpleParams (core/kerple.hpp)
-inline const Param kKernel{.key = "kernel", .flag = "--kernel", .label = "kernel", .kind = ParamKind::Choice, .min = 0,
-                           .max = 1, .def = static_cast<double>(KerpleParams{}.kernel),
+inline const Param kKernel{.key = "kerple_kernel", .flag = "--kernel", .label = "kernel", .kind = ParamKind::Choice,
+                           .min = 0, .max = 1, .def = static_cast<double>(KerpleParams{}.kernel),
                            .help = "log: -r1 log(1 + r2 |i-j|); power: -r1 |i-j|^r2", .choices = {"log", "power"}};
-inline const Param kR1{.key = "r1", .flag = "--r1", .label = "r1", .kind = ParamKind::Real, .min = 0, .max = 1e6,
+inline const Param kR1{.key = "kerple_r1", .flag = "--r1", .label = "r1", .kind = ParamKind::Real, .min = 0, .max = 1e6,
                        .def = KerpleParams{}.r1, .sliderMin = 0.01, .sliderMax = 10, .log = true, .minExclusive = true,
                        .format = "%.3f", .help = "KERPLE's scale r1 (learned in the paper)"};
-inline const Param kR2{.key = "r2", .flag = "--r2", .label = "r2", .kind = ParamKind::Real, .min = 0, .max = 1e6,
+inline const Param kR2{.key = "kerple_r2", .flag = "--r2", .label = "r2", .kind = ParamKind::Real, .min = 0, .max = 1e6,
                        .def = KerpleParams{}.r2, .sliderMin = 0.01, .sliderMax = 10, .log = true, .minExclusive = true,
                        .format = "%.3f", .help = "KERPLE's r2: inside the log, or the power (at most 2 for the power kernel)"};
 }  // namespace kerple
@@ -59,7 +84,37 @@ inline const Param kThreshold{.key = "fire_threshold", .flag = "--fire-threshold
 inline const Param kHidden{.key = "fire_hidden", .flag = "--fire-hidden", .label = "FIRE hidden", .kind = ParamKind::Int,
                            .min = 1, .max = 4096, .def = kFireHidden, .sliderMin = 1, .sliderMax = 128,
                            .help = "hidden units of the MLP f_theta (the reference's mlp_width: 32)"};
+inline const Param kSeed{.key = "fire_seed", .flag = "", .label = "FIRE seed", .kind = ParamKind::Int, .min = 0,
+                         .max = 999, .def = 0,
+                         .help = "the seed of f_theta's weights, drawn as nn.Linear initialises them (fire-bias takes it as --seed)"};
 }  // namespace fire
+
+namespace shaw {  // shaw-scores (core/shaw_relative.hpp)
+inline const Param kClip{.key = "clip", .flag = "--clip", .label = "clip k", .kind = ParamKind::Int, .min = 1,
+                         .max = 65536, .def = 4, .sliderMin = 1, .sliderMax = 64,
+                         .help = "Shaw's clipping distance k: a table of 2k + 1 rows"};
+inline const Param kVariant{.key = "variant", .flag = "--variant", .label = "variant", .kind = ParamKind::Choice,
+                            .min = 0, .max = 2, .def = 0,
+                            .help = "shaw (Shaw et al. 2018) or HF BERT's position_embedding_type relative_key / relative_key_query",
+                            .choices = {"shaw", "relative_key", "relative_key_query"}};
+inline const Param kHeadDim{.key = "head_dim", .flag = "--head-dim", .label = "head_dim", .kind = ParamKind::EvenInt,
+                            .min = 2, .max = 4096, .def = 8, .sliderMin = 2, .sliderMax = 256, .log = true,
+                            .help = "length of the seeded q, k and table rows"};
+}  // namespace shaw
+
+namespace txl {  // txl-terms (core/txl_relative.hpp)
+inline const Param kDModel{.key = "txl_d_model", .flag = "--d-model", .label = "d_model", .kind = ParamKind::EvenInt,
+                           .min = 2, .max = 4096, .def = 16, .sliderMin = 2, .sliderMax = 256, .log = true,
+                           .help = "width of the token embeddings E_x and of the relative sinusoid R_{i-j}"};
+inline const Param kDHead{.key = "txl_d_head", .flag = "--head-dim", .label = "d_head", .kind = ParamKind::EvenInt,
+                          .min = 2, .max = 4096, .def = 8, .sliderMin = 2, .sliderMax = 128, .log = true,
+                          .help = "rows of Wq, Wk,E, Wk,R and the length of u and v"};
+inline const Param kSeed{.key = "txl_seed", .flag = "", .label = "TXL seed", .kind = ParamKind::Int, .min = 0,
+                         .max = 999, .def = 0,
+                         .help = "the seed of the weights and embeddings (txl-terms takes it as --seed)"};
+inline const Param kQuery{.key = "txl_query", .flag = "", .label = "query i", .kind = ParamKind::Int, .min = 0,
+                          .max = 255, .def = 24, .help = "the query row whose four score terms are plotted"};
+}  // namespace txl
 
 }  // namespace posviz::cli::params
 

@@ -1,11 +1,15 @@
-// toy.hpp: the parameter table of the toy models of the teaching tabs (app/cli/params.hpp says what a Param is;
-// app/cli/scheme_params.hpp lists the tables).
+// toy.hpp: the parameter table of the teaching tabs' own models: the toy attention model (Word
+// order, Where position enters, ALiBi's toy attention, `posviz export attention`) and the model
+// shape of the Compare tab (app/cli/params.hpp says what a Param is; app/cli/scheme_params.hpp
+// lists the tables).
 #pragma once
 
 #include <limits>
 
 #include "app/cli/limits.hpp"
 #include "app/cli/params.hpp"
+#include "core/attention.hpp"
+#include "core/comparison.hpp"
 
 // Each Param names only the fields it sets; the rest keep Param's defaults. GCC's
 // -Wmissing-field-initializers reports every skipped field of a designated initializer.
@@ -14,14 +18,37 @@
 
 namespace posviz::cli::params {
 
-// Small models the teaching tabs build from a seed (Word order, Pipeline, ALiBi's toy attention).
-namespace toy {
-inline const Param kDModel{.key = "toy_d_model", .flag = "", .label = "toy d_model", .kind = ParamKind::EvenInt,
-                           .min = 2, .max = 64, .def = 16, .log = true,
-                           .help = "width of the toy model's token vectors and positions"};
+namespace toy {  // ToyModel (core/attention.hpp)
+inline const Param kDModel{.key = "toy_d_model", .flag = "--d-model", .label = "toy d_model", .kind = ParamKind::EvenInt,
+                           .min = 2, .max = kMaxToyDim, .def = ToyModel{}.dModel, .sliderMin = 2, .sliderMax = 64,
+                           .log = true, .help = "width of the toy model's token vectors and positions"};
 inline const Param kSeed{.key = "toy_seed", .flag = "", .label = "toy seed", .kind = ParamKind::Int, .min = 0,
-                         .max = 999, .def = 0, .help = "the seed of the toy model's random token vectors and weights"};
+                         .max = 999, .def = 0,
+                         .help = "the seed of the toy model's random token vectors and weights (attention takes it as --seed)"};
+// Where position enters: the token whose vector the add/concatenate norms use.
+inline const Param kToken{.key = "token", .flag = "", .label = "token", .kind = ParamKind::Int, .min = 0, .max = 255,
+                          .def = 1, .help = "which token (and position) the add/concatenate norms use"};
 }  // namespace toy
+
+namespace compare {  // ComparisonParams (core/comparison.hpp)
+inline const Param kDModel{.key = "d_model", .flag = "--d-model", .label = "d_model", .kind = ParamKind::EvenInt,
+                           .min = 2, .max = 65536, .def = ComparisonParams{}.dModel, .sliderMin = 2, .sliderMax = 8192,
+                           .log = true, .help = "width of the embeddings; head_dim = d_model / heads"};
+inline const Param kHeads{.key = "heads", .flag = "--heads", .label = "heads", .kind = ParamKind::Int, .min = 1,
+                          .max = static_cast<double>(kMaxHeads), .def = ComparisonParams{}.numHeads, .sliderMin = 1,
+                          .sliderMax = 64, .help = "attention heads: d_model / heads must be an even head_dim"};
+inline const Param kTrainedLength{.key = "trained_length", .flag = "--original-max-positions", .label = "trained L0",
+                                  .kind = ParamKind::Int, .min = 2, .max = 1 << 20,
+                                  .def = static_cast<double>(ComparisonParams{}.trainedLength), .log = true,
+                                  .unit = "positions", .help = "L0: the positions seen in training"};
+inline const Param kTargetLength{.key = "target_length", .flag = "--positions", .label = "target L",
+                                 .kind = ParamKind::Int, .min = 2, .max = kIntMax,
+                                 .def = static_cast<double>(ComparisonParams{}.targetLength), .sliderMin = 2,
+                                 .sliderMax = 1 << 29, .log = true, .unit = "positions",
+                                 .help = "L: the sequence run now, positions 0 .. L-1"};
+inline const Param kSeed{.key = "seed", .flag = "", .label = "seed", .kind = ParamKind::Int, .min = 0, .max = 999,
+                         .def = 0, .help = "the seed of the relative check's q and k (compare takes it as --seed)"};
+}  // namespace compare
 
 }  // namespace posviz::cli::params
 

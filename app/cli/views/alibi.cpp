@@ -5,6 +5,7 @@
 #include <span>
 #include <utility>
 
+#include "app/cli/scheme_params.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 #include "core/alibi.hpp"
@@ -20,16 +21,27 @@ void alibiModel(Request& r, const ModelConfig& m, const std::string& source) {
   r.heads = m.numHeads;
 }
 
-void alibiBiasDefaults(Request& r) { r.positions = 16; }
+namespace table = params::alibi;
+
+void alibiSlopesDefaults(Request& r) { r.heads = static_cast<int>(table::kHeads.defaultInt()); }
+
+void alibiBiasDefaults(Request& r) {
+  alibiSlopesDefaults(r);
+  r.positions = static_cast<int>(table::kPositions.defaultInt());
+}
 
 // --head counts from 1 as the paper and the window do; the request keeps the 0-based index.
+// Neither --head nor --slope has a default (without them: every head), so --help keeps their
+// own lines; their values are checked here as the table says (--head also against --heads).
 void alibiBiasParse(Request& r, const ParsedOptions& o) {
-  if (auto h = o.value("--head")) r.head = static_cast<int>(parseIntOption("--head", *h, 1, r.heads)) - 1;
-  if (auto m = o.value("--slope")) {
+  if (auto h = o.value("--head")) r.head = static_cast<int>(parseIntOption(std::string(table::kHead.flag), *h, 1, r.heads)) - 1;
+  if (o.has("--slope")) {
     for (const char* other : {"--heads", "--head", "--config", "--preset"}) {
       if (o.has(other)) throw UsageError(std::string("--slope: given together with ") + other + "; --slope is one head by itself");
     }
-    r.slope = parseRealOption("--slope", *m, RealRange{0.0, 1.0e6, true, false});
+    double slope = 0.0;
+    readParam(o, table::kSlope, slope);
+    r.slope = slope;
   }
 }
 
@@ -148,6 +160,8 @@ std::vector<ViewDef> alibiViews() {
   slopes.exactDouble = true;
   slopes.buildsDocument = true;
   slopes.options = {"--heads", "--config", "--preset"};
+  slopes.params = {&table::kHeads};
+  slopes.setDefaults = alibiSlopesDefaults;
   slopes.applyModel = alibiModel;
   slopes.elements = alibiSlopesElements;
   slopes.compute = computeAlibiSlopes;
@@ -161,6 +175,7 @@ std::vector<ViewDef> alibiViews() {
                 "vertically; with --head H (from 1) or --slope M one (positions, positions) grid";
   bias.png = true;
   bias.options = {"--heads", "--head", "--slope", "--positions", "--causal", "--config", "--preset"};
+  bias.params = {&table::kHeads, &table::kPositions};
   bias.setDefaults = alibiBiasDefaults;
   bias.applyModel = alibiModel;
   bias.parse = alibiBiasParse;

@@ -4,6 +4,7 @@
 #include <span>
 
 #include "core/untrusted_text.hpp"
+#include "app/cli/scheme_params.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 
@@ -13,10 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-// The toy attention model's widest d_model (core/attention.cpp refuses wider ones).
-constexpr long long kMaxAttentionDModel = 4096;
-
-void attentionDefaults(Request& r) { r.dModel = 8; }
+void attentionDefaults(Request& r) { r.dModel = static_cast<int>(params::toy::kDModel.defaultInt()); }
 
 void attentionParse(Request& r, const ParsedOptions& o) {
   if (auto t = o.value("--text")) r.text = *t;
@@ -71,8 +69,9 @@ std::vector<ViewDef> attentionViews() {
              "or output (T, d_model)";
   v.png = true;
   v.buildsDocument = true;
-  v.maxDModel = kMaxAttentionDModel;
+  v.maxDModel = static_cast<long long>(params::toy::kDModel.max);   // core/attention.cpp refuses wider ones
   v.options = {"--text", "--encoding", "--d-model", "--seed", "--causal", "--array"};
+  v.params = {&params::toy::kDModel};
   v.setDefaults = attentionDefaults;
   v.parse = attentionParse;
   v.elements = attentionElements;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "app/cli/preset_schemes.hpp"
+#include "app/cli/scheme_params.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 #include "core/lessons/comparison_claims.hpp"
@@ -14,8 +15,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr long long kMaxCompareDModel = 65536;
-constexpr long long kMaxTrained = 1LL << 20;
+namespace table = params::compare;
 
 // The numeric columns of .csv/.npy, one row per scheme (comparisonSchemes() order).
 const std::vector<std::string> kMetrics = {
@@ -25,16 +25,14 @@ const std::vector<std::string> kMetrics = {
     "cross_share",       "content_dependence"};
 
 void compareDefaults(Request& r) {
-  r.dModel = 512;
-  r.positions = 8192;
-  r.heads = 8;
-  r.rope.scaling.originalMaxPositions = 2048;
+  r.dModel = static_cast<int>(table::kDModel.defaultInt());
+  r.positions = static_cast<int>(table::kTargetLength.defaultInt());
+  r.heads = static_cast<int>(table::kHeads.defaultInt());
+  r.rope.scaling.originalMaxPositions = static_cast<int>(table::kTrainedLength.defaultInt());
 }
 
 void compareParse(Request& r, const ParsedOptions& o) {
-  if (auto f = o.value("--original-max-positions"))
-    r.rope.scaling.originalMaxPositions = static_cast<int>(parseIntOption("--original-max-positions", *f, 2, kMaxTrained));
-  if (r.positions < 2) throw UsageError("--positions: got " + std::to_string(r.positions) + ", expected at least 2 (the target length L)");
+  readParam(o, table::kTrainedLength, r.rope.scaling.originalMaxPositions);
   if (r.dModel % r.heads != 0 || (r.dModel / r.heads) % 2 != 0)
     throw UsageError("--heads: got " + std::to_string(r.heads) + ", expected a head count that divides --d-model " +
                      std::to_string(r.dModel) + " into an even head dim");
@@ -132,8 +130,9 @@ std::vector<ViewDef> compareViews() {
              "rows and cols named in the .csv comments";
   v.exactDouble = true;
   v.buildsDocument = true;
-  v.maxDModel = kMaxCompareDModel;
+  v.maxDModel = static_cast<long long>(table::kDModel.max);
   v.options = {"--d-model", "--heads", "--original-max-positions", "--positions", "--base", "--seed"};
+  v.params = {&table::kDModel, &table::kHeads, &table::kTrainedLength, &table::kTargetLength};
   v.setDefaults = compareDefaults;
   v.parse = compareParse;
   v.elements = compareElements;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <span>
 
+#include "app/cli/scheme_params.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 #include "core/learned.hpp"
@@ -13,7 +14,12 @@ namespace {
 
 using nlohmann::json;
 
-void learnedDefaults(Request& r) { r.dModel = 768; }
+namespace table = params::learned;
+
+void learnedDefaults(Request& r) {
+  r.dModel = static_cast<int>(table::kDModel.defaultInt());
+  r.maxLen = static_cast<int>(table::kMaxLen.defaultInt());
+}
 
 void learnedModel(Request& r, const ModelConfig& m, const std::string& source) {
   if (m.encoding != ModelEncoding::Learned) modelMismatch(r, m, source, "a learned-position model");
@@ -28,7 +34,7 @@ void learnedParse(Request& r, const ParsedOptions& o) {
     }
     r.tablePath = *t;
   }
-  if (auto m = o.value("--max-len")) r.maxLen = static_cast<int>(parseIntOption("--max-len", *m, 1, kMaxInt));
+  readParam(o, table::kMaxLen, r.maxLen);
   if (!r.positionsGiven && r.tablePath.empty()) {
     r.positions = static_cast<int>(std::max<long long>(1, r.maxLen - r.firstPos));  // the rest of the table
   }
@@ -113,6 +119,7 @@ std::vector<ViewDef> learnedViews() {
   v.layout = ".npy/.csv: (positions, d_model); .json: shape, params, values; .png: heatmap";
   v.png = true;
   v.options = {"--d-model", "--positions", "--position", "--max-len", "--seed", "--table", "--config", "--preset"};
+  v.params = {&table::kDModel, &table::kMaxLen};
   v.setDefaults = learnedDefaults;
   v.applyModel = learnedModel;
   v.parse = learnedParse;

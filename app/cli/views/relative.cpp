@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/untrusted_text.hpp"
+#include "app/cli/scheme_params.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 #include "core/fire.hpp"
@@ -16,29 +17,39 @@ namespace posviz::cli {
 
 namespace {
 
+namespace table = params;
+
 // [SECTION] t5-buckets
 
-void t5Defaults(Request& r) { r.positions = 16; }
+void t5Defaults(Request& r) {
+  r.positions = static_cast<int>(table::relative::kPositions.defaultInt());
+  r.numBuckets = static_cast<int>(table::t5::kNumBuckets.defaultInt());
+  r.maxDistance = static_cast<int>(table::t5::kMaxDistance.defaultInt());
+}
 
 T5BucketParams t5Params(const Request& r) { return {r.numBuckets, r.maxDistance, !r.causal}; }
 
 // Checked here, not in core, so the message names the flag and its range.
 void t5Parse(Request& r, const ParsedOptions& o) {
   if (o.has("--dtype")) throw UsageError("--dtype: t5-buckets writes bucket ids as int32 (exact); --dtype does not apply");
-  if (auto n = o.value("--num-buckets")) r.numBuckets = static_cast<int>(parseIntOption("--num-buckets", *n, 2, 65536));
+  const Param& buckets = table::t5::kNumBuckets;
+  const Param& distance = table::t5::kMaxDistance;
+  readParam(o, buckets, r.numBuckets);
   if (!r.causal && r.numBuckets % 2 != 0) {
-    throw UsageError("--num-buckets: got " + std::to_string(r.numBuckets) +
-                     ", expected an even integer in [2, 65536] (bidirectional buckets are split in half; odd counts "
-                     "need --causal)");
+    throw UsageError(std::string(buckets.flag) + ": got " + std::to_string(r.numBuckets) + ", expected an even integer in [" +
+                     std::to_string(static_cast<long long>(buckets.min)) + ", " +
+                     std::to_string(static_cast<long long>(buckets.max)) +
+                     "] (bidirectional buckets are split in half; odd counts need --causal)");
   }
   // The exact range: T5 gives distances below it a bucket each; max_distance must lie above it.
   const int exact = (r.causal ? r.numBuckets : r.numBuckets / 2) / 2;
-  if (auto d = o.value("--max-distance")) {
-    r.maxDistance = static_cast<int>(parseIntOption("--max-distance", *d, exact + 1, kMaxInt));
+  const std::string distanceFlag(distance.flag);
+  if (auto d = o.value(distanceFlag)) {
+    r.maxDistance = static_cast<int>(parseIntOption(distanceFlag, *d, exact + 1, static_cast<long long>(distance.max)));
   } else if (r.maxDistance <= exact) {
-    throw UsageError("--max-distance: the default 128 is within the exact range " + std::to_string(exact) + " of --num-buckets " +
-                     std::to_string(r.numBuckets) + "; give --max-distance in [" + std::to_string(exact + 1) + ", " +
-                     std::to_string(kMaxInt) + "]");
+    throw UsageError(distanceFlag + ": the default " + std::to_string(distance.defaultInt()) + " is within the exact range " +
+                     std::to_string(exact) + " of --num-buckets " + std::to_string(r.numBuckets) + "; give " + distanceFlag +
+                     " in [" + std::to_string(exact + 1) + ", " + std::to_string(static_cast<long long>(distance.max)) + "]");
   }
 }
 
@@ -68,13 +79,14 @@ Dataset computeT5Buckets(const Request& r, const ExportProgress& progress) {
 // [SECTION] xpos-scale
 
 void xposDefaults(Request& r) {
-  r.positions = 1024;
-  r.rope.headDim = 128;
+  r.positions = static_cast<int>(table::xpos::kPositions.defaultInt());
+  r.rope.headDim = static_cast<int>(table::rope::kHeadDim.defaultInt());
+  r.scaleBase = table::xpos::kScaleBase.def;
 }
 
 void xposParse(Request& r, const ParsedOptions& o) {
-  if (auto h = o.value("--head-dim")) r.rope.headDim = evenDim("--head-dim", *h);
-  if (auto s = o.value("--scale-base")) r.scaleBase = parseRealOption("--scale-base", *s, RealRange{0.0, 1.0e9, true, false});
+  readParam(o, table::rope::kHeadDim, r.rope.headDim);
+  readParam(o, table::xpos::kScaleBase, r.scaleBase);
 }
 
 XposParams xposParams(const Request& r) {
@@ -115,7 +127,19 @@ Dataset computeXposScale(const Request& r, const ExportProgress& progress) {
 
 // [SECTION] kerple-bias, fire-bias
 
-void biasDefaults(Request& r) { r.positions = 16; }
+void kerpleDefaults(Request& r) {
+  r.positions = static_cast<int>(table::relative::kPositions.defaultInt());
+  r.kerplePower = table::kerple::kKernel.defaultInt() == 1;
+  r.kerpleR1 = table::kerple::kR1.def;
+  r.kerpleR2 = table::kerple::kR2.def;
+}
+
+void fireDefaults(Request& r) {
+  r.positions = static_cast<int>(table::relative::kPositions.defaultInt());
+  r.fireC = table::fire::kC.def;
+  r.fireThreshold = table::fire::kThreshold.def;
+  r.fireHidden = static_cast<int>(table::fire::kHidden.defaultInt());
+}
 
 std::uint64_t squareElements(const Request& r) {
   const auto n = static_cast<std::uint64_t>(r.positions);
@@ -123,12 +147,13 @@ std::uint64_t squareElements(const Request& r) {
 }
 
 void kerpleParse(Request& r, const ParsedOptions& o) {
-  if (auto k = o.value("--kernel")) r.kerplePower = parseChoiceOption("--kernel", *k, {"log", "power"}) == "power";
-  if (auto v = o.value("--r1")) r.kerpleR1 = parseRealOption("--r1", *v, RealRange{0.0, 1.0e6, true, false});
-  const double r2Max = r.kerplePower ? 2.0 : 1.0e6;
-  if (auto v = o.value("--r2")) {
+  if (int kernel = 0; readParam(o, table::kerple::kKernel, kernel)) r.kerplePower = kernel == 1;
+  readParam(o, table::kerple::kR1, r.kerpleR1);
+  const Param& r2 = table::kerple::kR2;
+  const double r2Max = r.kerplePower ? 2.0 : r2.max;
+  if (auto v = o.value(std::string(r2.flag))) {
     try {
-      r.kerpleR2 = parseRealOption("--r2", *v, RealRange{0.0, r2Max, true, false});
+      r.kerpleR2 = parseRealOption(std::string(r2.flag), *v, RealRange{r2.min, r2Max, r2.minExclusive, false});
     } catch (const UsageError&) {
       throw UsageError("--r2: got " + quotedText(*v) + ", expected a number in (0, " + (r.kerplePower ? "2" : "1e6") + "]" +
                        (r.kerplePower ? " for --kernel power (the kernel is conditionally positive definite only there)" : ""));
@@ -164,9 +189,9 @@ Dataset computeKerpleBias(const Request& r, const ExportProgress& progress) {
 }
 
 void fireParse(Request& r, const ParsedOptions& o) {
-  if (auto v = o.value("--fire-c")) r.fireC = parseRealOption("--fire-c", *v, RealRange{0.0, 1.0e6, true, false});
-  if (auto v = o.value("--fire-threshold")) r.fireThreshold = parseRealOption("--fire-threshold", *v, RealRange{1.0, 1.0e9});
-  if (auto v = o.value("--fire-hidden")) r.fireHidden = static_cast<int>(parseIntOption("--fire-hidden", *v, 1, 4096));
+  readParam(o, table::fire::kC, r.fireC);
+  readParam(o, table::fire::kThreshold, r.fireThreshold);
+  readParam(o, table::fire::kHidden, r.fireHidden);
 }
 
 Dataset computeFireBias(const Request& r, const ExportProgress& progress) {
@@ -197,6 +222,7 @@ std::vector<ViewDef> relativeViews() {
               "values; .png/.svg: the grid";
   t5.png = true;
   t5.options = {"--positions", "--num-buckets", "--max-distance", "--causal"};
+  t5.params = {&table::relative::kPositions, &table::t5::kNumBuckets, &table::t5::kMaxDistance};
   t5.setDefaults = t5Defaults;
   t5.parse = t5Parse;
   t5.elements = t5Elements;
@@ -213,6 +239,7 @@ std::vector<ViewDef> relativeViews() {
   xpos.png = true;
   xpos.exactDouble = true;
   xpos.options = {"--head-dim", "--positions", "--position", "--scale-base"};
+  xpos.params = {&table::rope::kHeadDim, &table::xpos::kPositions, &table::xpos::kScaleBase};
   xpos.setDefaults = xposDefaults;
   xpos.parse = xposParse;
   xpos.elements = xposElements;
@@ -228,7 +255,8 @@ std::vector<ViewDef> relativeViews() {
                   ".json: shape, params, values (masked entries null); .png/.svg: the grid";
   kerple.png = true;
   kerple.options = {"--positions", "--kernel", "--r1", "--r2", "--causal"};
-  kerple.setDefaults = biasDefaults;
+  kerple.params = {&table::relative::kPositions, &table::kerple::kKernel, &table::kerple::kR1, &table::kerple::kR2};
+  kerple.setDefaults = kerpleDefaults;
   kerple.parse = kerpleParse;
   kerple.elements = squareElements;
   kerple.compute = computeKerpleBias;
@@ -243,7 +271,8 @@ std::vector<ViewDef> relativeViews() {
                 ".json: shape, params, the MLP's weights (w1, b1, w2, b2), values (masked entries null); .png/.svg: the grid";
   fire.png = true;
   fire.options = {"--positions", "--fire-c", "--fire-threshold", "--fire-hidden", "--seed"};
-  fire.setDefaults = biasDefaults;
+  fire.params = {&table::relative::kPositions, &table::fire::kC, &table::fire::kThreshold, &table::fire::kHidden};
+  fire.setDefaults = fireDefaults;
   fire.parse = fireParse;
   fire.elements = squareElements;
   fire.compute = computeFireBias;

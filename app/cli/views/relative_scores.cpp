@@ -3,6 +3,7 @@
 // Transformer-XL's four-term score decomposition (core/txl_relative.hpp).
 #include <string>
 
+#include "app/cli/scheme_params.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 #include "core/shaw_relative.hpp"
@@ -11,6 +12,8 @@
 namespace posviz::cli {
 
 namespace {
+
+namespace table = params;
 
 constexpr int kMaxScorePositions = 4096;   // the grids are T x T of d-long dot products
 
@@ -24,8 +27,10 @@ void requireScorePositions(const Request& r) {
 // [SECTION] shaw-scores
 
 void shawDefaults(Request& r) {
-  r.positions = 16;
-  r.rope.headDim = 8;
+  r.positions = static_cast<int>(table::relative::kPositions.defaultInt());
+  r.rope.headDim = static_cast<int>(table::shaw::kHeadDim.defaultInt());
+  r.shawClip = static_cast<int>(table::shaw::kClip.defaultInt());
+  r.shawVariant = table::shaw::kVariant.choiceName(static_cast<int>(table::shaw::kVariant.defaultInt()));
 }
 
 ShawVariant shawVariantOf(const Request& r) {
@@ -36,9 +41,9 @@ ShawVariant shawVariantOf(const Request& r) {
 
 void shawParse(Request& r, const ParsedOptions& o) {
   requireScorePositions(r);
-  if (auto h = o.value("--head-dim")) r.rope.headDim = evenDim("--head-dim", *h, 4096);
-  if (auto k = o.value("--clip")) r.shawClip = static_cast<int>(parseIntOption("--clip", *k, 1, 65536));
-  if (auto v = o.value("--variant")) r.shawVariant = parseChoiceOption("--variant", *v, {"shaw", "relative_key", "relative_key_query"});
+  readParam(o, table::shaw::kHeadDim, r.rope.headDim);
+  readParam(o, table::shaw::kClip, r.shawClip);
+  if (int v = 0; readParam(o, table::shaw::kVariant, v)) r.shawVariant = table::shaw::kVariant.choiceName(v);
   if (o.has("--clip") && r.shawVariant != "shaw") {
     throw UsageError("--clip: applies to --variant shaw only; BERT's " + r.shawVariant +
                      " has no clipping (its table has 2 * positions - 1 rows)");
@@ -83,14 +88,14 @@ Dataset computeShawScores(const Request& r, const ExportProgress& progress) {
 // [SECTION] txl-terms
 
 void txlDefaults(Request& r) {
-  r.positions = 16;
-  r.dModel = 16;
-  r.rope.headDim = 8;
+  r.positions = static_cast<int>(table::relative::kPositions.defaultInt());
+  r.dModel = static_cast<int>(table::txl::kDModel.defaultInt());
+  r.rope.headDim = static_cast<int>(table::txl::kDHead.defaultInt());
 }
 
 void txlParse(Request& r, const ParsedOptions& o) {
   requireScorePositions(r);
-  if (auto h = o.value("--head-dim")) r.rope.headDim = evenDim("--head-dim", *h, 4096);
+  readParam(o, table::txl::kDHead, r.rope.headDim);
   r.txlSum = o.has("--sum");
 }
 
@@ -141,6 +146,7 @@ std::vector<ViewDef> relativeScoreViews() {
                 ".json: shape, params, values; .png/.svg: the grid";
   shaw.png = true;
   shaw.options = {"--positions", "--head-dim", "--clip", "--variant", "--indices", "--seed"};
+  shaw.params = {&table::relative::kPositions, &table::shaw::kHeadDim, &table::shaw::kClip, &table::shaw::kVariant};
   shaw.setDefaults = shawDefaults;
   shaw.parse = shawParse;
   shaw.elements = squareElements;
@@ -158,6 +164,7 @@ std::vector<ViewDef> relativeScoreViews() {
   txl.png = true;
   txl.maxDModel = 4096;
   txl.options = {"--positions", "--d-model", "--head-dim", "--sum", "--seed"};
+  txl.params = {&table::relative::kPositions, &table::txl::kDModel, &table::txl::kDHead};
   txl.setDefaults = txlDefaults;
   txl.parse = txlParse;
   txl.elements = txlElements;

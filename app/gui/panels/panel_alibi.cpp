@@ -19,7 +19,7 @@
 #include <exception>
 
 #include "app/gui/panels/panel_rope.hpp"
-#include "app/gui/base/read_setting.hpp"
+#include "app/gui/widgets/param_widgets.hpp"
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/alibi.hpp"
@@ -33,6 +33,9 @@ namespace posviz::app {
 //-----------------------------------------------------------------------------
 
 namespace {
+
+namespace table = cli::params::alibi;
+namespace toy = cli::params::toy;
 
 constexpr int kMaxToyTokens = 48;
 
@@ -103,7 +106,9 @@ SmallMultipleLayout smallMultipleLayout(int count, float width, float height, fl
 
 void applyAlibiConfig(AlibiPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
   if (c.encoding != cli::ModelEncoding::Alibi) return;
-  if (c.numHeads >= 1) s.numHeads = static_cast<int>(fitConfigValue("ALiBi", "num_attention_heads", "heads", c.numHeads, 1, kAlibiMaxHeads, notes));
+  if (c.numHeads >= 1) {
+    s.numHeads = static_cast<int>(fitConfigParam("ALiBi", "num_attention_heads", table::kTabHeads, static_cast<double>(c.numHeads), notes));
+  }
   s.selectedHead = std::min(s.selectedHead, s.numHeads - 1);
   s.dirty = true;
 }
@@ -181,11 +186,13 @@ void drawParameters(AlibiPanelState& s, float scale) {
   ImGui::TextUnformatted("ALiBi: a linear penalty per head, no embedding");
   ImGui::Separator();
   ImGui::PushItemWidth(190.0f * scale);
-  if (ImGui::SliderInt("heads", &s.numHeads, 1, kAlibiMaxHeads, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-  HelpMarker("n heads. A power of two: m_h = 2^(-8h/n), h = 1..n. Otherwise p = largest power of two\n"
-             "below n: the p-head slopes, then every other slope of 2p heads (1st, 3rd, ...) until n.");
-  if (SliderIntLog("positions T", &s.numPositions, 2, kAlibiMaxPositions)) s.dirty = true;
-  HelpMarker("Query positions i and key positions j = 0 .. T-1 of each bias grid B_h(i, j).");
+  if (paramSlider(table::kTabHeads, s.numHeads,
+                  "n heads. A power of two: m_h = 2^(-8h/n), h = 1..n. Otherwise p = largest power of two\n"
+                  "below n: the p-head slopes, then every other slope of 2p heads (1st, 3rd, ...) until n."))
+    s.dirty = true;
+  if (paramSlider(table::kTabPositions, s.numPositions, "Query positions i and key positions j = 0 .. T-1 of each bias grid B_h(i, j).")) {
+    s.dirty = true;
+  }
   int mode = s.causal ? 0 : 1;
   bool modeChanged = ImGui::RadioButton("causal", &mode, 0);
   ImGui::SameLine();
@@ -199,8 +206,7 @@ void drawParameters(AlibiPanelState& s, float scale) {
   if (ImGui::Checkbox("show all heads", &s.showAll)) s.dirty = true;
   HelpMarker("Small multiples of every head, or only the first few.");
   if (!s.showAll) {
-    if (ImGui::SliderInt("first heads", &s.smallCount, 1, 32, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-    HelpMarker("How many heads get a small bias grid.");
+    if (paramSlider(table::kTabFirstHeads, s.smallCount, "How many heads get a small bias grid.")) s.dirty = true;
   }
   ImGui::Checkbox("one colour scale", &s.sharedScale);
   HelpMarker("On: every small grid uses the steepest head's range, so weak slopes look flat, as they act.\n"
@@ -211,21 +217,21 @@ void drawParameters(AlibiPanelState& s, float scale) {
   ImGui::Separator();
   ImGui::TextUnformatted("Toy attention through softmax");
   int head = s.selectedHead + 1;
-  if (ImGui::SliderInt("head", &head, 1, s.numHeads, "%d", ImGuiSliderFlags_AlwaysClamp)) {
+  if (paramSlider(table::kHead, head, "The head whose bias B_h is added: softmax(x_i . x_j / sqrt(d) + B_h(i, j)). Click a small grid too.",
+                  SliderSpan{1, static_cast<double>(s.numHeads)})) {
     s.selectedHead = head - 1;
     s.dirty = true;
   }
-  HelpMarker("The head whose bias B_h is added: softmax(x_i . x_j / sqrt(d) + B_h(i, j)). Click a small grid too.");
   ImGui::TextUnformatted("sentence");
   ImGui::PushItemWidth(-1.0f);
   if (inputTextString("##sentence", s.sentence)) s.dirty = true;
   ImGui::PopItemWidth();
   HelpMarker("Words split on spaces; each word gets a fixed toy embedding, the same vector\n"
              "wherever it appears.");
-  if (SliderIntEven("toy d_model", &s.toyDModel, 2, 64)) s.dirty = true;
-  HelpMarker("Width of the toy embeddings x. Scores are x_i . x_j / sqrt(d_model).");
-  if (ImGui::SliderInt("toy seed", &s.toySeed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-  HelpMarker("Each word's vector is d_model random normal numbers drawn from the seed and the word itself.");
+  if (paramSlider(toy::kDModel, s.toyDModel, "Width of the toy embeddings x. Scores are x_i . x_j / sqrt(d_model).")) s.dirty = true;
+  if (paramSlider(toy::kSeed, s.toySeed, "Each word's vector is d_model random normal numbers drawn from the seed and the word itself.")) {
+    s.dirty = true;
+  }
   ImGui::PopItemWidth();
 }
 
@@ -469,32 +475,29 @@ void drawAlibiPanel(AlibiPanelState& s, AppContext& ctx) {
 //-----------------------------------------------------------------------------
 
 void saveAlibiPanel(const AlibiPanelState& s, nlohmann::json& j) {
-  j["heads"] = s.numHeads;
-  j["positions"] = s.numPositions;
+  cli::saveParam(j, table::kTabHeads, s.numHeads);
+  cli::saveParam(j, table::kTabPositions, s.numPositions);
   j["causal"] = s.causal;
   j["show_all"] = s.showAll;
-  j["first_heads"] = s.smallCount;
-  j["head"] = s.selectedHead + 1;
+  cli::saveParam(j, table::kTabFirstHeads, s.smallCount);
+  cli::saveParam(j, table::kHead, s.selectedHead + 1);
   j["log_slopes"] = s.logSlopes;
   j["sentence"] = s.sentence;
-  j["toy_d_model"] = s.toyDModel;
-  j["toy_seed"] = s.toySeed;
+  cli::saveParam(j, toy::kDModel, s.toyDModel);
+  cli::saveParam(j, toy::kSeed, s.toySeed);
 }
 
 void loadAlibiPanel(AlibiPanelState& s, const nlohmann::json& j) {
-  readSetting(j, "heads", s.numHeads, 1, kAlibiMaxHeads);
-  readSetting(j, "positions", s.numPositions, 2, kAlibiMaxPositions);
+  cli::loadParam(j, table::kTabHeads, s.numHeads);
+  cli::loadParam(j, table::kTabPositions, s.numPositions);
   readSetting(j, "causal", s.causal);
   readSetting(j, "show_all", s.showAll);
-  readSetting(j, "first_heads", s.smallCount, 1, 32);
-  int head = s.selectedHead + 1;
-  readSetting(j, "head", head, 1, s.numHeads);
-  s.selectedHead = head - 1;
+  cli::loadParam(j, table::kTabFirstHeads, s.smallCount);
+  if (int head = s.selectedHead + 1; cli::loadParam(j, table::kHead, head) && head <= s.numHeads) s.selectedHead = head - 1;
   readSetting(j, "log_slopes", s.logSlopes);
   readSetting(j, "sentence", s.sentence);
-  readSetting(j, "toy_d_model", s.toyDModel, 2, 64);
-  s.toyDModel -= s.toyDModel % 2;
-  readSetting(j, "toy_seed", s.toySeed, 0, 999);
+  cli::loadParam(j, toy::kDModel, s.toyDModel);
+  cli::loadParam(j, toy::kSeed, s.toySeed);
   s.dirty = true;
 }
 

@@ -1,6 +1,6 @@
 // panel_alibi.hpp: the ALiBi view. State is a plain struct owned by AppState.
 //
-// The slopes of 1..kAlibiMaxHeads heads in the order get_slopes produces them (the two groups of
+// The slopes of 1..128 heads in the order get_slopes produces them (the two groups of
 // a non-power-of-two count coloured apart), per-head bias grids as small multiples on one colour
 // scale, causal or symmetric, and a toy sentence's attention weights through softmax without
 // and with the selected head's bias. Numbers come from core/alibi.hpp and core/attention.hpp
@@ -14,30 +14,28 @@
 
 #include "app/gui/base/panel_def.hpp"
 #include "app/cli/model_config.hpp"
+#include "app/cli/scheme_params.hpp"
 #include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
 #include "app/gui/base/config_notes.hpp"
 
 namespace posviz::app {
 
-constexpr int kAlibiMaxHeads = 128;
-constexpr int kAlibiMaxPositions = 256;
-
 struct AlibiPanelState {
   bool dirty = true;                 // recompute on the next frame
 
-  // Parameters
-  int numHeads = 12;                 // 1 .. kAlibiMaxHeads
-  int numPositions = 24;             // T of each bias grid, 2 .. kAlibiMaxPositions
+  // Parameters (defaults and ranges: cli::params::alibi, toy)
+  int numHeads = static_cast<int>(cli::params::alibi::kTabHeads.defaultInt());
+  int numPositions = static_cast<int>(cli::params::alibi::kTabPositions.defaultInt());   // T of each bias grid
   bool causal = true;                // causal -m(i-j), j > i masked; else symmetric -m|i-j|
   bool showAll = true;               // small multiples for every head, else the first smallCount
-  int smallCount = 8;
+  int smallCount = static_cast<int>(cli::params::alibi::kTabFirstHeads.defaultInt());
   int selectedHead = 0;              // 0-based, for the toy attention
   bool logSlopes = true;             // slopes plot on a log axis
   bool sharedScale = true;           // small multiples on one colour scale (else each its own)
   std::string sentence = "the cat sat on the mat because it was tired";
-  int toyDModel = 16;                // even
-  int toySeed = 0;
+  int toyDModel = static_cast<int>(cli::params::toy::kDModel.defaultInt());   // even
+  int toySeed = static_cast<int>(cli::params::toy::kSeed.defaultInt());
   int backendEpoch = 0;              // ctx.backendEpoch the bias grids were computed under
 
   // Derived
@@ -67,8 +65,8 @@ void drawAlibiPanel(AlibiPanelState& s, AppContext& ctx);
 void saveAlibiPanel(const AlibiPanelState& s, nlohmann::json& j);
 void loadAlibiPanel(AlibiPanelState& s, const nlohmann::json& j);
 
-// An ALiBi model's config: its head count (1 .. kAlibiMaxHeads). Other encodings leave the
-// panel alone.
+// An ALiBi model's config: its head count (more than the tab draws is said in a note). Other
+// encodings leave the panel alone.
 void applyAlibiConfig(AlibiPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes);
 
 // Small multiples: count square grids of `cell` pixels (label line included), perRow to a row, in

@@ -6,7 +6,6 @@
 // [SECTION] Drawing: the decision chart
 #include "app/gui/panels/app_state.hpp"
 #include "app/gui/panels/panels.hpp"
-#include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_compare.hpp"
 
 #include <imgui.h>
@@ -15,6 +14,7 @@
 #include <exception>
 
 #include "app/cli/preset_schemes.hpp"
+#include "app/gui/widgets/param_widgets.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/untrusted_text.hpp"
 
@@ -48,6 +48,8 @@ void updateComparePanel(ComparePanelState& s) {
 
 namespace {
 
+namespace table = cli::params::compare;
+
 const ImVec4 kAgreeColor(0.40f, 0.85f, 0.45f, 1.0f);
 const ImVec4 kQualifyColor(1.00f, 0.72f, 0.35f, 1.0f);
 const ImVec4 kContradictColor(1.00f, 0.40f, 0.40f, 1.0f);
@@ -72,18 +74,17 @@ void drawParameters(ComparePanelState& s, float scale) {
   HelpMarker("Every cell of the table is computed for this shape.\n"
              "head_dim = d_model / heads: RoPE rotates head_dim dims, ALiBi has one slope per head.");
   ImGui::PushItemWidth(170.0f * scale);
-  if (SliderIntEven("d_model", &s.dModel, 2, 8192)) s.dirty = true;
-  HelpMarker("Width of the embeddings. Learned parameters = L0 x d_model; sinusoidal ||PE|| = sqrt(d_model/2).");
-  if (ImGui::SliderInt("heads", &s.numHeads, 1, 64, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-  HelpMarker("Attention heads. ALiBi slope m_h = 2^(-8h/H) (power-of-two H; Press et al. otherwise).\n"
-             "d_model / heads must be even.");
-  if (SliderIntLog("trained L0", &s.trainedLength, 2, 1 << 20)) s.dirty = true;
-  HelpMarker("Positions seen in training: the learned table has rows 0..L0-1; a pair whose angle\n"
-             "(L0-1) theta_i stays below 2 pi never completed a turn in training.");
-  if (SliderIntLog("target L", &s.targetLength, 2, 1 << 29)) s.dirty = true;
-  HelpMarker("The sequence run now: positions 0..L-1. Extrapolation means L > L0.");
-  if (ImGui::SliderInt("seed", &s.seed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-  HelpMarker("Seed of the q and k vectors of the relative check (N(0, 1)).");
+  bool changed = paramSlider(table::kDModel, s.dModel,
+                             "Width of the embeddings. Learned parameters = L0 x d_model; sinusoidal ||PE|| = sqrt(d_model/2).");
+  changed |= paramSlider(table::kHeads, s.numHeads,
+                         "Attention heads. ALiBi slope m_h = 2^(-8h/H) (power-of-two H; Press et al. otherwise).\n"
+                         "d_model / heads must be even.");
+  changed |= paramSlider(table::kTrainedLength, s.trainedLength,
+                         "Positions seen in training: the learned table has rows 0..L0-1; a pair whose angle\n"
+                         "(L0-1) theta_i stays below 2 pi never completed a turn in training.");
+  changed |= paramSlider(table::kTargetLength, s.targetLength, "The sequence run now: positions 0..L-1. Extrapolation means L > L0.");
+  changed |= paramSlider(table::kSeed, s.seed, "Seed of the q and k vectors of the relative check (N(0, 1)).");
+  if (changed) s.dirty = true;
   ImGui::PopItemWidth();
   if (!s.error.empty()) ErrorText(s.error);
   if (!s.table) return;
@@ -282,21 +283,20 @@ namespace {
 
 // The Compare and Where-position-enters views: their parameters are kept between runs.
 void saveCompare(const AppState& a, nlohmann::json& j) {
-  j["d_model"] = a.compare.dModel;
-  j["heads"] = a.compare.numHeads;
-  j["trained_length"] = a.compare.trainedLength;
-  j["target_length"] = a.compare.targetLength;
-  j["seed"] = a.compare.seed;
+  cli::saveParam(j, table::kDModel, a.compare.dModel);
+  cli::saveParam(j, table::kHeads, a.compare.numHeads);
+  cli::saveParam(j, table::kTrainedLength, a.compare.trainedLength);
+  cli::saveParam(j, table::kTargetLength, a.compare.targetLength);
+  cli::saveParam(j, table::kSeed, a.compare.seed);
 }
 
 void loadCompare(AppState& a, const nlohmann::json& j) {
   ComparePanelState& s = a.compare;
-  readSetting(j, "d_model", s.dModel, 2, 8192);
-  s.dModel -= s.dModel % 2;
-  readSetting(j, "heads", s.numHeads, 1, 64);
-  readSetting(j, "trained_length", s.trainedLength, 2, 1 << 20);
-  readSetting(j, "target_length", s.targetLength, 2, 1 << 29);
-  readSetting(j, "seed", s.seed, 0, 999);
+  cli::loadParam(j, table::kDModel, s.dModel);
+  cli::loadParam(j, table::kHeads, s.numHeads);
+  cli::loadParam(j, table::kTrainedLength, s.trainedLength);
+  cli::loadParam(j, table::kTargetLength, s.targetLength);
+  cli::loadParam(j, table::kSeed, s.seed);
   s.dirty = true;
 }
 

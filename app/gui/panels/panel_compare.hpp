@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/gui/base/panel_def.hpp"
+#include "app/cli/scheme_params.hpp"
 #include "app/gui/base/app_context.hpp"
 #include "core/lessons/comparison_claims.hpp"
 
@@ -21,12 +22,12 @@ namespace posviz::app {
 struct ComparePanelState {
   bool dirty = true;                 // recompute on the next frame
 
-  // Parameters
-  int dModel = 512;                  // even, 2..8192
-  int numHeads = 8;                  // 1..64, must give an even head dim
-  int trainedLength = 2048;          // L0, 2..2^20
-  int targetLength = 8192;           // L, 2..2^29 (ImGui sliders stop at 2^30)
-  int seed = 0;                      // q, k of the relative check
+  // Parameters (defaults and ranges: cli::params::compare)
+  int dModel = static_cast<int>(cli::params::compare::kDModel.defaultInt());          // even
+  int numHeads = static_cast<int>(cli::params::compare::kHeads.defaultInt());         // must give an even head dim
+  int trainedLength = static_cast<int>(cli::params::compare::kTrainedLength.defaultInt());   // L0
+  int targetLength = static_cast<int>(cli::params::compare::kTargetLength.defaultInt());     // L
+  int seed = static_cast<int>(cli::params::compare::kSeed.defaultInt());              // q, k of the relative check
 
   // Decision chart: the answer chosen at each node along the path from the root (-1 = none yet).
   std::vector<int> path;

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "app/gui/widgets/param_widgets.hpp"
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/learned.hpp"
@@ -24,7 +25,12 @@ namespace posviz::app {
 
 namespace {
 
-constexpr int kMaxPositions = kLearnedMaxPositions;
+namespace table = cli::params::learned;
+
+// The most rows (columns) a table of `other` columns (rows) may have in the window.
+int cellBudget(int other) {
+  return static_cast<int>(std::min(static_cast<long long>(table::kMaxLen.max), kLearnedMaxCells / std::max(other, 1)));
+}
 
 std::string noRowReason(long long pos, int maxLen) {
   return "position " + formatCount(pos) + " has no row: max_len " + formatCount(maxLen) + " (rows 0.." +
@@ -143,18 +149,17 @@ void drawControls(LearnedPanelState& s, AppContext&) {
 
   if (!s.fromFile) {
     bool changed = false;
-    changed |= SliderIntLog("max_len", &s.maxLen, 1, kMaxPositions);
-    HelpMarker("Rows of the table: positions 0 .. max_len-1 exist, position max_len does not.");
-    changed |= SliderIntLog("d_model", &s.dModel, 1, kLearnedMaxDModel);
-    HelpMarker("Columns: the model width.");
-    int seed = static_cast<int>(s.seed);
-    if (ImGui::InputInt("seed", &seed)) {
-      s.seed = static_cast<std::uint64_t>(std::max(seed, 0));
+    // The window builds at most kLearnedMaxCells values: each size's slider stops where the other allows.
+    changed |= paramSlider(table::kMaxLen, s.maxLen, "Rows of the table: positions 0 .. max_len-1 exist, position max_len does not.",
+                           SliderSpan{table::kMaxLen.min, static_cast<double>(cellBudget(s.dModel))});
+    changed |= paramSlider(table::kDModel, s.dModel, "Columns: the model width.",
+                           SliderSpan{table::kDModel.min, static_cast<double>(cellBudget(s.maxLen))});
+    long long seed = static_cast<long long>(s.seed);
+    if (paramSlider(table::kSeed, seed, "The seed of the random numbers the table starts from (normal values, the same on every machine).")) {
+      s.seed = static_cast<std::uint64_t>(seed);
       changed = true;
     }
-    HelpMarker("The seed of the random numbers the table starts from (normal values, the same on every machine).");
-    changed |= ImGui::SliderFloat("std", &s.stddev, kLearnedMinStd, kLearnedMaxStd, "%.3f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-    HelpMarker("P[i][j] ~ N(0, std^2); GPT-2 initialises with std = 0.02.");
+    changed |= paramSlider(table::kStd, s.stddev, "P[i][j] ~ N(0, std^2).");
     if (changed) s.tableDirty = true;
   } else {
     if (s.openRequested) {
@@ -180,13 +185,13 @@ void drawControls(LearnedPanelState& s, AppContext&) {
   ImGui::Spacing();
   ImGui::TextUnformatted("Positions");
   ImGui::Separator();
-  if (SliderIntLog("positions", &s.numPositions, 1, kMaxPositions)) {
+  if (paramSlider(table::kTabPositions, s.numPositions, "Rows shown: 0 .. positions-1. It may exceed max_len: those positions have no row and are drawn hatched.")) {
     s.map.resetView();
     s.dirty = true;
   }
-  HelpMarker("Rows shown: 0 .. positions-1. It may exceed max_len: those positions have no row and are drawn hatched.");
-  ImGui::SliderInt("lookup pos", &s.lookupPos, 0, kMaxPositions - 1, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-  HelpMarker("Position pos reads row pos of the table; past the last row (pos >= L0) there is nothing to read. Click a heatmap row to pick it.");
+  paramSlider(table::kTabLookup, s.lookupPos,
+              "Position pos reads row pos of the table; past the last row (pos >= L0) there is nothing to read. "
+              "Click a heatmap row to pick it.");
   if (ImGui::BeginCombo("colormap", colormapName(s.colormap))) {
     for (Colormap c : allColormaps())
       if (ImGui::Selectable(colormapName(c), c == s.colormap)) s.colormap = c;
@@ -221,10 +226,20 @@ void requestLearnedTable(LearnedPanelState& s) { requestTable(s, s.fromFile); }
 
 void applyLearnedConfig(LearnedPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
   if (c.encoding != cli::ModelEncoding::Learned) return;
-  if (c.maxPositions >= 1) s.maxLen = static_cast<int>(fitConfigValue("Learned", "max_position_embeddings", "max_len", c.maxPositions, 1, kMaxPositions, notes));
-  if (c.hiddenSize >= 1) s.dModel = static_cast<int>(fitConfigValue("Learned", "hidden_size", "d_model", c.hiddenSize, 1, kLearnedMaxDModel, notes));
-  s.numPositions = std::min(kMaxPositions, s.maxLen + std::max(1, s.maxLen / 4));
-  s.lookupPos = s.maxLen;
+  if (c.maxPositions >= 1) {
+    s.maxLen = static_cast<int>(fitConfigParam("Learned", "max_position_embeddings", table::kMaxLen, static_cast<double>(c.maxPositions), notes));
+  }
+  if (c.hiddenSize >= 1) {
+    s.dModel = static_cast<int>(fitConfigParam("Learned", "hidden_size", table::kDModel, static_cast<double>(c.hiddenSize), notes));
+  }
+  if (const int rows = cellBudget(s.dModel); s.maxLen > rows) {
+    notes.push_back("Learned tab: a table of max_len " + std::to_string(s.maxLen) + " x d_model " + std::to_string(s.dModel) +
+                    " is more than the window builds (" + std::to_string(kLearnedMaxCells) + " values): max_len shown at " +
+                    std::to_string(rows));
+    s.maxLen = rows;
+  }
+  s.numPositions = std::min(static_cast<int>(table::kTabPositions.max), s.maxLen + std::max(1, s.maxLen / 4));
+  s.lookupPos = std::min(static_cast<int>(table::kTabLookup.max), s.maxLen);
   s.fromFile = false;
   s.tableDirty = true;
 }
@@ -455,28 +470,30 @@ namespace {
 
 void saveLearned(const AppState& a, nlohmann::json& j) {
   const LearnedPanelState& s = a.learned;
-  j["max_len"] = s.maxLen;
-  j["d_model"] = s.dModel;
-  j["seed"] = s.seed;
-  j["std"] = s.stddev;
-  j["positions"] = s.numPositions;
-  j["lookup_pos"] = s.lookupPos;
+  cli::saveParam(j, table::kMaxLen, s.maxLen);
+  cli::saveParam(j, table::kDModel, s.dModel);
+  cli::saveParam(j, table::kSeed, s.seed);
+  cli::saveParam(j, table::kStd, s.stddev);
+  cli::saveParam(j, table::kTabPositions, s.numPositions);
+  cli::saveParam(j, table::kTabLookup, s.lookupPos);
   j["path"] = s.path;
   j["colormap"] = colormapName(s.colormap);
 }
 
 void loadLearned(AppState& a, const nlohmann::json& j) {
   LearnedPanelState& s = a.learned;
-  readSetting(j, "max_len", s.maxLen, 1, kLearnedMaxPositions);
-  readSetting(j, "d_model", s.dModel, 1, kLearnedMaxDModel);
-  readSetting(j, "seed", s.seed, 0, static_cast<std::uint64_t>(std::numeric_limits<int>::max()));   // the seed field is an int
-  // Compared as the float the slider holds: 0.001f saved reads back as 0.001, just below 0.001f.
-  if (double sd = 0.0; readSetting(j, "std", sd, 0.0, 1e30)) {
-    const float f = static_cast<float>(sd);
-    if (f >= kLearnedMinStd && f <= kLearnedMaxStd) s.stddev = f;
+  // A table larger than the window builds is not taken: both sizes stay as they were.
+  int maxLen = s.maxLen, dModel = s.dModel;
+  cli::loadParam(j, table::kMaxLen, maxLen);
+  cli::loadParam(j, table::kDModel, dModel);
+  if (maxLen <= cellBudget(dModel)) {
+    s.maxLen = maxLen;
+    s.dModel = dModel;
   }
-  readSetting(j, "positions", s.numPositions, 1, kLearnedMaxPositions);
-  readSetting(j, "lookup_pos", s.lookupPos, 0, kLearnedMaxPositions - 1);
+  cli::loadParam(j, table::kSeed, s.seed);
+  cli::loadParam(j, table::kStd, s.stddev);
+  cli::loadParam(j, table::kTabPositions, s.numPositions);
+  cli::loadParam(j, table::kTabLookup, s.lookupPos);
   readSetting(j, "path", s.path);
   readSetting(j, "colormap", s.colormap);
   s.tableDirty = true;

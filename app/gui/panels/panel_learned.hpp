@@ -9,6 +9,7 @@
 
 #include "app/gui/base/panel_def.hpp"
 #include "app/cli/model_config.hpp"
+#include "app/cli/scheme_params.hpp"
 #include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
 #include "app/gui/widgets/worker.hpp"
@@ -18,10 +19,9 @@
 
 namespace posviz::app {
 
-// Slider ranges, shared with the settings loader (panels.cpp).
-constexpr int kLearnedMaxPositions = 131072;          // max_len, positions, lookup pos + 1
-constexpr int kLearnedMaxDModel = 4096;
-constexpr float kLearnedMinStd = 0.001f, kLearnedMaxStd = 1.0f;
+// The largest table the window builds, in values: max_len x d_model (131072 x 4096, 2 GiB as
+// float32). The sliders stop there; a config or settings file asking for more is told so.
+constexpr long long kLearnedMaxCells = 1LL << 29;
 
 // What the table job delivers: the table plus what the view draws from it.
 struct LearnedTableResult {
@@ -40,17 +40,17 @@ struct LearnedTableResult {
 
 struct LearnedPanelState {
   bool dirty = true;                      // recompute on the next frame
-  // Seeded table (learnedInit): N(0, stddev^2).
-  int maxLen = 512;                       // rows of the table, 1..131072
-  int dModel = 64;                        // cols, 1..4096
-  std::uint64_t seed = 0;
-  float stddev = 0.02f;                   // GPT-2's initializer std
+  // Seeded table (learnedInit): N(0, stddev^2). Defaults and ranges: cli::params::learned.
+  int maxLen = static_cast<int>(cli::params::learned::kMaxLen.defaultInt());     // rows of the table
+  int dModel = static_cast<int>(cli::params::learned::kDModel.defaultInt());     // cols
+  std::uint64_t seed = static_cast<std::uint64_t>(cli::params::learned::kSeed.defaultInt());
+  float stddev = static_cast<float>(cli::params::learned::kStd.def);             // GPT-2's initializer std
   bool fromFile = false;                  // the table came from a .npy
   std::string path;                       // the .npy path typed or opened
   std::string loadError;                  // last failed load, shown inline; the last good table stays
   bool openRequested = false;             // File > Open table: focus the path field
-  int numPositions = 640;                 // positions shown, may exceed maxLen (1..131072)
-  int lookupPos = 600;                    // the position looked up row by row
+  int numPositions = static_cast<int>(cli::params::learned::kTabPositions.defaultInt());  // may exceed maxLen
+  int lookupPos = static_cast<int>(cli::params::learned::kTabLookup.defaultInt());        // looked up row by row
   Colormap colormap = Colormap::RdBu;
 
   std::shared_ptr<const Grid> table;      // the current good table

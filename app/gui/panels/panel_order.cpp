@@ -16,6 +16,7 @@
 #include <cstring>
 #include <exception>
 
+#include "app/gui/widgets/param_widgets.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 
 namespace posviz::app {
@@ -171,11 +172,12 @@ void drawInputs(OrderPanelState& s, float scale) {
   if (ImGui::Checkbox("causal mask", &s.causal)) s.dirty = true;
   HelpMarker("Each token attends only to itself and earlier tokens. The mask is itself positional,\n"
              "so with it even 'none' sees the order.");
-  if (SliderIntEven("toy d_model", &s.toyDModel, 2, 64)) s.dirty = true;
-  HelpMarker("Width of the toy embeddings; W_q, W_k, W_v are seeded d x d normals / sqrt(d).");
-  if (ImGui::SliderInt("toy seed", &s.toySeed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-  HelpMarker("Each word's vector is d_model random normal numbers drawn from the seed and the word itself:\n"
-             "the same vector wherever the word stands.");
+  if (paramSlider(cli::params::toy::kDModel, s.toyDModel, "Width of the toy embeddings; W_q, W_k, W_v are seeded d x d normals / sqrt(d).")) s.dirty = true;
+  if (paramSlider(cli::params::toy::kSeed, s.toySeed,
+                  "Each word's vector is d_model random normal numbers drawn from the seed and the word itself:\n"
+                  "the same vector wherever the word stands.")) {
+    s.dirty = true;
+  }
   ImGui::PopItemWidth();
   ImGui::Checkbox("causal, no positions (NoPE)", &s.nopeView);
   HelpMarker("A decoder with no position encoding at all (NoPE) still has its causal mask: query t\n"

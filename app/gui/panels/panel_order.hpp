@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "app/gui/base/panel_def.hpp"
+#include "app/cli/scheme_params.hpp"
 #include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
 #include "core/nope.hpp"
@@ -36,8 +37,8 @@ struct OrderPanelState {
   char shuffled[kOrderTextSize] = "mat the on sat cat The";  // must rearrange the same tokens
   int encoding = 0;                       // index into orderEncodings()
   bool causal = false;                    // causal mask in the toy attention
-  int toyDModel = 8;                      // even, 2..64
-  int toySeed = 0;
+  int toyDModel = static_cast<int>(cli::params::toy::kDModel.defaultInt());   // even (cli::params::toy)
+  int toySeed = static_cast<int>(cli::params::toy::kSeed.defaultInt());
   bool nopeView = false;                  // show the NoPE section instead of the encoding's maps
 
   // Derived

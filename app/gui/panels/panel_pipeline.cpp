@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "app/gui/widgets/param_widgets.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 
 namespace posviz::app {
@@ -97,12 +98,12 @@ void drawParameters(PipelinePanelState& s, float scale) {
              "so they stay the same; the outputs sum_j w_ij R_j v_j do not.");
   ImGui::TextUnformatted("sentence");
   if (ImGui::InputText("##pipeline-sentence", s.sentence, sizeof s.sentence)) s.dirty = true;
-  if (ImGui::SliderInt("token", &s.token, 0, std::max(0, static_cast<int>(s.tokens.size()) - 1), "%d", ImGuiSliderFlags_AlwaysClamp))
+  const double lastToken = static_cast<double>(std::max(0, static_cast<int>(s.tokens.size()) - 1));
+  if (paramSlider(cli::params::toy::kToken, s.token, "Which token (and position) the add/concatenate norms use.", SliderSpan{0, lastToken})) {
     s.dirty = true;
-  HelpMarker("Which token (and position) the add/concatenate norms use.");
-  if (SliderIntEven("toy d_model", &s.toyDModel, 2, 64)) s.dirty = true;
-  if (ImGui::SliderInt("toy seed", &s.toySeed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-  HelpMarker("The toy model of the Word order tab.");
+  }
+  if (paramSlider(cli::params::toy::kDModel, s.toyDModel, "The toy model of the Word order tab.")) s.dirty = true;
+  if (paramSlider(cli::params::toy::kSeed, s.toySeed, "The toy model of the Word order tab.")) s.dirty = true;
   if (ImGui::Checkbox("causal mask", &s.causal)) s.dirty = true;
   ImGui::PopItemWidth();
   if (!s.error.empty()) ErrorText(s.error);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/gui/base/panel_def.hpp"
+#include "app/cli/scheme_params.hpp"
 #include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
 #include "core/pipeline.hpp"
@@ -30,9 +31,10 @@ struct PipelinePanelState {
   bool concatenate = false;               // show [x; p] instead of x + p
   bool rotateValues = false;              // RoPE on V as well
   char sentence[kPipelineTextSize] = "The cat sat on the mat";
-  int token = 1;                          // which token's embedding the norms use
-  int toyDModel = 8;                      // even, 2..64
-  int toySeed = 0;
+  // Defaults and ranges: cli::params::toy.
+  int token = static_cast<int>(cli::params::toy::kToken.defaultInt());         // whose embedding the norms use
+  int toyDModel = static_cast<int>(cli::params::toy::kDModel.defaultInt());    // even
+  int toySeed = static_cast<int>(cli::params::toy::kSeed.defaultInt());
   bool causal = false;
 
   // Derived

@@ -16,8 +16,9 @@
 #include <chrono>
 #include <exception>
 #include <functional>
+#include <optional>
 
-#include "app/gui/base/read_setting.hpp"
+#include "app/gui/widgets/param_widgets.hpp"
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/alibi.hpp"
@@ -35,12 +36,17 @@ namespace posviz::app {
 
 namespace {
 
+namespace params = cli::params;
+
 T5BucketParams t5Params(const RelativePanelState& s) { return {s.numBuckets, s.maxDistance, !s.t5Causal}; }
 KerpleParams kerpleParams(const RelativePanelState& s) {
   return {s.kerplePower ? KerpleKernel::Power : KerpleKernel::Log, s.kerpleR1, s.kerpleR2};
 }
 FireParams fireParams(const RelativePanelState& s) { return {s.fireC, s.fireThreshold}; }
 XposParams xposParams(const RelativePanelState& s) { return {s.headDim, s.ropeBase, s.scaleBase}; }
+
+// The power kernel is conditionally positive definite only for r2 <= 2 (Chi et al. 2022).
+constexpr double kPowerMaxR2 = 2.0;
 
 // The sliders cannot express every constraint: bidirectional buckets come in pairs, and
 // max_distance must lie above the exact range.
@@ -49,7 +55,7 @@ void clampParameters(RelativePanelState& s) {
   const int exact = (s.t5Causal ? s.numBuckets : s.numBuckets / 2) / 2;
   s.maxDistance = std::max(s.maxDistance, exact + 1);
   s.t5Head = std::clamp(s.t5Head, 0, s.t5Heads - 1);
-  if (s.kerplePower) s.kerpleR2 = std::min(s.kerpleR2, 2.0f);
+  if (s.kerplePower) s.kerpleR2 = std::min(s.kerpleR2, kPowerMaxR2);
   s.txlQuery = std::clamp(s.txlQuery, 0, s.numPositions - 1);
   s.txlDModel -= s.txlDModel % 2;
 }
@@ -155,94 +161,83 @@ void updateRelativePanel(RelativePanelState& s) {
 
 namespace {
 
+bool markDirty(bool moved, RelativePanelState& s) {
+  if (moved) s.dirty = true;
+  return moved;
+}
+
 void drawT5Parameters(RelativePanelState& s) {
   ImGui::TextUnformatted("T5 relative buckets");
-  if (SliderIntLog("positions T", &s.numPositions, 2, kRelativeMaxPositions)) s.dirty = true;
-  HelpMarker("Query positions i and key positions j = 0 .. T-1 of every grid on this tab.");
-  if (ImGui::SliderInt("num_buckets", &s.numBuckets, 2, 256, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-  HelpMarker("relative_attention_num_buckets N. Bidirectional: N/2 per direction (even N); of each side's N',\n"
-             "distances below N'/2 get a bucket each, the rest log-spaced up to max_distance.");
-  if (SliderIntLog("max_distance", &s.maxDistance, 2, 4096)) s.dirty = true;
-  HelpMarker("relative_attention_max_distance D: every distance >= D shares the last bucket of its side.\n"
-             "bucket = N'/2 + trunc(log(a / (N'/2)) / log(D / (N'/2)) * (N' - N'/2)), capped at N' - 1.");
+  markDirty(paramSlider(params::relative::kTabPositions, s.numPositions, "Query positions i and key positions j = 0 .. T-1 of every grid on this tab."), s);
+  markDirty(paramSlider(params::t5::kNumBuckets, s.numBuckets,
+                      "relative_attention_num_buckets N. Bidirectional: N/2 per direction (even N); of each side's N',\n"
+                      "distances below N'/2 get a bucket each, the rest log-spaced up to max_distance."), s);
+  markDirty(paramSlider(params::t5::kMaxDistance, s.maxDistance,
+                      "relative_attention_max_distance D: every distance >= D shares the last bucket of its side.\n"
+                      "bucket = N'/2 + trunc(log(a / (N'/2)) / log(D / (N'/2)) * (N' - N'/2)), capped at N' - 1."), s);
   if (ImGui::Checkbox("causal (decoder)", &s.t5Causal)) s.dirty = true;
   HelpMarker("Decoder self-attention: only the past counts (a = max(i - j, 0)), all N buckets on one side;\n"
              "keys after the query share bucket 0.");
-  if (ImGui::SliderInt("heads", &s.t5Heads, 1, kRelativeMaxHeads, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-  HelpMarker("Columns of the bias table: T5 learns one scalar per (bucket, head), added to q.k before softmax.");
+  markDirty(paramSlider(params::t5::kHeads, s.t5Heads, "Columns of the bias table: T5 learns one scalar per (bucket, head), added to q.k before softmax."), s);
   int head = s.t5Head + 1;
-  if (ImGui::SliderInt("head", &head, 1, s.t5Heads, "%d", ImGuiSliderFlags_AlwaysClamp)) {
+  if (markDirty(paramSlider(params::t5::kHead, head, "The head whose bias grid table[bucket(j - i)][head] is shown. Click a table column too.",
+                          SliderSpan{1, static_cast<double>(s.t5Heads)}), s)) {
     s.t5Head = head - 1;
-    s.dirty = true;
   }
-  HelpMarker("The head whose bias grid table[bucket(j - i)][head] is shown. Click a table column too.");
-  if (ImGui::SliderInt("table seed", &s.t5Seed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-  HelpMarker("The table is random normal numbers from the seed, standing in for trained weights.");
+  markDirty(paramSlider(params::t5::kSeed, s.t5Seed, "The table is random normal numbers from the seed, standing in for trained weights."), s);
+}
+
+void drawKerpleParameters(RelativePanelState& s) {
+  int kernel = s.kerplePower ? 1 : 0;
+  ImGui::TextUnformatted("KERPLE");
+  ImGui::SameLine();
+  if (markDirty(paramChoiceIndex(params::kerple::kKernel, kernel,
+                               "KERPLE (Chi et al. 2022): log -r1 log(1 + r2 |i - j|); power -r1 |i - j|^r2 with 0 < r2 <= 2.\n"
+                               "Power with r2 = 1 is ALiBi with slope r1."), s)) {
+    s.kerplePower = kernel == 1;
+  }
+  markDirty(paramSlider(params::kerple::kR1, s.kerpleR1, "KERPLE's scale r1 > 0 (learned per head)."), s);
+  const std::optional<SliderSpan> r2Span =
+      s.kerplePower ? std::optional<SliderSpan>(SliderSpan{params::kerple::kR2.min, kPowerMaxR2}) : std::nullopt;
+  markDirty(paramSlider(params::kerple::kR2, s.kerpleR2, "KERPLE's r2 > 0: inside the log, or the power's exponent (<= 2).", r2Span), s);
 }
 
 void drawBiasParameters(RelativePanelState& s) {
   ImGui::TextUnformatted("Bias grids (causal)");
-  if (ImGui::SliderFloat("ALiBi m", &s.alibiSlope, 0.001f, 1.0f, "%.4f", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
-    s.dirty = true;
-  HelpMarker("ALiBi: B(i, j) = -m (i - j). Press et al. 2022.");
+  markDirty(paramSlider(params::alibi::kRelativeTabSlope, s.alibiSlope, "ALiBi: B(i, j) = -m (i - j). Press et al. 2022."), s);
   ImGui::Checkbox("one colour scale", &s.sharedScale);
   HelpMarker("On: KERPLE, FIRE and ALiBi share one range, so their strengths compare as they act.\n"
              "Off: each grid its own range, to see the shape of each.");
-  int kernel = s.kerplePower ? 1 : 0;
-  bool changed = ImGui::RadioButton("KERPLE log", &kernel, 0);
-  ImGui::SameLine();
-  changed |= ImGui::RadioButton("power", &kernel, 1);
-  if (changed) {
-    s.kerplePower = kernel == 1;
-    s.dirty = true;
-  }
-  HelpMarker("KERPLE (Chi et al. 2022): log -r1 log(1 + r2 |i - j|); power -r1 |i - j|^r2 with 0 < r2 <= 2.\n"
-             "Power with r2 = 1 is ALiBi with slope r1.");
-  if (ImGui::SliderFloat("r1", &s.kerpleR1, 0.01f, 10.0f, "%.3f", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
-    s.dirty = true;
-  HelpMarker("KERPLE's scale r1 > 0 (learned per head).");
-  if (ImGui::SliderFloat("r2", &s.kerpleR2, 0.01f, s.kerplePower ? 2.0f : 10.0f, "%.3f",
-                         ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
-    s.dirty = true;
-  HelpMarker("KERPLE's r2 > 0: inside the log, or the power's exponent (<= 2).");
-  if (SliderDouble("FIRE c", &s.fireC, kFireMinC, kFireMaxC, "%.3f", true)) s.dirty = true;
-  HelpMarker("FIRE (Li et al. 2023): b(i, j) = f(psi(i - j) / (psi(max(L, i)) + 1e-6)), psi(x) = log(c x + 1).\n"
-             "Defaults are the reference module's: c 0.1, L 512, 32 hidden units.");
-  if (SliderDouble("FIRE L", &s.fireThreshold, kFireMinL, kFireMaxL, "%.1f", true)) s.dirty = true;
-  HelpMarker("The threshold L: queries before L are normalised by psi(L), later ones by their own psi(i).");
-  if (ImGui::SliderInt("FIRE hidden", &s.fireHidden, 1, 128, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-  HelpMarker("Hidden units of f: 1 -> hidden (ReLU) -> 1.");
-  if (ImGui::SliderInt("FIRE seed", &s.fireSeed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-  HelpMarker("f's weights are seeded as nn.Linear initialises them (no trained FIRE weights are published).");
+  drawKerpleParameters(s);
+  markDirty(paramSlider(params::fire::kC, s.fireC,
+                      "FIRE (Li et al. 2023): b(i, j) = f(psi(i - j) / (psi(max(L, i)) + 1e-6)), psi(x) = log(c x + 1)."), s);
+  markDirty(paramSlider(params::fire::kThreshold, s.fireThreshold,
+                      "The threshold L: queries before L are normalised by psi(L), later ones by their own psi(i)."), s);
+  markDirty(paramSlider(params::fire::kHidden, s.fireHidden, "Hidden units of f: 1 -> hidden (ReLU) -> 1."), s);
+  markDirty(paramSlider(params::fire::kSeed, s.fireSeed, "f's weights are seeded as nn.Linear initialises them (no trained FIRE weights are published)."), s);
 }
 
 void drawXposParameters(RelativePanelState& s) {
   ImGui::TextUnformatted("xPos on RoPE");
-  if (SliderIntEven("head_dim", &s.headDim, 2, 256)) s.dirty = true;
-  HelpMarker("d: pairs i = 0 .. d/2 - 1, zeta_i = (2i/d + 0.4) / 1.4.");
-  if (ImGui::SliderFloat("RoPE base", &s.ropeBase, 100.0f, 1.0e6f, "%.0f", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
-    s.dirty = true;
-  HelpMarker("theta_i = base^(-2i/d).");
-  if (ImGui::SliderFloat("scale_base", &s.scaleBase, 16.0f, 8192.0f, "%.0f", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
-    s.dirty = true;
-  HelpMarker("xPos: query n scaled by zeta_i^(n / scale_base), key m by zeta_i^(-m / scale_base), so pair i of\n"
-             "q.k carries zeta_i^((n - m) / scale_base). Sun et al. 2022; torchscale's default is 512.");
-  if (SliderIntLog("max distance", &s.maxOffset, 16, 16384)) s.dirty = true;
-  HelpMarker("Distances n - m = 0 .. this on the plot's x axis.");
+  markDirty(paramSlider(params::rope::kHeadDim, s.headDim, "d: pairs i = 0 .. d/2 - 1, zeta_i = (2i/d + 0.4) / 1.4."), s);
+  markDirty(paramSlider(params::rope::kBase, s.ropeBase, "theta_i = base^(-2i/d)."), s);
+  markDirty(paramSlider(params::xpos::kScaleBase, s.scaleBase,
+                      "xPos: query n scaled by zeta_i^(n / scale_base), key m by zeta_i^(-m / scale_base), so pair i of\n"
+                      "q.k carries zeta_i^((n - m) / scale_base). Sun et al. 2022."), s);
+  markDirty(paramSlider(params::xpos::kMaxOffset, s.maxOffset, "Distances n - m = 0 .. this on the plot's x axis."), s);
 }
 
 void drawTxlParameters(RelativePanelState& s) {
   ImGui::TextUnformatted("Transformer-XL terms");
-  if (ImGui::SliderInt("query i", &s.txlQuery, 0, s.numPositions - 1, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-  HelpMarker("The query row whose four score terms are plotted against every key j.");
-  if (SliderIntEven("d_model", &s.txlDModel, 2, 256)) s.dirty = true;
-  HelpMarker("Width of the token embeddings E_x and of the relative sinusoid R_{i-j}\n"
-             "(cat(sin(p inv_freq), cos(p inv_freq)), inv_freq = 1/10000^(2k/d), as mem_transformer.py).");
-  if (ImGui::SliderInt("d_head", &s.txlDHead, 1, 128, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-  HelpMarker("Rows of Wq, Wk,E, Wk,R and the length of u and v.");
-  if (ImGui::SliderInt("TXL seed", &s.txlSeed, 0, 999, "%d", ImGuiSliderFlags_AlwaysClamp)) s.dirty = true;
-  HelpMarker("Weights and embeddings are random numbers from the seed: (a) content, (b) content-position,\n"
-             "(c) global content bias u, (d) global position bias v (Dai et al. 2019, section 3.3).");
+  markDirty(paramSlider(params::txl::kQuery, s.txlQuery, "The query row whose four score terms are plotted against every key j.",
+                      SliderSpan{0, static_cast<double>(s.numPositions - 1)}), s);
+  markDirty(paramSlider(params::txl::kDModel, s.txlDModel,
+                      "Width of the token embeddings E_x and of the relative sinusoid R_{i-j}\n"
+                      "(cat(sin(p inv_freq), cos(p inv_freq)), inv_freq = 1/10000^(2k/d), as mem_transformer.py)."), s);
+  markDirty(paramSlider(params::txl::kDHead, s.txlDHead, "Rows of Wq, Wk,E, Wk,R and the length of u and v."), s);
+  markDirty(paramSlider(params::txl::kSeed, s.txlSeed,
+                      "Weights and embeddings are random numbers from the seed: (a) content, (b) content-position,\n"
+                      "(c) global content bias u, (d) global position bias v (Dai et al. 2019, section 3.3)."), s);
 }
 
 }  // namespace
@@ -477,61 +472,67 @@ void drawRelativePanel(RelativePanelState& s, AppContext& ctx) {
 // [SECTION] Settings
 //-----------------------------------------------------------------------------
 
+namespace {
+
+// The tab's files name RoPE's base "rope_base" (beside xPos's scale_base), not the table's "base".
+constexpr const char* kRopeBaseKey = "rope_base";
+
+}  // namespace
+
 void saveRelativePanel(const RelativePanelState& s, nlohmann::json& j) {
-  j["positions"] = s.numPositions;
-  j["num_buckets"] = s.numBuckets;
-  j["max_distance"] = s.maxDistance;
+  cli::saveParam(j, params::relative::kTabPositions, s.numPositions);
+  cli::saveParam(j, params::t5::kNumBuckets, s.numBuckets);
+  cli::saveParam(j, params::t5::kMaxDistance, s.maxDistance);
   j["t5_causal"] = s.t5Causal;
-  j["heads"] = s.t5Heads;
-  j["head"] = s.t5Head + 1;
-  j["table_seed"] = s.t5Seed;
-  j["alibi_slope"] = s.alibiSlope;
+  cli::saveParam(j, params::t5::kHeads, s.t5Heads);
+  cli::saveParam(j, params::t5::kHead, s.t5Head + 1);
+  cli::saveParam(j, params::t5::kSeed, s.t5Seed);
+  cli::saveParam(j, params::alibi::kRelativeTabSlope, s.alibiSlope);
   j["shared_scale"] = s.sharedScale;
-  j["kerple_kernel"] = s.kerplePower ? "power" : "log";
-  j["kerple_r1"] = s.kerpleR1;
-  j["kerple_r2"] = s.kerpleR2;
-  j["fire_c"] = s.fireC;
-  j["fire_threshold"] = s.fireThreshold;
-  j["fire_hidden"] = s.fireHidden;
-  j["fire_seed"] = s.fireSeed;
-  j["head_dim"] = s.headDim;
-  j["rope_base"] = s.ropeBase;
-  j["scale_base"] = s.scaleBase;
-  j["max_offset"] = s.maxOffset;
-  j["txl_query"] = s.txlQuery;
-  j["txl_d_model"] = s.txlDModel;
-  j["txl_d_head"] = s.txlDHead;
-  j["txl_seed"] = s.txlSeed;
+  cli::saveParam(j, params::kerple::kKernel, s.kerplePower ? 1 : 0);
+  cli::saveParam(j, params::kerple::kR1, s.kerpleR1);
+  cli::saveParam(j, params::kerple::kR2, s.kerpleR2);
+  cli::saveParam(j, params::fire::kC, s.fireC);
+  cli::saveParam(j, params::fire::kThreshold, s.fireThreshold);
+  cli::saveParam(j, params::fire::kHidden, s.fireHidden);
+  cli::saveParam(j, params::fire::kSeed, s.fireSeed);
+  cli::saveParam(j, params::rope::kHeadDim, s.headDim);
+  j[kRopeBaseKey] = s.ropeBase;
+  cli::saveParam(j, params::xpos::kScaleBase, s.scaleBase);
+  cli::saveParam(j, params::xpos::kMaxOffset, s.maxOffset);
+  cli::saveParam(j, params::txl::kQuery, s.txlQuery);
+  cli::saveParam(j, params::txl::kDModel, s.txlDModel);
+  cli::saveParam(j, params::txl::kDHead, s.txlDHead);
+  cli::saveParam(j, params::txl::kSeed, s.txlSeed);
 }
 
 void loadRelativePanel(RelativePanelState& s, const nlohmann::json& j) {
-  readSetting(j, "positions", s.numPositions, 2, kRelativeMaxPositions);
-  readSetting(j, "num_buckets", s.numBuckets, 2, 256);
-  readSetting(j, "max_distance", s.maxDistance, 2, 4096);
+  cli::loadParam(j, params::relative::kTabPositions, s.numPositions);
+  cli::loadParam(j, params::t5::kNumBuckets, s.numBuckets);
+  cli::loadParam(j, params::t5::kMaxDistance, s.maxDistance);
   readSetting(j, "t5_causal", s.t5Causal);
-  readSetting(j, "heads", s.t5Heads, 1, kRelativeMaxHeads);
-  int head = s.t5Head + 1;
-  readSetting(j, "head", head, 1, s.t5Heads);
-  s.t5Head = head - 1;
-  readSetting(j, "table_seed", s.t5Seed, 0, 999);
-  readSetting(j, "alibi_slope", s.alibiSlope, 0.001f, 1.0f);
+  cli::loadParam(j, params::t5::kHeads, s.t5Heads);
+  if (int head = s.t5Head + 1; cli::loadParam(j, params::t5::kHead, head) && head <= s.t5Heads) s.t5Head = head - 1;
+  cli::loadParam(j, params::t5::kSeed, s.t5Seed);
+  cli::loadParam(j, params::alibi::kRelativeTabSlope, s.alibiSlope);
   readSetting(j, "shared_scale", s.sharedScale);
-  if (std::string kernel; readSetting(j, "kerple_kernel", kernel)) s.kerplePower = kernel == "power";
-  readSetting(j, "kerple_r1", s.kerpleR1, 0.01f, 10.0f);
-  readSetting(j, "kerple_r2", s.kerpleR2, 0.01f, 10.0f);
-  readSetting(j, "fire_c", s.fireC, kFireMinC, kFireMaxC);
-  readSetting(j, "fire_threshold", s.fireThreshold, kFireMinL, kFireMaxL);
-  readSetting(j, "fire_hidden", s.fireHidden, 1, 128);
-  readSetting(j, "fire_seed", s.fireSeed, 0, 999);
-  readSetting(j, "head_dim", s.headDim, 2, 256);
-  s.headDim -= s.headDim % 2;
-  readSetting(j, "rope_base", s.ropeBase, 100.0f, 1.0e6f);
-  readSetting(j, "scale_base", s.scaleBase, 16.0f, 8192.0f);
-  readSetting(j, "max_offset", s.maxOffset, 16, 16384);
-  readSetting(j, "txl_query", s.txlQuery, 0, kRelativeMaxPositions - 1);
-  readSetting(j, "txl_d_model", s.txlDModel, 2, 256);
-  readSetting(j, "txl_d_head", s.txlDHead, 1, 128);
-  readSetting(j, "txl_seed", s.txlSeed, 0, 999);
+  if (int kernel = 0; cli::loadParam(j, params::kerple::kKernel, kernel)) s.kerplePower = kernel == 1;
+  cli::loadParam(j, params::kerple::kR1, s.kerpleR1);
+  cli::loadParam(j, params::kerple::kR2, s.kerpleR2);
+  cli::loadParam(j, params::fire::kC, s.fireC);
+  cli::loadParam(j, params::fire::kThreshold, s.fireThreshold);
+  cli::loadParam(j, params::fire::kHidden, s.fireHidden);
+  cli::loadParam(j, params::fire::kSeed, s.fireSeed);
+  cli::loadParam(j, params::rope::kHeadDim, s.headDim);
+  if (j.contains(kRopeBaseKey)) {
+    cli::loadParam(nlohmann::json{{std::string(params::rope::kBase.key), j.at(kRopeBaseKey)}}, params::rope::kBase, s.ropeBase);
+  }
+  cli::loadParam(j, params::xpos::kScaleBase, s.scaleBase);
+  cli::loadParam(j, params::xpos::kMaxOffset, s.maxOffset);
+  cli::loadParam(j, params::txl::kQuery, s.txlQuery);
+  cli::loadParam(j, params::txl::kDModel, s.txlDModel);
+  cli::loadParam(j, params::txl::kDHead, s.txlDHead);
+  cli::loadParam(j, params::txl::kSeed, s.txlSeed);
   s.dirty = true;
 }
 

@@ -14,50 +14,49 @@
 
 #include "app/gui/base/panel_def.hpp"
 #include "app/gui/base/app_context.hpp"
+#include "app/cli/scheme_params.hpp"
 #include "app/gui/widgets/heatmap.hpp"
 #include "core/fire.hpp"
 
 namespace posviz::app {
 
-constexpr double kFireMinC = 0.01, kFireMaxC = 100.0;     // the FIRE c slider
-constexpr double kFireMinL = 1.0, kFireMaxL = 65536.0;     // the FIRE L slider (the reference starts at 512)
-
-constexpr int kRelativeMaxPositions = 256;
-constexpr int kRelativeMaxHeads = 32;
+// Defaults and ranges of every parameter: cli::params::relative, t5, alibi, kerple, fire, rope,
+// xpos and txl (app/cli/params/relative.hpp).
+inline int relativeDefault(const cli::Param& p) { return static_cast<int>(p.defaultInt()); }
 
 struct RelativePanelState {
   bool dirty = true;                 // recompute on the next frame
 
   // T5 buckets
-  int numPositions = 48;             // T of every grid, 2 .. kRelativeMaxPositions
-  int numBuckets = 32;               // 2 .. 256, even when bidirectional
-  int maxDistance = 128;             // > the exact range
+  int numPositions = relativeDefault(cli::params::relative::kTabPositions);   // T of every grid
+  int numBuckets = relativeDefault(cli::params::t5::kNumBuckets);             // even when bidirectional
+  int maxDistance = relativeDefault(cli::params::t5::kMaxDistance);           // > the exact range
   bool t5Causal = false;             // decoder buckets (only the past counts)
-  int t5Heads = 8;                   // columns of the bias table
-  int t5Seed = 0;
-  int t5Head = 0;                    // 0-based, the head whose bias grid is shown
+  int t5Heads = relativeDefault(cli::params::t5::kHeads);                     // columns of the bias table
+  int t5Seed = relativeDefault(cli::params::t5::kSeed);
+  int t5Head = relativeDefault(cli::params::t5::kHead) - 1;                   // 0-based, the head shown
 
   // Bias comparison (causal, as the three papers use them)
-  float alibiSlope = 0.0625f;        // ALiBi m
+  double alibiSlope = cli::params::alibi::kRelativeTabSlope.def;   // ALiBi m
   bool sharedScale = true;           // the three grids on one colour scale (else each its own)
   bool kerplePower = false;          // log or power kernel
-  float kerpleR1 = 1.0f, kerpleR2 = 1.0f;
+  double kerpleR1 = KerpleParams{}.r1, kerpleR2 = KerpleParams{}.r2;
   double fireC = FireParams{}.c, fireThreshold = FireParams{}.threshold;
   int fireHidden = kFireHidden;
-  int fireSeed = 0;
+  int fireSeed = relativeDefault(cli::params::fire::kSeed);
   FireMlp fireMlp;                   // fireSeededMlp(fireHidden, fireSeed)
 
   // xPos on RoPE
-  int headDim = 64;                  // even
-  float ropeBase = 10000.0f;
-  float scaleBase = 512.0f;
-  int maxOffset = 2048;              // distances 0 .. maxOffset
+  int headDim = relativeDefault(cli::params::rope::kHeadDim);   // even
+  double ropeBase = RopeParams{}.base;
+  double scaleBase = XposParams{}.scaleBase;
+  int maxOffset = relativeDefault(cli::params::xpos::kMaxOffset);   // distances 0 .. maxOffset
 
   // Transformer-XL: the four terms of one query row (seeded weights and embeddings)
-  int txlQuery = 24;                 // query i, 0 .. numPositions - 1
-  int txlDModel = 32;                // even
-  int txlDHead = 16;
-  int txlSeed = 0;
+  int txlQuery = relativeDefault(cli::params::txl::kQuery);     // query i, 0 .. numPositions - 1
+  int txlDModel = relativeDefault(cli::params::txl::kDModel);   // even
+  int txlDHead = relativeDefault(cli::params::txl::kDHead);
+  int txlSeed = relativeDefault(cli::params::txl::kSeed);
 
   // Derived
   Grid buckets, biasTable, t5Bias;
