@@ -7,16 +7,21 @@
 #include "app/cli/train_command.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
+#include <functional>
 #include <iostream>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -26,6 +31,7 @@
 #include "app/cli/request.hpp"
 #include "core/atomic_file.hpp"
 #include "core/context_extension.hpp"
+#include "core/parallel.hpp"
 #include "core/train/train.hpp"
 #include "core/untrusted_text.hpp"
 
@@ -102,7 +108,7 @@ const std::vector<OptionSpec>& trainOptionSpecs() {
       {"--eval-scaling", true, "METHOD", "RoPE context extension at evaluation: none|pi|linear|ntk|dynamic|yarn|llama3 (default none)"},
       {"--eval-factor", true, "F", "the scaling factor, >= 1 (default: each length's tokens / the trained tokens)"},
       {"--drope", true, "STEP", "RoPE runs drop the rotation at STEP and train on without positions (DroPE)"},
-      {"--threads", true, "N", "threads per run, 0 = every core (default 0); results do not depend on it"},
+      {"--threads", true, "N", "0: runs in parallel, one per core (default); N: one run at a time on N threads; results do not depend on it"},
       {"--loss-points", true, "N", "points of the loss curve in the JSON, each the mean of its steps (default 100)"},
       {"--save-weights", true, "DIR", "save each run to DIR/<encoding>/seed-<n>/ (model.safetensors, config.json)"},
       {"--load-weights", true, "DIR", "read the runs saved in DIR instead of training (with --eval-only)"},
@@ -344,11 +350,11 @@ tr::TrainConfig runConfig(const TrainPlan& p, tr::PositionScheme s, std::uint64_
   }
 }
 
-RunResult trainRun(const TrainPlan& p, const tr::TrainConfig& c, ProgressBar& bar, int index, int runs) {
+RunResult trainRun(const TrainPlan& p, const tr::TrainConfig& c, const tr::EvalOptions& eval, const std::function<void(double)>& progress) {
   tr::Trainer t(c);
   const double total = static_cast<double>(c.steps);
   t.train(c.steps, [&](const tr::StepReport& r) {
-    bar.update(index, runs, static_cast<double>(r.step) / total);
+    progress(static_cast<double>(r.step) / total);
     return true;
   });
   RunResult out;
@@ -356,7 +362,7 @@ RunResult trainRun(const TrainPlan& p, const tr::TrainConfig& c, ProgressBar& ba
   out.config = t.config();
   out.steps = t.step();
   out.history = t.history();
-  out.eval = t.evaluate(p.evalLengths, p.eval);
+  out.eval = t.evaluate(p.evalLengths, eval);
   if (!p.saveDir.empty()) {
     out.weights = runFolder(p.saveDir, out.scheme, c.seed);
     std::error_code ec;
@@ -367,6 +373,9 @@ RunResult trainRun(const TrainPlan& p, const tr::TrainConfig& c, ProgressBar& ba
   return out;
 }
 
+// Runs are independent: with --threads 0 they go to one worker thread per core, each run on one
+// thread (a small model's batch splits poorly over cores); otherwise one after the other, each on
+// --threads threads. A run's result does not depend on either (trainer.hpp).
 std::vector<RunResult> trainAll(const TrainPlan& p) {
   std::vector<tr::TrainConfig> configs;
   for (tr::PositionScheme s : p.schemes)
@@ -376,10 +385,41 @@ std::vector<RunResult> trainAll(const TrainPlan& p) {
     fs::create_directories(p.saveDir, ec);
     if (ec || !fs::is_directory(p.saveDir, ec)) throw RuntimeFailure("--save-weights: cannot create " + p.saveDir);
   }
-  const int runs = static_cast<int>(configs.size());
+  const std::size_t runs = configs.size();
+  const int workers = p.base.threads == 0 ? std::min(static_cast<int>(runs), hardwareThreads()) : 1;
+  tr::EvalOptions eval = p.eval;
+  if (workers > 1) {
+    for (tr::TrainConfig& c : configs) c.threads = 1;
+    eval.threads = 1;
+  }
   ProgressBar bar(p.progress, "posviz train " + std::string(tr::taskName(p.base.task.kind)) + ", " + std::to_string(runs) + " runs");
-  std::vector<RunResult> out;
-  for (int i = 0; i < runs; ++i) out.push_back(trainRun(p, configs[static_cast<std::size_t>(i)], bar, i, runs));
+  std::mutex mutex;
+  std::vector<double> done(runs, 0.0);
+  std::vector<RunResult> out(runs);
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  auto work = [&] {
+    for (std::size_t i = next++; i < runs; i = next++) {
+      try {
+        out[i] = trainRun(p, configs[i], eval, [&, i](double f) {
+          const std::lock_guard<std::mutex> lock(mutex);
+          done[i] = f;
+          double sum = 0.0;
+          for (double d : done) sum += d;
+          bar.update(0, 1, sum / static_cast<double>(runs));
+        });
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(mutex);
+        if (!error) error = std::current_exception();
+        next = runs;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int w = 1; w < workers; ++w) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
   bar.finish();
   return out;
 }

@@ -221,14 +221,16 @@ TEST_CASE("train: --save-weights then --load-weights --eval-only gives the same 
             (dir / "w" / "alibi" / "seed-1").string() + ")\n");
 }
 
-TEST_CASE("train: the same seed gives the same bytes, whatever the thread count") {
+TEST_CASE("train: the same seed gives the same bytes, whatever the threads and the runs in parallel") {
   const fs::path dir = scratch("train_bytes");
   REQUIRE(runCli(tinyRun({"--threads", "1", "-o", (dir / "a.json").string()})).code == 0);
   REQUIRE(runCli(tinyRun({"--threads", "2", "-o", (dir / "b.json").string()})).code == 0);
+  REQUIRE(runCli(tinyRun({"-o", (dir / "d.json").string()})).code == 0);  // --threads 0: runs in parallel, one per core
   REQUIRE(runCli(tinyRun({"--seed", "7", "-o", (dir / "c.json").string()})).code == 0);
   const std::string a = readText(dir / "a.json");
   CHECK(a.size() > 1000);
   CHECK(a == readText(dir / "b.json"));
+  CHECK(a == readText(dir / "d.json"));
   CHECK(a != readText(dir / "c.json"));  // another seed, other weights and data
   CHECK(json::parse(readText(dir / "c.json"))["training"]["seeds"] == json::array({7, 8}));
 }
