@@ -15,3 +15,4 @@
 #include "app/cli/params/rope.hpp"
 #include "app/cli/params/sinusoidal.hpp"
 #include "app/cli/params/toy.hpp"
+#include "app/cli/params/train.hpp"

@@ -24,6 +24,7 @@ const std::vector<TabDef>& tabs() {
       {"word-order", "Word order", "Why attention without positions cannot see word order", "attention", {"order"}},
       {"extrapolation", "Extrapolation", "One sentence at the trained length and 2x/4x/8x past it: attention by distance, "
        "entropy, unseen RoPE angles, per encoding", "extrapolation", {"extrapolation-lab"}},
+      {"train", "Train", "Train a small transformer with each encoding and watch it succeed or fail past its trained length", "", {}},
       {"model", "Model", "A model's positional scheme layer by layer, from its config.json", "", {}},
   };
   return kTabs;

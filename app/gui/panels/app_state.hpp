@@ -18,6 +18,7 @@
 #include "app/gui/panels/panel_relative.hpp"
 #include "app/gui/panels/panel_rope.hpp"
 #include "app/gui/panels/panel_sinusoidal.hpp"
+#include "app/gui/panels/panel_train.hpp"
 
 namespace posviz::app {
 
@@ -36,6 +37,7 @@ struct AppState {
   OrderPanelState order;
   ExtrapolationPanelState extrapolation;
   ModelPanelState model;
+  TrainPanelState train;
 
   int activePanel = 0;          // index into panels()
   int requestedPanel = -1;      // select this tab on the next frame (menu, shortcut)

@@ -15,7 +15,7 @@ namespace {
 const PanelDef* const kPanelList[] = {&kLearnPanel,    &kSinusoidalPanel,       &kLearnedPanel,       &kRopePanel,
                                       &kContextExtensionPanel, &kImagePanel,    &kAlibiPanel,         &kRelativePanel,
                                       &kExamplesPanel, &kComparePanel,          &kPipelinePanel,      &kOrderPanel,
-                                      &kExtrapolationPanel,    &kModelPanel};
+                                      &kExtrapolationPanel,    &kModelPanel, &kTrainPanel};
 
 std::vector<PanelInfo> buildPanels() {
   std::vector<PanelInfo> out;
