@@ -255,7 +255,13 @@ int schemeIndex(PositionScheme p) {
   return 0;
 }
 
-unsigned int schemeColor(PositionScheme p) { return plotColor(schemeIndex(p)); }
+// Distinct for the default five (nope a neutral grey, as it has no position); the palette has eight
+// colours, so xpos, RoPE's relative, gets one of its own.
+unsigned int schemeColor(PositionScheme p) {
+  constexpr int kPaletteIndex[kTrainSchemes] = {7, 1, 2, 3, 5, 0, 6, 4, -1};   // kAllSchemes' order
+  const int i = kPaletteIndex[schemeIndex(p)];
+  return i >= 0 ? plotColor(i) : IM_COL32(150, 120, 230, 255);
+}
 unsigned int faded(unsigned int color) { return (color & 0x00ffffffu) | 0x80000000u; }
 
 struct Stats {
@@ -1006,7 +1012,7 @@ HeatmapSpec similaritySpec(const std::shared_ptr<const TrainRunResult>& r) {
   spec.rowAxis = {"position a", 0.0, 1.0};
   spec.colAxis = {"position b", 0.0, 1.0};
   spec.rowTip = "cos(P[a], P[b]) = P[a].P[b] / (|P[a]| |P[b]|)";
-  spec.valueName = "cos(P[a], P[b])";
+  spec.valueName = "cosine";
   spec.colormap = Colormap::RdBu;
   spec.fixedRange = true;
   spec.rangeMin = -1.0f;
