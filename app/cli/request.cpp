@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "app/cli/params/lessons.hpp"
+#include "app/cli/params/rope.hpp"
 #include "app/cli/view_table.hpp"
 
 namespace posviz::cli {
@@ -51,6 +52,7 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"--long-factor", true, "LIST", "longrope: comma list, one factor > 0 per rotary pair"},
       {"--attention-factor", true, "X", "yarn/longrope: attention factor override, in (0, 1000000]"},
       {"--rotary-fraction", true, "X", "partial rotary fraction in (0, 1] (default 1)"},
+      optionSpec(params::scaling::kNoTruncate, ""),
       {"--causal", false, "", "causal mask: masked entries are -inf (alibi-bias, attention)"},
       {"--seed", true, "N", "random seed, 0..9223372036854775807 (default 0)"},
       {"--max-len", true, "N", "learned: table length max_len (default 1024, or the preset's)"},

@@ -24,6 +24,8 @@
 
 namespace posviz::cli {
 
+struct ViewCall;   // app/cli/view_call.hpp
+
 struct ViewDef {
   std::string name;                   // "rope-scores": posviz export NAME
   std::vector<std::string> aliases;   // other accepted spellings ("rope-score")
@@ -74,9 +76,9 @@ const Param* viewParam(const ViewDef& v, std::string_view flag);
 const ViewDef* findView(std::string_view name);
 std::string viewList();   // "sinusoidal, learned, ..."
 
-// The options that give a RoPE view these parameters (--head-dim ... --attention-factor), for the
-// window's File > Export; nullopt when no flags can (YaRN without its rounding).
-std::optional<std::vector<std::string>> ropeArguments(const RopeParams& p);
+// Sets p on a call of a RoPE view (head_dim, base, layout; the rotary fraction when not 1; the
+// scaling and its parameters when it scales), so that the view computes with exactly p.
+ViewCall& addRopeParams(ViewCall& call, const RopeParams& p);
 
 // The families' definitions (app/cli/views/*.cpp).
 std::vector<ViewDef> sinusoidalViews();

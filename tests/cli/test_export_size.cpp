@@ -142,7 +142,7 @@ TEST_CASE("export --size: errors name the flag, exit 2, write nothing") {
       {{"export", "rope-scores", "--positions", "100", "--size", "10x101", "-o", out},
        "--size: height 101 exceeds the grid's 100 rows (rope-scores); use a height of at most 100"},
       {{"export", "rope-freqs", "--size", "4x4", "-o", out},
-       "--size: applies to the grid views (sinusoidal, learned, rope-angles, rope-scores, alibi-bias), not rope-freqs"},
+       "--size: applies to the grid views (sinusoidal, learned, rope-angles, rope-cos, rope-sin, rope-scores, alibi-bias), not rope-freqs"},
       {{"export", "sinusoidal", "--positions", "2000", "--position", "4294967000", "--size", "4x4", "-o", out},
        "--size: exact means cover positions below 2^32; --position + --positions reach 4294969000"},
   };

@@ -19,12 +19,12 @@ namespace {
 const std::vector<const Param*>& ropeFamilyParams() {
   namespace p = params;
   static const std::vector<const Param*> all = {
-      &p::rope::kPositions, &p::rope::kQueryPosition, &p::rope::kKeyPosition, &p::rope::kVectorSeed,
+      &p::rope::kPositions, &p::rope::kQueryPosition, &p::rope::kKeyPosition, &p::rope::kSeed,
       &p::scaling::kSeqLen, &p::axial::kHeadDim, &p::axial::kBase, &p::axial::kPatchRows, &p::axial::kPatchCols,
       &p::axial::kQueryRow, &p::axial::kQueryCol, &p::mrope::kTextBefore, &p::mrope::kImageRows,
       &p::mrope::kImageCols, &p::mrope::kTextAfter, &p::mrope::kSectionT, &p::mrope::kSectionH, &p::mrope::kHeadDim,
       &p::extrapolation::kTrainedLength, &p::extrapolation::kHeadDim, &p::extrapolation::kSlope,
-      &p::extrapolation::kSeed};
+      &p::extrapolation::kSeed, &p::extrapolation::kLength};
   return all;
 }
 
@@ -91,7 +91,8 @@ TEST_CASE("one definition per parameter: a scheme's own default, the same range,
 
 TEST_CASE("the RoPE views read their flags through the table") {
   namespace p = params;
-  for (const char* name : {"rope-freqs", "rope-angles", "rope-rotate", "rope-scores", "rope-decay", "mrope-angles"}) {
+  for (const char* name : {"rope-freqs", "rope-angles", "rope-cos", "rope-sin", "rope-rotate", "rope-scores", "rope-decay",
+                           "mrope-angles"}) {
     CAPTURE(name);
     const ViewDef* v = findView(name);
     REQUIRE(v != nullptr);

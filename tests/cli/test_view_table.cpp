@@ -156,53 +156,6 @@ TEST_CASE("view_table: exportWithArguments writes the file runCli writes, and co
   CHECK_FALSE(fs::exists(dir / "n.npy"));
 }
 
-TEST_CASE("view_table: ropeArguments are the flags that parse back to the same RoPE parameters") {
-  using posviz::RopeParams;
-  using posviz::ScalingMethod;
-  std::vector<RopeParams> cases(6);
-  cases[1].base = 500000.0;
-  cases[1].layout = posviz::RopeLayout::Interleaved;
-  cases[1].rotaryFraction = 0.25;
-  cases[2].scaling.method = ScalingMethod::Yarn;
-  cases[2].scaling.factor = 40.0;
-  cases[2].scaling.mscale = 1.0;
-  cases[2].scaling.mscaleAllDim = 0.707;
-  cases[2].scaling.betaFast = 16.0;
-  cases[3].scaling.method = ScalingMethod::Llama3;
-  cases[3].scaling.factor = 8.0;
-  cases[3].scaling.originalMaxPositions = 8192;
-  cases[4].headDim = 8;
-  cases[4].scaling.method = ScalingMethod::LongRope;
-  cases[4].scaling.factor = 32.0;
-  cases[4].scaling.shortFactor = {1.0, 1.1, 1.25, 0.1};
-  cases[4].scaling.longFactor = {1.0, 2.5, 3.0, 7.0000001};
-  cases[4].scaling.seqLen = 100000;
-  cases[4].scaling.attentionFactor = 1.19;
-  cases[5].scaling.method = ScalingMethod::DynamicNtk;
-  cases[5].scaling.factor = 2.5;
-  const fs::path dir = scratch("rope_arguments");
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    CAPTURE(i);
-    const auto flags = posviz::cli::ropeArguments(cases[i]);
-    REQUIRE(flags.has_value());
-    std::vector<std::string> args = {"rope-freqs"};
-    args.insert(args.end(), flags->begin(), flags->end());
-    args.insert(args.end(), {"--dtype", "f64", "-o", (dir / "f.json").string()});
-    posviz::cli::exportWithArguments(args);
-    const posviz::RopeFrequencies expected = posviz::ropeFrequencies(cases[i]);
-    const nlohmann::json doc = nlohmann::json::parse(readBytes(dir / "f.json"));
-    const std::vector<double> got = doc["inv_freq"].get<std::vector<double>>();
-    REQUIRE(got.size() == expected.invFreq.size());
-    // Exact: every flag is written in shortest round-trip form and parsed back to the same double.
-    for (std::size_t k = 0; k < got.size(); ++k) CHECK(got[k] == expected.invFreq[k]);
-    CHECK(doc["attention_factor"].get<double>() == expected.attentionFactor);
-  }
-  RopeParams untruncated;
-  untruncated.scaling.method = ScalingMethod::Yarn;
-  untruncated.scaling.truncate = false;
-  CHECK_FALSE(posviz::cli::ropeArguments(untruncated).has_value());
-}
-
 TEST_CASE("view_table: mrope-angles gives Qwen2-VL's position ids, and text tokens rotate as plain RoPE") {
   const fs::path dir = scratch("mrope");
   posviz::cli::exportWithArguments({"mrope-angles", "--preset", "qwen2.5-vl-7b", "--sequence", "2,1x2x3,2", "-o",

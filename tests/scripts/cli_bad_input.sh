@@ -155,27 +155,37 @@ declare -A context=(
   [--d-model@attention]="json|8|"
   [--head-dim@rope-freqs]="json|8|"
   [--head-dim@rope-angles]="npy|8|--positions 4"
+  [--head-dim@rope-cos]="npy|8|--positions 4"
+  [--head-dim@rope-sin]="npy|8|--positions 4"
   [--head-dim@rope-rotate]="json|8|"
   [--head-dim@rope-scores]="npy|8|--positions 4"
   [--head-dim@rope-decay]="npy|8|--positions 4"
   [--base@sinusoidal]="npy|500|--positions 4 --d-model 8"
   [--base@rope-freqs]="json|500|--head-dim 8"
   [--base@rope-angles]="npy|500|--head-dim 8 --positions 4"
+  [--base@rope-cos]="npy|500|--head-dim 8 --positions 4"
+  [--base@rope-sin]="npy|500|--head-dim 8 --positions 4"
   [--base@rope-rotate]="json|500|--head-dim 8"
   [--base@rope-scores]="npy|500|--head-dim 8 --positions 4"
   [--base@rope-decay]="npy|500|--head-dim 8 --positions 4"
   [--positions@sinusoidal]="npy|4|--d-model 8"
   [--positions@learned]="npy|4|--d-model 8 --max-len 16"
   [--positions@rope-angles]="npy|4|--head-dim 8"
+  [--positions@rope-cos]="npy|4|--head-dim 8"
+  [--positions@rope-sin]="npy|4|--head-dim 8"
   [--positions@rope-scores]="npy|4|--head-dim 8"
   [--positions@rope-decay]="npy|4|--head-dim 8"
   [--positions@alibi-bias]="npy|4|--heads 2"
   [--position@sinusoidal]="npy|3|--positions 4 --d-model 8"
   [--position@learned]="npy|3|--positions 4 --d-model 8 --max-len 16"
   [--position@rope-angles]="npy|3|--positions 4 --head-dim 8"
+  [--position@rope-cos]="npy|3|--positions 4 --head-dim 8"
+  [--position@rope-sin]="npy|3|--positions 4 --head-dim 8"
   [--position@rope-rotate]="json|3|--head-dim 4"
   [--position@rope-scores]="npy|3|--positions 4 --head-dim 8"
   [--key-position@rope-rotate]="json|3|--head-dim 4"
+  [--seed@rope-rotate]="json|7|--head-dim 4"
+  [--seed@rope-scores]="npy|7|--head-dim 8 --positions 4"
   [--heads@alibi-slopes]="npy|4|"
   [--heads@alibi-bias]="npy|4|--positions 4"
   [--head@alibi-bias]="npy|1|--heads 4 --positions 4"
@@ -220,6 +230,9 @@ declare -A context=(
   [--low-freq-factor@extrapolation]="npy|1|--head-dim 8 --original-max-positions 16 --positions 16 --multiples 1"
   [--high-freq-factor@extrapolation]="npy|4|--head-dim 8 --original-max-positions 16 --positions 16 --multiples 1"
   [--seed@extrapolation]="npy|7|--head-dim 8 --original-max-positions 16 --positions 16 --multiples 1"
+  [--mscale@extrapolation]="npy|1|--head-dim 8 --original-max-positions 16 --positions 16 --multiples 1"
+  [--mscale-all-dim@extrapolation]="npy|1|--head-dim 8 --original-max-positions 16 --positions 16 --multiples 1"
+  [--attention-factor@extrapolation]="npy|1|--head-dim 8 --original-max-positions 16 --positions 16 --multiples 1"
   # axial RoPE (a 2 x 2 patch grid) and Llama 4's NoPE-layer temperature
   [--head-dim@axial-angles]="npy|8|--grid 2x2"
   [--base@axial-angles]="npy|500|--head-dim 8 --grid 2x2"
@@ -253,14 +266,15 @@ declare -A context=(
   [--head-dim@txl-terms]="npy|4|--positions 4"
   [--seed@txl-terms]="npy|7|--positions 4"
 )
-# Values that an option's documented range allows (0 is a position, a seed, a head index;
+# Values that an option's documented range allows (0 is a position, a seed, a head index, and
+# for --seq-len, --mscale and --mscale-all-dim core's "unset";
 # 1e20 is a finite real with no documented upper bound; where the result would still not fit
 # float32, the export refuses it, and `allowed` accepts only finite output).
 declare -A allowed_values=(
   [--position]=" 0 " [--key-position]=" 0 " [--seed]=" 0 " [--head]=" 1 "
   [--base]=" 99999999999999999999 " [--factor]=" 99999999999999999999 " [--beta-fast]=" 99999999999999999999 "
-  [--high-freq-factor]=" 99999999999999999999 " [--mscale]=" 99999999999999999999 "
-  [--mscale-all-dim]=" 99999999999999999999 "
+  [--high-freq-factor]=" 99999999999999999999 " [--mscale]=" 0 99999999999999999999 "
+  [--mscale-all-dim]=" 0 99999999999999999999 " [--seq-len]=" 0 "
 )
 # --attention-factor has a documented range, (0, 1e6]: the score grid scales by its square, and
 # 1e20^2 times q.k is past float32. 1e20 is refused like any other out-of-range value.
@@ -279,7 +293,7 @@ for opt in "${numeric_options[@]}"; do
       IFS='|' read -r ext good extra <<<"${context[$opt@rope-freqs]}"
       case "$v" in
         rope-rotate) context[$key]="json|$good|$extra" ;;
-        rope-angles | rope-scores | rope-decay) context[$key]="npy|$good|$extra --positions 4" ;;
+        rope-angles | rope-cos | rope-sin | rope-scores | rope-decay) context[$key]="npy|$good|$extra --positions 4" ;;
       esac
     fi
     # mrope-angles parses the shared RoPE options with the same code as the views above, and needs a

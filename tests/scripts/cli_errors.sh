@@ -48,10 +48,11 @@ for v in 0 -1 0.5 nan inf 1e999 abc ""; do
 done
 for v in 0 -1 nan inf abc ""; do
   expect 2 "--beta-slow" export rope-freqs --scaling yarn --factor 4 --beta-slow "$v" -o "$json"
-  expect 2 "--mscale" export rope-freqs --scaling yarn --factor 4 --mscale "$v" -o "$json"
+  # 0 is core's "unset" for --mscale and --seq-len (L0): allowed.
+  [ "$v" = 0 ] || expect 2 "--mscale" export rope-freqs --scaling yarn --factor 4 --mscale "$v" -o "$json"
   expect 2 "--attention-factor" export rope-freqs --scaling yarn --factor 4 --attention-factor "$v" -o "$json"
   expect 2 "--low-freq-factor" export rope-freqs --scaling llama3 --factor 8 --low-freq-factor "$v" -o "$json"
-  expect 2 "--seq-len" export rope-freqs --scaling dynamic --factor 2 --seq-len "$v" -o "$json"
+  [ "$v" = 0 ] || expect 2 "--seq-len" export rope-freqs --scaling dynamic --factor 2 --seq-len "$v" -o "$json"
 done
 for v in 0 -0.5 1.5 nan abc ""; do
   expect 2 "--rotary-fraction" export rope-freqs --rotary-fraction "$v" -o "$json"

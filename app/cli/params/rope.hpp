@@ -58,14 +58,18 @@ inline const Param kPositions{.key = "positions", .flag = "--positions", .label 
                               .min = 1, .max = kIntMax, .def = 256, .sliderMin = 2, .sliderMax = 1 << 20, .log = true,
                               .unit = "positions",
                               .help = "positions 0 .. T-1: both axes of s(m, n), the rows of the angle grids, the distances of the decay bound"};
-// The RoPE tab's two positions and its seeded q, k (the window's own; rope-rotate takes --position,
-// --key-position and --q, --k).
+// The RoPE tab's two positions (the window's own; rope-rotate takes --position and --key-position).
 inline const Param kQueryPosition{.key = "m", .flag = "", .label = "m (query pos)", .kind = ParamKind::Int, .min = 0,
                                   .max = kIntMax, .def = 12, .help = "query position m: q is rotated by m * theta_i"};
 inline const Param kKeyPosition{.key = "n", .flag = "", .label = "n (key pos)", .kind = ParamKind::Int, .min = 0,
                                 .max = kIntMax, .def = 4, .help = "key position n: k is rotated by n * theta_i"};
-inline const Param kVectorSeed{.key = "seed", .flag = "", .label = "seed", .kind = ParamKind::Int, .min = 0, .max = 999,
-                               .def = 1, .help = "q: head_dim random normal numbers from the seed; k: from the seed + 1"};
+// q and k: drawn from a seed (the RoPE tab's slider spans 0..999; the CLI takes any --seed), or typed.
+inline const Param kSeed{.key = "seed", .flag = "--seed", .label = "seed", .kind = ParamKind::Int, .min = 0, .max = 999,
+                         .def = 1, .help = "q: head_dim random normal numbers from the seed; k: from the seed + 1"};
+inline const Param kQ{.key = "q", .flag = "--q", .label = "q", .kind = ParamKind::Text,
+                      .help = "the query vector, head_dim numbers separated by commas"};
+inline const Param kK{.key = "k", .flag = "--k", .label = "k", .kind = ParamKind::Text,
+                      .help = "the key vector, head_dim numbers separated by commas"};
 }  // namespace rope
 
 namespace scaling {  // RopeScaling (core/context_extension.hpp)
@@ -103,6 +107,16 @@ inline const Param kAttentionFactor{.key = "attention_factor", .flag = "--attent
                                     .kind = ParamKind::Real, .min = 0, .max = 1e6, .def = 1, .sliderMin = 0.1,
                                     .sliderMax = 4, .minExclusive = true, .format = "%.3f",
                                     .help = "YaRN, LongRoPE: the factor q and k are multiplied by, instead of the computed one"};
+inline const Param kMethod{.key = "method", .flag = "--scaling", .label = "scaling", .kind = ParamKind::Choice, .min = 0,
+                           .max = 6, .def = static_cast<double>(RopeScaling{}.method),
+                           .help = "RoPE context extension (rope_scaling's rope_type)",
+                           .choices = {"none", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope"}};
+inline const Param kShortFactor{.key = "short_factor", .flag = "--short-factor", .label = "short factor",
+                                .kind = ParamKind::Text, .help = "LongRoPE: one factor per rotary pair, for sequences up to L0"};
+inline const Param kLongFactor{.key = "long_factor", .flag = "--long-factor", .label = "long factor",
+                               .kind = ParamKind::Text, .help = "LongRoPE: one factor per rotary pair, for longer sequences"};
+inline const Param kNoTruncate{.key = "truncate", .flag = "--no-truncate", .label = "no truncate", .kind = ParamKind::Switch,
+                               .help = "YaRN: keep the correction range's ends unrounded (a config's \"truncate\": false)"};
 inline const Param kSeqLen{.key = "seq_len", .flag = "--seq-len", .label = "seq len L", .kind = ParamKind::Int, .min = 0,
                            .max = 1e18, .def = static_cast<double>(RopeScaling{}.seqLen), .sliderMin = 1,
                            .sliderMax = 1 << 22, .log = true, .unit = "positions",
@@ -131,6 +145,8 @@ inline const Param kQueryRow{.key = "query_row", .flag = "", .label = "query row
                              .max = 63, .def = 7, .help = "the query patch's row"};
 inline const Param kQueryCol{.key = "query_col", .flag = "", .label = "query column", .kind = ParamKind::Int, .min = 0,
                              .max = 63, .def = 7, .help = "the query patch's column"};
+inline const Param kGrid{.key = "grid", .flag = "--grid", .label = "grid", .kind = ParamKind::Text,
+                         .help = "the patch grid as rows x columns, such as 14x14"};
 }  // namespace axial
 
 namespace mrope {  // the Image tab's M-RoPE sequence and sections (mrope-angles takes --sequence and --section)
@@ -172,7 +188,18 @@ inline const Param kSlope = derivedParam(alibi::kSlope, [](Param& p) {
   p.key = "alibi_slope";
   p.label = "ALiBi slope m";   // beside RoPE's parameters, the lab names the scheme
 });
-inline const Param kSeed = storedAs(toy::kSeed, "seed");
+inline const Param kSeed = derivedParam(toy::kSeed, [](Param& p) {
+  p.key = "seed";
+  p.flag = "--seed";
+});
+inline const Param kLength = derivedParam(rope::kPositions, [](Param& p) {
+  p.key = "length";
+  p.max = kMaxExtrapolationLength;
+  p.def = 4 * ExtrapolationSetup{}.trainedLength;
+  p.help = "L: the toy sentence tiled to L tokens, the last one the query";
+});
+inline const Param kText{.key = "sentence", .flag = "--text", .label = "sentence", .kind = ParamKind::Text,
+                         .help = "the toy sentence, split on whitespace and tiled to the length"};
 }  // namespace extrapolation
 
 namespace temperature {  // AttnTemperatureParams (core/attn_temperature.hpp)

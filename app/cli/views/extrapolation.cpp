@@ -82,6 +82,11 @@ void parseScalingOptions(Request& r, const ParsedOptions& o) {
   readParam(o, scaling::kBetaSlow, s.betaSlow);
   readParam(o, scaling::kLowFreqFactor, s.lowFreqFactor);
   readParam(o, scaling::kHighFreqFactor, s.highFreqFactor);
+  // YaRN's attention factor, as a model's rope_scaling gives it (the Extrapolation tab after a config).
+  readParam(o, scaling::kMscale, s.mscale);
+  readParam(o, scaling::kMscaleAllDim, s.mscaleAllDim);
+  if (double f = 0.0; readParam(o, scaling::kAttentionFactor, f)) s.attentionFactor = f;
+  if (o.has("--no-truncate")) s.truncate = false;
   if (!(s.betaFast > s.betaSlow))
     throw UsageError("--beta-fast: got " + formatNumber(s.betaFast) + ", expected a number > --beta-slow " + formatNumber(s.betaSlow));
   if (!(s.highFreqFactor > s.lowFreqFactor))
@@ -301,9 +306,11 @@ std::vector<ViewDef> extrapolationViews() {
   v.maxDModel = kMaxLabDim;
   v.options = {"--encoding", "--scaling", "--factor", "--original-max-positions", "--positions", "--head-dim", "--base",
                "--seed", "--text", "--slope", "--multiples", "--beta-fast", "--beta-slow", "--low-freq-factor",
-               "--high-freq-factor", "--config", "--preset"};
+               "--high-freq-factor", "--mscale", "--mscale-all-dim", "--attention-factor", "--no-truncate", "--config",
+               "--preset"};
   v.params = {&table::kHeadDim, &params::rope::kBase, &table::kTrainedLength, &scaling::kFactor, &scaling::kBetaFast,
-              &scaling::kBetaSlow, &scaling::kLowFreqFactor, &scaling::kHighFreqFactor, &params::alibi::kSlope};
+              &scaling::kBetaSlow, &scaling::kLowFreqFactor, &scaling::kHighFreqFactor, &scaling::kMscale,
+              &scaling::kMscaleAllDim, &scaling::kAttentionFactor, &params::alibi::kSlope};
   v.setDefaults = labDefaults;
   v.applyModel = labModel;
   v.parse = labParse;

@@ -1,6 +1,7 @@
 // rope.cpp: the RoPE views (RoFormer, Su et al. 2021): inverse frequencies after context
-// extension, angle grids, one rotated q/k pair, the score grid s(m, n) and the decay bound. They
-// share one set of options (head_dim, base, layout, partial rotary, scaling) and one parser.
+// extension, the angle, cos and sin grids, one rotated q/k pair, the score grid s(m, n) and the
+// decay bound. They share one set of options (head_dim, base, layout, partial rotary, scaling) and
+// one parser; q and k are typed (--q, --k) or drawn from --seed as the RoPE tab draws them.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -9,9 +10,12 @@
 
 #include "core/untrusted_text.hpp"
 #include "app/cli/scheme_params.hpp"
+#include "app/cli/view_call.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 #include "core/context_extension.hpp"
+#include "core/exact_average.hpp"
+#include "core/random.hpp"
 
 namespace posviz::cli {
 
@@ -25,7 +29,7 @@ namespace scaling = params::scaling;
 const std::vector<std::string> kScalingOptions = {"--scaling", "--factor", "--original-max-positions", "--seq-len",
                                                   "--beta-fast", "--beta-slow", "--low-freq-factor", "--high-freq-factor",
                                                   "--mscale", "--mscale-all-dim", "--short-factor", "--long-factor",
-                                                  "--attention-factor", "--rotary-fraction"};
+                                                  "--attention-factor", "--no-truncate", "--rotary-fraction"};
 
 std::vector<std::string> ropeOptions(std::vector<std::string> extra) {
   std::vector<std::string> o = {"--head-dim", "--base", "--layout", "--config", "--preset", "--layer-type"};
@@ -84,6 +88,16 @@ void ropeDefaults(Request& r) {
   r.positions = static_cast<int>(table::kPositions.defaultInt());
 }
 
+// --seed N: q = head_dim random normal numbers from N, k from N + 1 (the RoPE tab's seeded q, k).
+void seedVectors(Request& r, const ParsedOptions& o) {
+  if (!o.has("--seed")) return;
+  if (o.has("--q") || o.has("--k")) throw UsageError("--seed: draws q and k; give either --seed or --q/--k");
+  const std::vector<float> q = randomNormalVector(r.rope.headDim, r.seed);
+  const std::vector<float> k = randomNormalVector(r.rope.headDim, r.seed + 1);
+  r.q.assign(q.begin(), q.end());
+  r.k.assign(k.begin(), k.end());
+}
+
 void parseHeadAndVectors(Request& r, const ParsedOptions& o) {
   auto get = [&](const std::string& n) { return o.value(n); };
   if (auto q = get("--q")) r.q = finiteList("--q", *q);
@@ -96,6 +110,7 @@ void parseHeadAndVectors(Request& r, const ParsedOptions& o) {
     }
     r.rope.headDim = static_cast<int>(r.q.size());  // the vector says how wide the head is
   }
+  seedVectors(r, o);
 }
 
 void parseScaling(Request& r, const ParsedOptions& o) {
@@ -125,6 +140,7 @@ void parseScaling(Request& r, const ParsedOptions& o) {
   // An attention factor multiplies cos and sin, so scores grow with its square: past its 1e6 a
   // float32 score overflows for ordinary q and k, and real models use 1 to 2.
   if (double f = 0.0; readParam(o, scaling::kAttentionFactor, f)) s.attentionFactor = f;
+  if (o.has("--no-truncate")) s.truncate = false;
   if (auto f = get("--short-factor")) s.shortFactor = parseRealListOption("--short-factor", *f, positive);
   if (auto f = get("--long-factor")) s.longFactor = parseRealListOption("--long-factor", *f, positive);
 }
@@ -220,37 +236,48 @@ Dataset computeRopeFreqs(const Request& r, const ExportProgress& progress) {
   return d;
 }
 
-// Parameters, titles and the .csv comment: the whole grid and its --size picture alike.
-void describeRopeAngles(Dataset& d, const Request& r) {
+// Parameters, titles and the .csv comment of an angle, cos or sin grid: the whole grid and its
+// --size picture alike.
+void describeRopePairs(Dataset& d, const Request& r, RopePairValue value) {
   d.document["params"] = ropeParamsJson(r.rope);
   d.document["params"]["positions"] = r.positions;
   d.document["params"]["first_position"] = r.firstPos;
   d.rowTitle = "position m";
   d.colTitle = "pair i";
-  d.valueName = "angle (rad)";
-  d.isAngle = true;
-  d.csvComments = {"rope angles m*theta_i mod 2pi: rows = positions, cols = pairs"};
+  if (value == RopePairValue::Angle) {
+    d.valueName = "angle (rad)";
+    d.isAngle = true;
+    d.csvComments = {"rope angles m*theta_i mod 2pi: rows = positions, cols = pairs"};
+  } else {
+    const char* f = value == RopePairValue::Cos ? "cos" : "sin";
+    d.valueName = f;
+    d.csvComments = {std::string("rope ") + f + "(m*theta_i) * attention_factor: rows = positions, cols = pairs"};
+  }
   labelAxes(d, r.firstPos, r.positions, 0, ropeNumPairs(r.rope));
 }
 
-Dataset computeRopeAngles(const Request& r, const ExportProgress& progress) {
+template <RopePairValue V>
+Dataset computeRopePairs(const Request& r, const ExportProgress& progress) {
   Dataset d;
-  d.grid = ropeAngleGrid(r.rope, r.positions, r.firstPos);
+  if constexpr (V == RopePairValue::Angle) d.grid = ropeAngleGrid(r.rope, r.positions, r.firstPos);
+  else if constexpr (V == RopePairValue::Cos) d.grid = ropeCosGrid(r.rope, r.positions, r.firstPos);
+  else d.grid = ropeSinGrid(r.rope, r.positions, r.firstPos);
   d.shape = {d.grid.rows, d.grid.cols};
-  describeRopeAngles(d, r);
+  describeRopePairs(d, r, V);
   progress(1.0);
   return d;
 }
 
-std::uint64_t ropeAnglesAveragedElements(const Request& r, int width, int height) {
+std::uint64_t ropePairsAveragedElements(const Request& r, int width, int height) {
   return requireFits(r, {r.positions, ropeNumPairs(r.rope)}, {width, height}, r.firstPos + r.positions);
 }
 
-Dataset ropeAnglesAveraged(const Request& r, int width, int height, const ExportProgress& progress) {
+template <RopePairValue V>
+Dataset ropePairsAveraged(const Request& r, int width, int height, const ExportProgress& progress) {
   const GridShape g{r.positions, ropeNumPairs(r.rope)};
   Dataset d;
-  setPicture(d, r, ropePairExactPicture(r.rope, RopePairValue::Angle, wholeWindow(r.firstPos, 0, g, {width, height})));
-  describeRopeAngles(d, r);
+  setPicture(d, r, ropePairExactPicture(r.rope, V, wholeWindow(r.firstPos, 0, g, {width, height})));
+  describeRopePairs(d, r, V);
   describeAveraged(d, r, g, {width, height}, r.firstPos, 0);
   progress(1.0);
   return d;
@@ -465,6 +492,21 @@ ViewDef ropeView(std::string name, std::string summary, std::string layout, std:
   return v;
 }
 
+// rope-angles, rope-cos, rope-sin: one value of every pair at every position.
+template <RopePairValue V>
+ViewDef pairGridView(std::string name, std::string summary) {
+  ViewDef v = ropeView(std::move(name), std::move(summary),
+                       ".npy/.csv: (positions, pairs), row = position m, col = pair i; .json: shape, params, values; "
+                       ".png: heatmap",
+                       {"--positions", "--position"});
+  v.png = true;
+  v.elements = anglesElements;
+  v.compute = computeRopePairs<V>;
+  v.computeAveraged = ropePairsAveraged<V>;
+  v.averagedElements = ropePairsAveragedElements;
+  return v;
+}
+
 std::string listText(const std::vector<double>& v) {
   std::string out;
   for (double x : v) out += (out.empty() ? "" : ",") + formatNumber(x);
@@ -473,30 +515,25 @@ std::string listText(const std::vector<double>& v) {
 
 }  // namespace
 
-std::optional<std::vector<std::string>> ropeArguments(const RopeParams& p) {
+ViewCall& addRopeParams(ViewCall& call, const RopeParams& p) {
+  namespace scaling = params::scaling;
   const RopeScaling& s = p.scaling;
-  if (!s.truncate) return std::nullopt;  // no flag turns YaRN's rounding off
-  auto num = [](double x) { return formatNumber(x); };
-  std::vector<std::string> a = {"--head-dim", std::to_string(p.headDim), "--base", num(p.base),
-                                "--layout", ropeLayoutName(p.layout)};
-  if (p.rotaryFraction != 1.0) a.insert(a.end(), {"--rotary-fraction", num(p.rotaryFraction)});
-  if (s.method == ScalingMethod::None) return a;
-  a.insert(a.end(), {"--scaling", scalingName(s.method), "--factor", num(s.factor), "--original-max-positions",
-                     std::to_string(s.originalMaxPositions)});
-  if (s.seqLen > 0) a.insert(a.end(), {"--seq-len", std::to_string(s.seqLen)});
+  call.set(table::kHeadDim, p.headDim).set(table::kBase, p.base).set(table::kLayout, static_cast<double>(p.layout));
+  if (p.rotaryFraction != 1.0) call.set(table::kRotaryFraction, p.rotaryFraction);
+  if (s.method == ScalingMethod::None) return call;
+  call.set(scaling::kMethod, static_cast<double>(s.method)).set(scaling::kFactor, s.factor);
+  call.set(scaling::kOriginalMax, s.originalMaxPositions);
+  if (s.seqLen > 0) call.set(scaling::kSeqLen, static_cast<double>(s.seqLen));
   if (s.method == ScalingMethod::Yarn) {
-    a.insert(a.end(), {"--beta-fast", num(s.betaFast), "--beta-slow", num(s.betaSlow)});
-    if (s.mscale > 0) a.insert(a.end(), {"--mscale", num(s.mscale)});
-    if (s.mscaleAllDim > 0) a.insert(a.end(), {"--mscale-all-dim", num(s.mscaleAllDim)});
+    call.set(scaling::kBetaFast, s.betaFast).set(scaling::kBetaSlow, s.betaSlow);
+    if (s.mscale > 0) call.set(scaling::kMscale, s.mscale);
+    if (s.mscaleAllDim > 0) call.set(scaling::kMscaleAllDim, s.mscaleAllDim);
+    call.on(scaling::kNoTruncate, !s.truncate);
   }
-  if (s.method == ScalingMethod::Llama3) {
-    a.insert(a.end(), {"--low-freq-factor", num(s.lowFreqFactor), "--high-freq-factor", num(s.highFreqFactor)});
-  }
-  if (s.method == ScalingMethod::LongRope) {
-    a.insert(a.end(), {"--short-factor", listText(s.shortFactor), "--long-factor", listText(s.longFactor)});
-  }
-  if (s.attentionFactor) a.insert(a.end(), {"--attention-factor", num(*s.attentionFactor)});
-  return a;
+  if (s.method == ScalingMethod::Llama3) call.set(scaling::kLowFreqFactor, s.lowFreqFactor).set(scaling::kHighFreqFactor, s.highFreqFactor);
+  if (s.method == ScalingMethod::LongRope) call.set(scaling::kShortFactor, listText(s.shortFactor)).set(scaling::kLongFactor, listText(s.longFactor));
+  if (s.attentionFactor) call.set(scaling::kAttentionFactor, *s.attentionFactor);
+  return call;
 }
 
 std::vector<ViewDef> ropeViews() {
@@ -521,30 +558,27 @@ std::vector<ViewDef> ropeViews() {
   freqs.elements = freqsElements;
   freqs.compute = computeRopeFreqs;
 
-  ViewDef angles = ropeView("rope-angles", "RoPE angles m * theta_i mod 2*pi (radians)",
-                            ".npy/.csv: (positions, pairs), row = position m, col = pair i; .json: shape, params, "
-                            "values; .png: heatmap",
-                            {"--positions", "--position"});
-  angles.png = true;
-  angles.elements = anglesElements;
-  angles.compute = computeRopeAngles;
-  angles.computeAveraged = ropeAnglesAveraged;
-  angles.averagedElements = ropeAnglesAveragedElements;
+  ViewDef angles = pairGridView<RopePairValue::Angle>("rope-angles", "RoPE angles m * theta_i mod 2*pi (radians)");
+  ViewDef cosines = pairGridView<RopePairValue::Cos>(
+      "rope-cos", "cos(m * theta_i) times the attention factor: what multiplies q and k's pairs (rotate_half's cos)");
+  ViewDef sines = pairGridView<RopePairValue::Sin>(
+      "rope-sin", "sin(m * theta_i) times the attention factor: what multiplies q and k's pairs (rotate_half's sin)");
 
   ViewDef rotate = ropeView("rope-rotate", "q rotated to position M and k to position N, and their score",
                             ".json: q, k (rotated), score = <R_M q, R_N k>, position, key_position, q_input, k_input, "
                             "params; .npy: (2, head_dim), row 0 = rotated q, row 1 = rotated k; .csv: dim,q,k",
-                            {"--q", "--k", "--position", "--key-position"});
+                            {"--q", "--k", "--seed", "--position", "--key-position"});
   rotate.exactDouble = true;
   rotate.buildsDocument = true;
   rotate.realPositions = true;
   rotate.elements = rotateElements;
   rotate.compute = computeRopeRotate;
 
-  ViewDef scores = ropeView("rope-scores", "score grid s(m, n) = <R_m q, R_n k> for fixed q and k",
+  ViewDef scores = ropeView("rope-scores", "score grid s(m, n) = <R_m q, R_n k> for fixed q and k (--q, --k, or --seed N: "
+                            "q random normal from N, k from N + 1)",
                             ".npy/.csv: (positions, positions), row = query position m, col = key position n; .json: "
                             "shape, params, values; .png: heatmap",
-                            {"--q", "--k", "--positions", "--position"});
+                            {"--q", "--k", "--seed", "--positions", "--position"});
   scores.aliases = {"rope-score"};
   scores.png = true;
   scores.elements = scoresElements;
@@ -560,7 +594,7 @@ std::vector<ViewDef> ropeViews() {
   decay.buildsDocument = true;
   decay.elements = decayElements;
   decay.compute = computeRopeDecay;
-  return {freqs, angles, rotate, scores, decay, mrope};
+  return {freqs, angles, cosines, sines, rotate, scores, decay, mrope};
 }
 
 }  // namespace posviz::cli

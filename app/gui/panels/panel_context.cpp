@@ -395,10 +395,34 @@ void drawParameterColumn(ContextExtensionPanelState& s, AppContext& ctx, float w
   ImGui::EndChild();
 }
 
+// A method's curve: theta'_i (or its wavelength) per pair; empty when the method has no result
+// for the current pairs.
+std::vector<double> methodCurve(const ContextExtensionPanelState& s, int method) {
+  const int numPairs = s.rotaryDims / 2;
+  const RopeFrequencies& f = s.freqs[static_cast<std::size_t>(method)];
+  if (static_cast<int>(f.invFreq.size()) != numPairs) return {};
+  std::vector<double> y;
+  for (double th : f.invFreq) y.push_back(s.wavelength ? 2.0 * std::numbers::pi / th : th);
+  return y;
+}
+
+// The plot's numbers as CSV columns: pair, then one column per method that has a curve.
+void frequencyColumns(const ContextExtensionPanelState& s, std::vector<std::string>& names, std::vector<std::vector<double>>& cols) {
+  const int numPairs = s.rotaryDims / 2;
+  names = {"pair"};
+  cols.assign(1, {});
+  for (int i = 0; i < numPairs; ++i) cols[0].push_back(static_cast<double>(i));
+  for (int mi = 0; mi < kNumScalingMethods; ++mi) {
+    std::vector<double> y = methodCurve(s, mi);
+    if (numPairs > 0 && y.empty()) continue;
+    names.push_back(std::string(s.wavelength ? "wavelength_" : "invfreq_") + scalingName(static_cast<ScalingMethod>(mi)));
+    cols.push_back(std::move(y));
+  }
+}
+
 // The plot of every method's frequencies (or wavelengths) per pair, the L0 level and the
-// selected method's regime bands. colNames and cols get the same numbers as CSV columns.
-PlotSpec frequencyPlot(const ContextExtensionPanelState& s, std::vector<std::string>& colNames,
-                       std::vector<std::vector<double>>& cols) {
+// selected method's regime bands.
+PlotSpec frequencyPlot(const ContextExtensionPanelState& s) {
   const int numPairs = s.rotaryDims / 2;
   const int l0 = s.scaling[static_cast<std::size_t>(s.selected)].originalMaxPositions;
   PlotSpec ps;
@@ -410,24 +434,16 @@ PlotSpec frequencyPlot(const ContextExtensionPanelState& s, std::vector<std::str
   ps.yTip = s.wavelength ? "wavelength 2 pi / theta'_i after each method's scaling; the dashed level is L0, the trained length."
                          : "theta'_i, pair i's frequency after each method's scaling; the level is 2 pi / L0. Log axis.";
   ps.logY = true;
-  colNames = {"pair"};
-  cols.assign(1, {});
-  for (int i = 0; i < numPairs; ++i) cols[0].push_back(static_cast<double>(i));
   for (int mi = 0; mi < kNumScalingMethods; ++mi) {
-    const RopeFrequencies& f = s.freqs[static_cast<std::size_t>(mi)];
-    if (static_cast<int>(f.invFreq.size()) != numPairs) continue;
+    if (!s.visible[static_cast<std::size_t>(mi)]) continue;
     PlotSeries ser;
+    ser.y = methodCurve(s, mi);
+    if (ser.y.empty()) continue;
     ser.label = scalingName(static_cast<ScalingMethod>(mi));
     ser.color = plotColor(mi);
     ser.thickness = mi == s.selected ? 3.0f : 1.5f;
-    for (int i = 0; i < numPairs; ++i) {
-      const double th = f.invFreq[static_cast<std::size_t>(i)];
-      ser.x.push_back(static_cast<double>(i));
-      ser.y.push_back(s.wavelength ? 2.0 * std::numbers::pi / th : th);
-    }
-    colNames.push_back(std::string(s.wavelength ? "wavelength_" : "invfreq_") + ser.label);
-    cols.push_back(ser.y);
-    if (s.visible[static_cast<std::size_t>(mi)]) ps.series.push_back(std::move(ser));
+    for (int i = 0; i < numPairs; ++i) ser.x.push_back(static_cast<double>(i));
+    ps.series.push_back(std::move(ser));
   }
   if (numPairs > 0) {
     PlotSeries lvl;
@@ -557,30 +573,30 @@ void publishStatus(const ContextExtensionPanelState& s, AppContext& ctx) {
   ctx.status.progress = -1.0f;
 }
 
-// File > Export: the plot's numbers as CSV columns.
-void publishExport(const ContextExtensionPanelState& s, AppContext& ctx, int numPairs, int l0,
-                   std::vector<std::string>&& colNames, std::vector<std::vector<double>>&& cols) {
-  ExportableView& ex = ctx.exportable;
-  ex = ExportableView{};
+// File > Export: the selected method's frequencies as a call of rope-freqs, and the plot's numbers.
+ExportableView contextExports(const ContextExtensionPanelState& s) {
+  ExportableView ex;
   ex.name = s.wavelength ? "context-extension-wavelength" : "context-extension-invfreq";
+  const RopeScaling& selected = s.scaling[static_cast<std::size_t>(s.selected)];
   const std::string baseText = s.base == std::floor(s.base) && s.base < 1e15 ? std::to_string(static_cast<long long>(s.base))
                                                                              : formatShort(s.base, 8);
-  ex.caption = "head_dim=" + std::to_string(s.headDim) + " base=" + baseText + " rotary=" +
-               formatShort(s.rotaryFraction) + " factor=" +
-               formatShort(s.scaling[static_cast<std::size_t>(s.selected)].factor) + " L0=" + std::to_string(l0);
-  if (numPairs > 0) {
-    ex.plotColumnNames = std::move(colNames);
-    ex.plotColumns = [cols = std::move(cols)] { return cols; };
-    RopeParams p;
-    p.headDim = s.headDim;
-    p.base = s.base;
-    p.rotaryFraction = s.rotaryFraction;
-    p.scaling = s.scaling[static_cast<std::size_t>(s.selected)];
-    if (const auto flags = cli::ropeArguments(p)) {
-      ex.cliArgs = {"rope-freqs"};
-      ex.cliArgs.insert(ex.cliArgs.end(), flags->begin(), flags->end());
-    }
-  }
+  ex.caption = "head_dim=" + std::to_string(s.headDim) + " base=" + baseText + " rotary=" + formatShort(s.rotaryFraction) +
+               " factor=" + formatShort(selected.factor) + " L0=" + std::to_string(selected.originalMaxPositions);
+  if (s.rotaryDims / 2 <= 0) return ex;
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> cols;
+  frequencyColumns(s, names, cols);
+  ex.plotColumnNames = std::move(names);
+  ex.plotColumns = [cols = std::move(cols)] { return cols; };
+  RopeParams p;
+  p.headDim = s.headDim;
+  p.base = s.base;
+  p.rotaryFraction = s.rotaryFraction;
+  p.scaling = selected;
+  cli::ViewCall call{"rope-freqs"};
+  cli::addRopeParams(call, p);
+  ex.call = std::move(call);
+  return ex;
 }
 
 }  // namespace
@@ -597,11 +613,7 @@ void drawContextExtensionPanel(ContextExtensionPanelState& s, AppContext& ctx) {
   if (ImGui::RadioButton("wavelength 2pi/theta_i", s.wavelength)) s.wavelength = true;
   HelpMarker("theta_i in rad/position, or its wavelength in positions (one full turn). Log axis.\n"
              "The dashed level is L0: pairs past it (in wavelength) never turned once in training.");
-  const int numPairs = s.rotaryDims / 2;
-  const int l0 = s.scaling[static_cast<std::size_t>(s.selected)].originalMaxPositions;
-  std::vector<std::string> colNames;
-  std::vector<std::vector<double>> cols;
-  const PlotSpec ps = frequencyPlot(s, colNames, cols);
+  const PlotSpec ps = frequencyPlot(s);
   // The plot takes what the band legend and the table (header + one row per method) leave.
   const float belowH = ImGui::GetTextLineHeightWithSpacing() * 2.5f +
                        (ImGui::GetTextLineHeightWithSpacing() + 2.0f) * static_cast<float>(kNumScalingMethods + 1);
@@ -612,7 +624,6 @@ void drawContextExtensionPanel(ContextExtensionPanelState& s, AppContext& ctx) {
   ImGui::EndChild();
 
   publishStatus(s, ctx);
-  publishExport(s, ctx, numPairs, l0, std::move(colNames), std::move(cols));
 }
 
 //-----------------------------------------------------------------------------
@@ -703,6 +714,7 @@ void tweakContext(AppState& a) {
 
 const PanelDef kContextExtensionPanel{"context-extension", [](AppState& a, AppContext& c) { drawContextExtensionPanel(a.context, c); },
     [](AppState& a, const cli::ModelConfig& m, ConfigNotes& n) { applyContextExtensionConfig(a.context, m, n); },
-    [](const AppState& a, nlohmann::json& j) { saveContextExtensionPanel(a.context, j); }, [](AppState& a, const nlohmann::json& j) { loadContextExtensionPanel(a.context, j); }, tweakContext};
+    [](const AppState& a, nlohmann::json& j) { saveContextExtensionPanel(a.context, j); }, [](AppState& a, const nlohmann::json& j) { loadContextExtensionPanel(a.context, j); }, tweakContext,
+    nullptr, nullptr, nullptr, nullptr, [](const AppState& a) { return contextExports(a.context); }};
 
 }  // namespace posviz::app

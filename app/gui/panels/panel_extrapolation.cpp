@@ -418,26 +418,55 @@ void drawTable(const ExtrapolationPanelState& s, const std::vector<Extrapolation
   ImGui::EndTable();
 }
 
-void publishExport(const ExtrapolationPanelState& s, const std::vector<ExtrapolationRun>& runs, AppContext& ctx) {
-  ExportableView& ex = ctx.exportable;
-  ex = ExportableView{};
+// The runs at the length shown (nullptr before the first result).
+const std::vector<ExtrapolationRun>* shownRuns(const ExtrapolationPanelState& s) {
+  const ExtrapolationLabResult* r = s.lab.result();
+  if (r == nullptr || r->runs.empty()) return nullptr;
+  return &r->runs[static_cast<std::size_t>(std::clamp(s.multiple, 0, static_cast<int>(r->runs.size()) - 1))];
+}
+
+// The lab's inputs as a call of the extrapolation view: every encoding at L = the length shown; a
+// loaded model's scaling parameters where they differ from the defaults.
+cli::ViewCall labCall(const ExtrapolationPanelState& s) {
+  namespace scaling = cli::params::scaling;
+  const int l = kExtrapolationMultiples[static_cast<std::size_t>(s.multiple)] * s.trainedLength;
+  cli::ViewCall call{"extrapolation"};
+  call.set(table::kHeadDim, s.headDim).set(table::kTrainedLength, s.trainedLength).set(table::kLength, l);
+  call.set(cli::params::rope::kBase, s.base).set(table::kSeed, s.seed).set(table::kSlope, s.alibiSlope);
+  call.set(table::kText, std::string(s.sentence));
+  if (!s.autoFactor) call.set(scaling::kFactor, s.factor);
+  const RopeScaling plain;
+  const RopeScaling& sc = s.scaling;
+  if (sc.betaFast != plain.betaFast || sc.betaSlow != plain.betaSlow) call.set(scaling::kBetaFast, sc.betaFast).set(scaling::kBetaSlow, sc.betaSlow);
+  if (sc.lowFreqFactor != plain.lowFreqFactor || sc.highFreqFactor != plain.highFreqFactor)
+    call.set(scaling::kLowFreqFactor, sc.lowFreqFactor).set(scaling::kHighFreqFactor, sc.highFreqFactor);
+  if (sc.mscale > 0) call.set(scaling::kMscale, sc.mscale);
+  if (sc.mscaleAllDim > 0) call.set(scaling::kMscaleAllDim, sc.mscaleAllDim);
+  if (sc.attentionFactor) call.set(scaling::kAttentionFactor, *sc.attentionFactor);
+  return call.on(scaling::kNoTruncate, !sc.truncate);
+}
+
+// File > Export: the lab as a call of its view, and the attention by distance shown as plot data.
+ExportableView extrapolationExports(const ExtrapolationPanelState& s) {
+  ExportableView ex;
   ex.name = "extrapolation";
-  const int l = runs.front().length;
+  const int l = kExtrapolationMultiples[static_cast<std::size_t>(s.multiple)] * s.trainedLength;
   ex.caption = "head_dim=" + std::to_string(s.headDim) + " L0=" + std::to_string(s.trainedLength) + " L=" + std::to_string(l);
-  ex.cliArgs = {"extrapolation", "--head-dim", std::to_string(s.headDim), "--original-max-positions",
-                std::to_string(s.trainedLength), "--positions", std::to_string(l), "--base", cli::formatNumber(s.base),
-                "--seed", std::to_string(s.seed), "--slope", cli::formatNumber(s.alibiSlope), "--text", s.sentence};
-  if (!s.autoFactor) ex.cliArgs.insert(ex.cliArgs.end(), {"--factor", cli::formatNumber(s.factor)});
+  if (s.inputError.empty()) ex.call = labCall(s);
+  const std::vector<ExtrapolationRun>* runs = shownRuns(s);
+  if (runs == nullptr) return ex;
+  const auto length = static_cast<std::size_t>(runs->front().length);
   ex.plotColumnNames = {"distance"};
-  std::vector<std::vector<double>> cols{std::vector<double>(static_cast<std::size_t>(l))};
-  for (int r = 0; r < l; ++r) cols[0][static_cast<std::size_t>(r)] = r;
-  for (std::size_t e = 0; e < runs.size(); ++e) {
+  std::vector<std::vector<double>> cols{std::vector<double>(length)};
+  for (std::size_t r = 0; r < length; ++r) cols[0][r] = static_cast<double>(r);
+  for (std::size_t e = 0; e < runs->size(); ++e) {
     if (!s.show[e]) continue;
-    ex.plotColumnNames.push_back(std::string("weight_") + extrapolationEncodingName(runs[e].encoding));
-    cols.push_back(runs[e].error.empty() ? runs[e].weights
-                                         : std::vector<double>(static_cast<std::size_t>(l), std::numeric_limits<double>::quiet_NaN()));
+    const ExtrapolationRun& run = (*runs)[e];
+    ex.plotColumnNames.push_back(std::string("weight_") + extrapolationEncodingName(run.encoding));
+    cols.push_back(run.error.empty() ? run.weights : std::vector<double>(length, std::numeric_limits<double>::quiet_NaN()));
   }
   ex.plotColumns = [cols = std::move(cols)] { return cols; };
+  return ex;
 }
 
 // One small attention plot per encoding, four to a row, in height h.
@@ -454,14 +483,14 @@ void drawSmallMultiples(const ExtrapolationPanelState& s, float h) {
   }
 }
 
-void drawResults(ExtrapolationPanelState& s, AppContext& ctx) {
-  const ExtrapolationLabResult* r = s.lab.result();
+void drawResults(ExtrapolationPanelState& s) {
   if (!s.lab.error().empty()) ErrorText(s.lab.error());
-  if (r == nullptr || r->runs.empty()) {
+  const std::vector<ExtrapolationRun>* shown = shownRuns(s);
+  if (shown == nullptr) {
     ImGui::TextDisabled(s.lab.busy() ? "computing every encoding at 1x, 2x, 4x and 8x L0..." : "no result yet");
     return;
   }
-  const std::vector<ExtrapolationRun>& runs = r->runs[static_cast<std::size_t>(std::clamp(s.multiple, 0, static_cast<int>(r->runs.size()) - 1))];
+  const std::vector<ExtrapolationRun>& runs = *shown;
   // The table's rows are one line each (oneLineError): its height is known, and the two rows of
   // plots share what is left, so the table is never scrolled out of view.
   const float avail = ImGui::GetContentRegionAvail().y;
@@ -481,7 +510,6 @@ void drawResults(ExtrapolationPanelState& s, AppContext& ctx) {
   ImGui::SameLine();
   drawPlot("extrap-unseen", s.unseenPlot, half, plotH);
   drawTable(s, runs);
-  publishExport(s, runs, ctx);
 }
 
 }  // namespace
@@ -498,7 +526,7 @@ void drawExtrapolationPanel(ExtrapolationPanelState& s, AppContext& ctx) {
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("extrap-results", ImVec2(0.0f, 0.0f), false);
-  drawResults(s, ctx);
+  drawResults(s);
   ImGui::EndChild();
   ctx.status.busy = s.lab.busy();
   ctx.status.progress = s.lab.busy() ? s.lab.progress() : -1.0f;
@@ -605,6 +633,7 @@ void tweakExtrapolation(AppState& a) {
 
 const PanelDef kExtrapolationPanel{"extrapolation", [](AppState& a, AppContext& c) { drawExtrapolationPanel(a.extrapolation, c); },
     [](AppState& a, const cli::ModelConfig& m, ConfigNotes& n) { applyExtrapolationConfig(a.extrapolation, m, n); },
-    [](const AppState& a, nlohmann::json& j) { saveExtrapolationPanel(a.extrapolation, j); }, [](AppState& a, const nlohmann::json& j) { loadExtrapolationPanel(a.extrapolation, j); }, tweakExtrapolation};
+    [](const AppState& a, nlohmann::json& j) { saveExtrapolationPanel(a.extrapolation, j); }, [](AppState& a, const nlohmann::json& j) { loadExtrapolationPanel(a.extrapolation, j); }, tweakExtrapolation,
+    nullptr, nullptr, nullptr, nullptr, [](const AppState& a) { return extrapolationExports(a.extrapolation); }};
 
 }  // namespace posviz::app

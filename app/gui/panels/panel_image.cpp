@@ -263,10 +263,15 @@ void drawMropeMaps(ImagePanelState& s, float w, float h) {
   drawHeatmap("mrope-angles", s.mropeMap, ang, s.mropeImage, w, h * 0.7f - ImGui::GetFrameHeightWithSpacing());
 }
 
-void publish(const ImagePanelState& s, AppContext& ctx) {
+void publishStatus(const ImagePanelState& s, AppContext& ctx) {
   ctx.status.backend = "CPU";
   ctx.status.gridSize = formatGridSize(s.offsetScores.rows, s.offsetScores.cols);
-  ExportableView& ex = ctx.exportable;
+}
+
+// File > Export: the score against the row and column offsets, as a call of axial-scores (q = k =
+// all ones, the view's own default).
+ExportableView imageExports(const ImagePanelState& s) {
+  ExportableView ex;
   ex.name = "axial-scores";
   ex.caption = "head_dim=" + std::to_string(s.headDim) + " base=" + formatShort(s.base) + " grid=" + std::to_string(s.rows) +
                "x" + std::to_string(s.cols);
@@ -275,8 +280,11 @@ void publish(const ImagePanelState& s, AppContext& ctx) {
   ex.valueName = "score";
   ex.colormap = Colormap::RdBu;
   ex.symmetricRange = true;
-  ex.cliArgs = {"axial-scores", "--head-dim", std::to_string(s.headDim), "--base", formatShort(s.base, 17),
-                "--grid", std::to_string(s.rows) + "x" + std::to_string(s.cols)};
+  cli::ViewCall call{"axial-scores"};
+  call.set(axial::kHeadDim, s.headDim).set(axial::kBase, s.base);
+  call.set(axial::kGrid, std::to_string(s.rows) + "x" + std::to_string(s.cols));
+  ex.call = std::move(call);
+  return ex;
 }
 
 }  // namespace
@@ -312,7 +320,7 @@ void drawImagePanel(ImagePanelState& s, AppContext& ctx) {
   drawMropeMaps(s, colW, rowH);
   ImGui::EndGroup();
   ImGui::EndChild();
-  publish(s, ctx);
+  publishStatus(s, ctx);
 }
 
 void saveImagePanel(const ImagePanelState& s, nlohmann::json& j) {
@@ -396,6 +404,7 @@ void tweakImage(AppState& a) {
 
 const PanelDef kImagePanel{"image-rope", [](AppState& a, AppContext& c) { drawImagePanel(a.image, c); },
     [](AppState& a, const cli::ModelConfig& m, ConfigNotes& n) { applyImageConfig(a.image, m, n); },
-    [](const AppState& a, nlohmann::json& j) { saveImagePanel(a.image, j); }, [](AppState& a, const nlohmann::json& j) { loadImagePanel(a.image, j); }, tweakImage};
+    [](const AppState& a, nlohmann::json& j) { saveImagePanel(a.image, j); }, [](AppState& a, const nlohmann::json& j) { loadImagePanel(a.image, j); }, tweakImage,
+    nullptr, nullptr, nullptr, nullptr, [](const AppState& a) { return imageExports(a.image); }};
 
 }  // namespace posviz::app

@@ -612,7 +612,7 @@ void drawVectorSource(RopePanelState& s) {
   HelpMarker("seeded: q = N(0,1)^d from seed, k from seed + 1 (identical on\n"
              "every platform). typed: comma-separated values; their count sets head_dim.");
   if (!s.typedVectors) {
-    if (paramSlider(table::kVectorSeed, s.seed)) s.dirty = true;
+    if (paramSlider(table::kSeed, s.seed)) s.dirty = true;
     return;
   }
   ImGui::PushItemWidth(-1.0f);
@@ -872,72 +872,73 @@ void publishStatus(const RopePanelState& s, AppContext& ctx) {
   st.progress = s.score.busy() ? s.score.progress() : -1.0f;
 }
 
-// File > Export: the full grid shown and s by offset.
+// File > Export: the grid shown as a call of its view, and s by offset.
 std::string numberList(const std::vector<float>& v) {
   std::string out;
   for (float x : v) out += (out.empty() ? "" : ",") + cli::formatNumber(x);
   return out;
 }
 
-// `posviz export VIEW` arguments for these parameters; empty when no flags can say them.
-std::vector<std::string> ropeExportArguments(const char* view, const RopeParams& p, int T, std::vector<std::string> extra) {
-  const std::optional<std::vector<std::string>> flags = cli::ropeArguments(p);
-  if (!flags) return {};
-  std::vector<std::string> args = {view};
-  args.insert(args.end(), flags->begin(), flags->end());
-  args.insert(args.end(), {"--positions", std::to_string(T)});
-  args.insert(args.end(), extra.begin(), extra.end());
-  return args;
+const char* gridView(RopeGridKind k) {
+  switch (k) {
+    case RopeGridKind::Score: return "rope-scores";
+    case RopeGridKind::Angle: return "rope-angles";
+    case RopeGridKind::Cos: return "rope-cos";
+    case RopeGridKind::Sin: return "rope-sin";
+  }
+  return "rope-scores";
 }
 
-void publishExport(const RopePanelState& s, AppContext& ctx) {
-  const RopeParams p = s.shown;
-  const std::vector<float> q = s.q, k = s.k;
-  const int T = s.numPositions;
-  const RopeScoreResult* res = s.score.result();
-  ExportableView& ex = ctx.exportable;
-  ex = ExportableView{};
+// The view's call: the parameters shown, T, and for s(m, n) q and k as the seed that draws them
+// or, typed, as the numbers.
+cli::ViewCall ropeCall(const RopePanelState& s) {
+  cli::ViewCall call{gridView(s.gridKind)};
+  cli::addRopeParams(call, s.shown).set(table::kPositions, s.numPositions);
+  if (s.gridKind != RopeGridKind::Score) return call;
+  if (s.typedVectors) call.set(table::kQ, numberList(s.q)).set(table::kK, numberList(s.k));
+  else call.set(table::kSeed, s.seed);
+  return call;
+}
+
+void setGridTitles(ExportableView& ex, RopeGridKind kind) {
+  if (kind == RopeGridKind::Score) {
+    ex.rowTitle = "query position m";
+    ex.colTitle = "key position n";
+    ex.valueName = "s(m,n)";
+    ex.colormap = Colormap::RdBu;
+    ex.symmetricRange = true;
+    return;
+  }
+  ex.rowTitle = "position";
+  ex.colTitle = "pair";
+  ex.valueName = gridKindName(kind);
+  ex.colormap = kind == RopeGridKind::Angle ? Colormap::Twilight : Colormap::RdBu;
+  ex.symmetricRange = kind != RopeGridKind::Angle;
+}
+
+ExportableView ropeExports(const RopePanelState& s) {
+  ExportableView ex;
+  if (!s.error.empty()) return ex;   // the parameters were rejected: nothing shown describes them
+  const RopeParams& p = s.shown;
   ex.name = std::string("rope-") + gridKindName(s.gridKind);
   ex.caption = "head_dim=" + std::to_string(p.headDim) + " base=" + formatBase(p.base) + " rotary=" +
-               formatShort(p.rotaryFraction) + " layout=" + ropeLayoutName(p.layout) + " T=" + std::to_string(T) +
+               formatShort(p.rotaryFraction) + " layout=" + ropeLayoutName(p.layout) + " T=" + std::to_string(s.numPositions) +
                (p.scaling.method != ScalingMethod::None ? std::string(" scaling=") + scalingName(p.scaling.method) +
                                                               " x" + formatShort(p.scaling.factor)
                                                         : std::string());
-  if (s.error.empty()) {
-    gpu::GpuCompute* g = ctx.gpu;
-    const gpu::Backend b = ctx.backend;
-    const RopeGridKind kind = s.gridKind;
-    if (kind == RopeGridKind::Score) {
-      ex.rowTitle = "query position m";
-      ex.colTitle = "key position n";
-      ex.valueName = "s(m,n)";
-      ex.colormap = Colormap::RdBu;
-      ex.symmetricRange = true;
-      ex.computeFull = [g, b, p, q, k, T] { return gpu::computeRopeScoreGrid(g, b, p, q, k, T).grid; };
-      ex.cliArgs = ropeExportArguments("rope-scores", p, T, {"--q", numberList(q), "--k", numberList(k)});
-    } else {
-      ex.rowTitle = "position";
-      ex.colTitle = "pair";
-      ex.valueName = gridKindName(kind);
-      ex.colormap = kind == RopeGridKind::Angle ? Colormap::Twilight : Colormap::RdBu;
-      ex.symmetricRange = kind != RopeGridKind::Angle;
-      ex.computeFull = [g, b, p, T, kind] {
-        if (kind == RopeGridKind::Angle) return gpu::computeRopeAngleGrid(g, b, p, T).grid;
-        if (kind == RopeGridKind::Cos) return gpu::computeRopeCosGrid(g, b, p, T).grid;
-        return gpu::computeRopeSinGrid(g, b, p, T).grid;
-      };
-      if (kind == RopeGridKind::Angle) ex.cliArgs = ropeExportArguments("rope-angles", p, T, {});
-    }
-    if (res && res->byOffset && res->curvesVersion == s.inputVersion) {
-      ex.plotColumnNames = {"m_minus_n", "score"};
-      ex.plotColumns = [byOffset = res->byOffset] {
-        const auto count = static_cast<long long>(byOffset->size());
-        std::vector<double> x(static_cast<std::size_t>(count));
-        for (long long i = 0; i < count; ++i) x[static_cast<std::size_t>(i)] = static_cast<double>(i - (count - 1) / 2);
-        return std::vector<std::vector<double>>{std::move(x), *byOffset};
-      };
-    }
+  setGridTitles(ex, s.gridKind);
+  ex.call = ropeCall(s);
+  const RopeScoreResult* res = s.score.result();
+  if (res && res->byOffset && res->curvesVersion == s.inputVersion) {
+    ex.plotColumnNames = {"m_minus_n", "score"};
+    ex.plotColumns = [byOffset = res->byOffset] {
+      const auto count = static_cast<long long>(byOffset->size());
+      std::vector<double> x(static_cast<std::size_t>(count));
+      for (long long i = 0; i < count; ++i) x[static_cast<std::size_t>(i)] = static_cast<double>(i - (count - 1) / 2);
+      return std::vector<std::vector<double>>{std::move(x), *byOffset};
+    };
   }
+  return ex;
 }
 
 }  // namespace
@@ -949,7 +950,6 @@ void drawRopePanel(RopePanelState& s, AppContext& ctx) {
   ImGui::SameLine();
   drawViews(s, ctx, avail.y);
   publishStatus(s, ctx);
-  publishExport(s, ctx);
 }
 
 //-----------------------------------------------------------------------------
@@ -964,7 +964,7 @@ void saveRopePanel(const RopePanelState& s, nlohmann::json& j) {
   cli::saveParam(j, table::kPositions, s.numPositions);
   cli::saveParam(j, table::kQueryPosition, s.posM);
   cli::saveParam(j, table::kKeyPosition, s.posN);
-  cli::saveParam(j, table::kVectorSeed, s.seed);
+  cli::saveParam(j, table::kSeed, s.seed);
   j["typed"] = s.typedVectors;
   j["q"] = s.qText;
   j["k"] = s.kText;
@@ -981,7 +981,7 @@ void loadRopePanel(RopePanelState& s, const nlohmann::json& j) {
   if (int t = s.numPositions; cli::loadParam(j, table::kPositions, t) && t >= 1 && t <= kRopeMaxPositions) s.numPositions = t;
   if (int m = s.posM; cli::loadParam(j, table::kQueryPosition, m) && m < s.numPositions) s.posM = m;
   if (int n = s.posN; cli::loadParam(j, table::kKeyPosition, n) && n < s.numPositions) s.posN = n;
-  cli::loadParam(j, table::kVectorSeed, s.seed);
+  cli::loadParam(j, table::kSeed, s.seed);
   readSetting(j, "typed", s.typedVectors);
   readSetting(j, "q", s.qText);
   readSetting(j, "k", s.kText);
@@ -1014,6 +1014,7 @@ void tweakRope(AppState& a) {
 
 const PanelDef kRopePanel{"rope", [](AppState& a, AppContext& c) { drawRopePanel(a.rope, c); },
     [](AppState& a, const cli::ModelConfig& m, ConfigNotes& n) { applyRopeConfig(a.rope, m, n); },
-    [](const AppState& a, nlohmann::json& j) { saveRopePanel(a.rope, j); }, [](AppState& a, const nlohmann::json& j) { loadRopePanel(a.rope, j); }, tweakRope};
+    [](const AppState& a, nlohmann::json& j) { saveRopePanel(a.rope, j); }, [](AppState& a, const nlohmann::json& j) { loadRopePanel(a.rope, j); }, tweakRope,
+    nullptr, nullptr, nullptr, nullptr, [](const AppState& a) { return ropeExports(a.rope); }};
 
 }  // namespace posviz::app

@@ -63,7 +63,7 @@ struct RopePanelState {
   int posM = static_cast<int>(cli::params::rope::kQueryPosition.defaultInt());       // query position m, 0 .. T-1
   int posN = static_cast<int>(cli::params::rope::kKeyPosition.defaultInt());         // key position n, 0 .. T-1
   bool typedVectors = false;         // q, k typed in instead of seeded
-  int seed = static_cast<int>(cli::params::rope::kVectorSeed.defaultInt());   // q = randomNormalVector(d, seed), k = ... (seed + 1)
+  int seed = static_cast<int>(cli::params::rope::kSeed.defaultInt());   // q = randomNormalVector(d, seed), k = ... (seed + 1)
   std::string qText, kText;          // comma lists when typed
   std::string qError, kError;        // parse errors; the last good q, k stay in use
   RopeGridKind gridKind = RopeGridKind::Score;
