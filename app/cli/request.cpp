@@ -10,8 +10,11 @@
 
 #include <unistd.h>
 
+#include "app/cli/params/learned.hpp"
 #include "app/cli/params/lessons.hpp"
+#include "app/cli/params/order.hpp"
 #include "app/cli/params/rope.hpp"
+#include "app/cli/params/toy.hpp"
 #include "app/cli/view_table.hpp"
 
 namespace posviz::cli {
@@ -57,11 +60,16 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"--seed", true, "N", "random seed, 0..9223372036854775807 (default 0)"},
       {"--max-len", true, "N", "learned: table length max_len (default 1024, or the preset's)"},
       {"--table", true, "FILE.npy", "learned: load a 2-D float32/float64 table instead of initializing one"},
+      optionSpec(params::learned::kStd, "X"),
       {"--q", true, "LIST", "query vector, comma list of head_dim finite numbers (default all ones)"},
       {"--k", true, "LIST", "key vector, comma list of head_dim finite numbers (default: --q)"},
       {"--text", true, "TEXT", "attention: the sentence, split on whitespace (default \"dog bites man\")"},
       {"--encoding", true, "NAME", "attention: none|sinusoidal|learned|rope|alibi (default none)"},
       {"--array", true, "NAME", "attention: weights|output for .npy/.csv/.png (default weights)"},
+      optionSpec(params::order::kShuffled, "TEXT"),
+      optionSpec(params::order::kMatrix, "NAME"),
+      optionSpec(params::order::kToyHead, ""),
+      optionSpec(params::toy::kRotateValues, ""),
       // extrapolation (app/cli/views/extrapolation.cpp); it also takes --encoding, --scaling, --factor,
       // --original-max-positions, --head-dim, --base, --positions, --seed, --text, --slope
       {"--multiples", true, "LIST", "extrapolation: the length sweep as multiples of L0, each > 0, at most 32 (default 1,2,4,8)"},

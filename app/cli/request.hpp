@@ -111,6 +111,12 @@ struct Request {
   // axial-angles, axial-scores (--grid) and nope-temperature (app/cli/views/axial.cpp)
   int gridRows = 16, gridCols = 16;
   AttnTemperatureParams temperature;
+  double learnedStd = 0.0;      // learned --std: the seeded table's N(0, std^2)
+  // order-attention, nope-counting (app/cli/views/order.cpp), rope-outputs (app/cli/views/attention.cpp)
+  std::string shuffledText;
+  int orderMatrix = 0;          // params::order::kMatrix's index
+  bool toyHead = false;         // nope-counting --toy-head
+  bool rotateValues = false;    // rope-outputs --rotate-v
   // example (app/cli/views/example.cpp): a worked example's step picture
   std::string exampleName;
   int exampleStep = 1;   // from 1

@@ -11,6 +11,7 @@
 #include "app/cli/params/alibi.hpp"
 #include "app/cli/params/learned.hpp"
 #include "app/cli/params/lessons.hpp"
+#include "app/cli/params/order.hpp"
 #include "app/cli/params/relative.hpp"
 #include "app/cli/params/rope.hpp"
 #include "app/cli/params/sinusoidal.hpp"

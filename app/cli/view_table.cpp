@@ -17,6 +17,7 @@ const std::vector<ViewDef>& viewTable() {
     for (ViewDef& v : relativeViews()) all.push_back(std::move(v));
     for (ViewDef& v : relativeScoreViews()) all.push_back(std::move(v));
     for (ViewDef& v : exampleViews()) all.push_back(std::move(v));
+    for (ViewDef& v : orderViews()) all.push_back(std::move(v));
     attachAveragedViews(all);
     return all;
   }();

@@ -92,5 +92,6 @@ std::vector<ViewDef> extrapolationViews();
 std::vector<ViewDef> relativeViews();   // t5-buckets, xpos-scale, kerple-bias, fire-bias
 std::vector<ViewDef> relativeScoreViews();   // shaw-scores, txl-terms
 std::vector<ViewDef> exampleViews();         // example: a worked example's step
+std::vector<ViewDef> orderViews();           // order-attention, nope-counting
 
 }  // namespace posviz::cli

@@ -265,6 +265,24 @@ declare -A context=(
   [--d-model@txl-terms]="npy|8|--positions 4"
   [--head-dim@txl-terms]="npy|4|--positions 4"
   [--seed@txl-terms]="npy|7|--positions 4"
+  # learned --std; the Relative tab's seeded T5 table and one head's bias
+  [--std@learned]="npy|0.5|--d-model 8 --max-len 4"
+  [--num-buckets@t5-bias-table]="npy|8|"
+  [--heads@t5-bias-table]="npy|4|"
+  [--seed@t5-bias-table]="npy|7|"
+  [--positions@t5-bias]="npy|4|"
+  [--num-buckets@t5-bias]="npy|8|--positions 4 --max-distance 16"
+  [--max-distance@t5-bias]="npy|16|--positions 4"
+  [--heads@t5-bias]="npy|4|--positions 4"
+  [--head@t5-bias]="npy|1|--heads 4 --positions 4"
+  [--seed@t5-bias]="npy|7|--positions 4"
+  # the toy attention of Where position enters and Word order (their default sentences)
+  [--d-model@rope-outputs]="npy|8|"
+  [--seed@rope-outputs]="npy|7|"
+  [--d-model@order-attention]="npy|8|"
+  [--seed@order-attention]="npy|7|"
+  [--d-model@nope-counting]="npy|8|"
+  [--seed@nope-counting]="npy|7|"
 )
 # Values that an option's documented range allows (0 is a position, a seed, a head index, and
 # for --seq-len, --mscale and --mscale-all-dim core's "unset";

@@ -32,6 +32,9 @@ inline const Param kPositions{.key = "positions", .flag = "--positions", .label 
 inline const Param kHead{.key = "head", .flag = "--head", .label = "head", .kind = ParamKind::Int, .min = 1,
                          .max = static_cast<double>(kMaxHeads), .def = 1, .sliderMin = 1, .sliderMax = 128,
                          .help = "one head, numbered from 1 as in the paper"};
+// A bias grid's causal mask (alibi-bias, kerple-bias): key j after query i is masked (-inf).
+inline const Param kCausal{.key = "causal", .flag = "--causal", .label = "causal", .kind = ParamKind::Switch,
+                           .help = "causal: -m(i-j), keys after the query masked (-inf); else symmetric -m|i-j|"};
 // The ALiBi tab draws one small grid per head and per position pair.
 inline const Param kTabHeads{.key = "heads", .flag = "", .label = "heads", .kind = ParamKind::Int, .min = 1, .max = 128,
                              .def = 12,

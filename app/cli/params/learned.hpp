@@ -25,12 +25,13 @@ inline const Param kMaxLen{.key = "max_len", .flag = "--max-len", .label = "max_
 inline const Param kDModel{.key = "d_model", .flag = "--d-model", .label = "d_model", .kind = ParamKind::Int, .min = 1,
                            .max = static_cast<double>(kMaxWidth), .def = 768, .sliderMin = 1, .sliderMax = 4096,
                            .log = true, .help = "model width: columns of the table (GPT-2: 768)"};
-inline const Param kStd{.key = "std", .flag = "", .label = "std", .kind = ParamKind::Real, .min = 0.001, .max = 1,
+inline const Param kStd{.key = "std", .flag = "--std", .label = "std", .kind = ParamKind::Real, .min = 0.001, .max = 1,
                         .def = kGpt2InitStd, .log = true, .format = "%.3f",
                         .help = "standard deviation of the initial N(0, std^2) rows (GPT-2's initializer: 0.02)"};
-inline const Param kSeed{.key = "seed", .flag = "", .label = "seed", .kind = ParamKind::Int, .min = 0, .max = kIntMax,
-                         .def = 0, .sliderMin = 0, .sliderMax = 999,
-                         .help = "the seed of the table's random numbers (an export takes it as --seed)"};
+inline const Param kSeed{.key = "seed", .flag = "--seed", .label = "seed", .kind = ParamKind::Int, .min = 0, .max = kIntMax,
+                         .def = 0, .sliderMin = 0, .sliderMax = 999, .help = "the seed of the table's random numbers"};
+inline const Param kTable{.key = "path", .flag = "--table", .label = "table", .kind = ParamKind::Text,
+                          .help = "a 2-D float32/float64 .npy table (max_len x d_model) instead of a seeded one"};
 inline const Param kTabPositions{.key = "positions", .flag = "", .label = "positions", .kind = ParamKind::Int, .min = 1,
                                  .max = 131072, .def = 1280, .log = true, .unit = "positions",
                                  .help = "rows shown: positions 0 .. positions-1, past max_len too"};

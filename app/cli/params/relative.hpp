@@ -29,6 +29,11 @@ inline const Param kPositions{.key = "positions", .flag = "--positions", .label 
 inline const Param kTabPositions{.key = "positions", .flag = "", .label = "positions T", .kind = ParamKind::Int,
                                  .min = 2, .max = 256, .def = 48, .log = true, .unit = "positions",
                                  .help = "positions 0 .. T-1 of the tab's grids (an export's --positions takes any T)"};
+// Which of the tab's grids File > Export writes: each is the view of that name.
+inline const Param kTabExport{.key = "export", .flag = "", .label = "export", .kind = ParamKind::Choice, .min = 0,
+                              .max = 6, .def = 0, .help = "the grid File > Export writes, as the view of that name",
+                              .choices = {"t5-buckets", "t5-bias-table", "t5-bias", "kerple-bias", "fire-bias",
+                                          "alibi-bias", "txl-terms"}};
 }  // namespace relative
 
 namespace t5 {  // T5BucketParams (core/relative_bias.hpp)
@@ -40,12 +45,15 @@ inline const Param kMaxDistance{.key = "max_distance", .flag = "--max-distance",
                                 .kind = ParamKind::Int, .min = 2, .max = kIntMax, .def = T5BucketParams{}.maxDistance,
                                 .sliderMin = 2, .sliderMax = 4096, .log = true, .unit = "positions",
                                 .help = "relative_attention_max_distance: every longer distance shares the last bucket"};
-inline const Param kHeads{.key = "heads", .flag = "", .label = "heads", .kind = ParamKind::Int, .min = 1, .max = 32,
-                          .def = 8, .help = "heads of the bias table: one learned scalar per (bucket, head)"};
-inline const Param kHead{.key = "head", .flag = "", .label = "head", .kind = ParamKind::Int, .min = 1, .max = 32,
-                         .def = 1, .help = "one head, numbered from 1"};
-inline const Param kSeed{.key = "table_seed", .flag = "", .label = "table seed", .kind = ParamKind::Int, .min = 0,
-                         .max = 999, .def = 0, .help = "the seed of the bias table's random numbers"};
+inline const Param kCausal{.key = "t5_causal", .flag = "--causal", .label = "causal (decoder)", .kind = ParamKind::Switch,
+                           .help = "decoder buckets: only the past counts, all buckets on one side, later keys share bucket 0"};
+inline const Param kHeads{.key = "heads", .flag = "--heads", .label = "heads", .kind = ParamKind::Int, .min = 1, .max = 128,
+                          .def = 8, .sliderMin = 1, .sliderMax = 32,
+                          .help = "heads of the bias table: one learned scalar per (bucket, head)"};
+inline const Param kHead{.key = "head", .flag = "--head", .label = "head", .kind = ParamKind::Int, .min = 1, .max = 128,
+                         .def = 1, .sliderMin = 1, .sliderMax = 32, .help = "one head, numbered from 1"};
+inline const Param kSeed{.key = "table_seed", .flag = "--seed", .label = "table seed", .kind = ParamKind::Int, .min = 0,
+                         .max = 999, .def = 0, .help = "the seed of the bias table's random numbers (normal, standing in for trained weights)"};
 }  // namespace t5
 
 namespace xpos {  // XposParams (core/xpos.hpp)
@@ -84,9 +92,8 @@ inline const Param kThreshold{.key = "fire_threshold", .flag = "--fire-threshold
 inline const Param kHidden{.key = "fire_hidden", .flag = "--fire-hidden", .label = "FIRE hidden", .kind = ParamKind::Int,
                            .min = 1, .max = 4096, .def = kFireHidden, .sliderMin = 1, .sliderMax = 128,
                            .help = "hidden units of the MLP f_theta (the reference's mlp_width: 32)"};
-inline const Param kSeed{.key = "fire_seed", .flag = "", .label = "FIRE seed", .kind = ParamKind::Int, .min = 0,
-                         .max = 999, .def = 0,
-                         .help = "the seed of f_theta's weights, drawn as nn.Linear initialises them (fire-bias takes it as --seed)"};
+inline const Param kSeed{.key = "fire_seed", .flag = "--seed", .label = "FIRE seed", .kind = ParamKind::Int, .min = 0,
+                         .max = 999, .def = 0, .help = "the seed of f_theta's weights, drawn as nn.Linear initialises them"};
 }  // namespace fire
 
 namespace shaw {  // shaw-scores (core/shaw_relative.hpp)
@@ -109,9 +116,8 @@ inline const Param kDModel{.key = "txl_d_model", .flag = "--d-model", .label = "
 inline const Param kDHead{.key = "txl_d_head", .flag = "--head-dim", .label = "d_head", .kind = ParamKind::EvenInt,
                           .min = 2, .max = 4096, .def = 8, .sliderMin = 2, .sliderMax = 128, .log = true,
                           .help = "rows of Wq, Wk,E, Wk,R and the length of u and v"};
-inline const Param kSeed{.key = "txl_seed", .flag = "", .label = "TXL seed", .kind = ParamKind::Int, .min = 0,
-                         .max = 999, .def = 0,
-                         .help = "the seed of the weights and embeddings (txl-terms takes it as --seed)"};
+inline const Param kSeed{.key = "txl_seed", .flag = "--seed", .label = "TXL seed", .kind = ParamKind::Int, .min = 0,
+                         .max = 999, .def = 0, .help = "the seed of the weights and embeddings"};
 inline const Param kQuery{.key = "txl_query", .flag = "", .label = "query i", .kind = ParamKind::Int, .min = 0,
                           .max = 255, .def = 24, .help = "the query row whose four score terms are plotted"};
 }  // namespace txl

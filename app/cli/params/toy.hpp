@@ -22,12 +22,23 @@ namespace toy {  // ToyModel (core/attention.hpp)
 inline const Param kDModel{.key = "toy_d_model", .flag = "--d-model", .label = "toy d_model", .kind = ParamKind::EvenInt,
                            .min = 2, .max = kMaxToyDim, .def = ToyModel{}.dModel, .sliderMin = 2, .sliderMax = 64,
                            .log = true, .help = "width of the toy model's token vectors and positions"};
-inline const Param kSeed{.key = "toy_seed", .flag = "", .label = "toy seed", .kind = ParamKind::Int, .min = 0,
-                         .max = 999, .def = 0,
-                         .help = "the seed of the toy model's random token vectors and weights (attention takes it as --seed)"};
+inline const Param kSeed{.key = "toy_seed", .flag = "--seed", .label = "toy seed", .kind = ParamKind::Int, .min = 0,
+                         .max = 999, .def = 0, .help = "the seed of the toy model's random token vectors and weights"};
+inline const Param kText{.key = "sentence", .flag = "--text", .label = "sentence", .kind = ParamKind::Text,
+                         .help = "the sentence, split on whitespace into the toy model's tokens"};
+inline const Param kEncoding{.key = "encoding", .flag = "--encoding", .label = "encoding", .kind = ParamKind::Choice,
+                             .min = 0, .max = 4, .def = static_cast<double>(PositionEncoding::None),
+                             .help = "the position encoding of the toy attention",
+                             .choices = {"none", "sinusoidal", "learned", "rope", "alibi"}};
+inline const Param kCausal{.key = "causal", .flag = "--causal", .label = "causal mask", .kind = ParamKind::Switch,
+                           .help = "causal mask: each token attends only to itself and earlier tokens"};
 // Where position enters: the token whose vector the add/concatenate norms use.
 inline const Param kToken{.key = "token", .flag = "", .label = "token", .kind = ParamKind::Int, .min = 0, .max = 255,
                           .def = 1, .help = "which token (and position) the add/concatenate norms use"};
+// Where position enters: RoPE on V as well as on Q and K (rope-outputs).
+inline const Param kRotateValues{.key = "rotate_values", .flag = "--rotate-v", .label = "rotate V too",
+                                 .kind = ParamKind::Switch,
+                                 .help = "rotate V as well as Q and K: the weights stay, the outputs change"};
 }  // namespace toy
 
 namespace compare {  // ComparisonParams (core/comparison.hpp)
@@ -46,8 +57,8 @@ inline const Param kTargetLength{.key = "target_length", .flag = "--positions", 
                                  .def = static_cast<double>(ComparisonParams{}.targetLength), .sliderMin = 2,
                                  .sliderMax = 1 << 29, .log = true, .unit = "positions",
                                  .help = "L: the sequence run now, positions 0 .. L-1"};
-inline const Param kSeed{.key = "seed", .flag = "", .label = "seed", .kind = ParamKind::Int, .min = 0, .max = 999,
-                         .def = 0, .help = "the seed of the relative check's q and k (compare takes it as --seed)"};
+inline const Param kSeed{.key = "seed", .flag = "--seed", .label = "seed", .kind = ParamKind::Int, .min = 0, .max = 999,
+                         .def = 0, .help = "the seed of the relative check's q and k"};
 }  // namespace compare
 
 }  // namespace posviz::cli::params

@@ -175,7 +175,7 @@ std::vector<ViewDef> alibiViews() {
                 "vertically; with --head H (from 1) or --slope M one (positions, positions) grid";
   bias.png = true;
   bias.options = {"--heads", "--head", "--slope", "--positions", "--causal", "--config", "--preset"};
-  bias.params = {&table::kHeads, &table::kPositions};
+  bias.params = {&table::kHeads, &table::kPositions, &table::kCausal};
   bias.setDefaults = alibiBiasDefaults;
   bias.applyModel = alibiModel;
   bias.parse = alibiBiasParse;

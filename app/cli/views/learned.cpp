@@ -19,6 +19,7 @@ namespace table = params::learned;
 void learnedDefaults(Request& r) {
   r.dModel = static_cast<int>(table::kDModel.defaultInt());
   r.maxLen = static_cast<int>(table::kMaxLen.defaultInt());
+  r.learnedStd = table::kStd.def;
 }
 
 void learnedModel(Request& r, const ModelConfig& m, const std::string& source) {
@@ -29,12 +30,13 @@ void learnedModel(Request& r, const ModelConfig& m, const std::string& source) {
 
 void learnedParse(Request& r, const ParsedOptions& o) {
   if (auto t = o.value("--table")) {
-    for (const char* conflicting : {"--d-model", "--seed", "--max-len", "--config", "--preset"}) {
+    for (const char* conflicting : {"--d-model", "--seed", "--std", "--max-len", "--config", "--preset"}) {
       if (o.has(conflicting)) throw UsageError(std::string(conflicting) + ": does not apply with --table (the file sets the table)");
     }
     r.tablePath = *t;
   }
   readParam(o, table::kMaxLen, r.maxLen);
+  readParam(o, table::kStd, r.learnedStd);
   if (!r.positionsGiven && r.tablePath.empty()) {
     r.positions = static_cast<int>(std::max<long long>(1, r.maxLen - r.firstPos));  // the rest of the table
   }
@@ -58,7 +60,7 @@ Dataset computeLearned(const Request& r, const ExportProgress& progress) {
       throw UsageError(std::string("--table: ") + e.what());
     }
   } else {
-    table = learnedInit(r.maxLen, r.dModel, r.seed);
+    table = learnedInit(r.maxLen, r.dModel, r.seed, r.learnedStd);
   }
   // A loaded table is exported whole (from --position) unless --positions asks for fewer rows.
   const long long available = std::max<long long>(0, table.rows - r.firstPos);
@@ -73,7 +75,7 @@ Dataset computeLearned(const Request& r, const ExportProgress& progress) {
                           {"first_position", r.firstPos}};
   if (r.tablePath.empty()) {
     d.document["params"]["seed"] = r.seed;
-    d.document["params"]["init_std"] = kGpt2InitStd;
+    d.document["params"]["init_std"] = r.learnedStd;
   } else {
     d.document["params"]["table"] = r.tablePath;
   }
@@ -115,11 +117,11 @@ std::vector<ViewDef> learnedViews() {
   ViewDef v;
   v.name = "learned";
   v.tab = "learned";
-  v.summary = "learned absolute table (seeded N(0, 0.02^2) init as GPT-2, or a loaded .npy)";
+  v.summary = "learned absolute table (seeded N(0, std^2) init, std 0.02 as GPT-2, or a loaded .npy)";
   v.layout = ".npy/.csv: (positions, d_model); .json: shape, params, values; .png: heatmap";
   v.png = true;
-  v.options = {"--d-model", "--positions", "--position", "--max-len", "--seed", "--table", "--config", "--preset"};
-  v.params = {&table::kDModel, &table::kMaxLen};
+  v.options = {"--d-model", "--positions", "--position", "--max-len", "--seed", "--std", "--table", "--config", "--preset"};
+  v.params = {&table::kDModel, &table::kMaxLen, &table::kStd};
   v.setDefaults = learnedDefaults;
   v.applyModel = learnedModel;
   v.parse = learnedParse;

@@ -1,6 +1,7 @@
 // relative.cpp: relative-position schemes beyond the documents' four as exportable views: T5's
-// relative buckets (core/relative_bias.hpp), xPos's scales (core/xpos.hpp), KERPLE's kernel
-// biases (core/kerple.hpp) and FIRE's learned-function biases (core/fire.hpp).
+// relative buckets and a seeded bias table over them (core/relative_bias.hpp), xPos's scales
+// (core/xpos.hpp), KERPLE's kernel biases (core/kerple.hpp) and FIRE's learned-function biases
+// (core/fire.hpp).
 #include <cmath>
 #include <string>
 
@@ -30,8 +31,7 @@ void t5Defaults(Request& r) {
 T5BucketParams t5Params(const Request& r) { return {r.numBuckets, r.maxDistance, !r.causal}; }
 
 // Checked here, not in core, so the message names the flag and its range.
-void t5Parse(Request& r, const ParsedOptions& o) {
-  if (o.has("--dtype")) throw UsageError("--dtype: t5-buckets writes bucket ids as int32 (exact); --dtype does not apply");
+void t5BucketsParse(Request& r, const ParsedOptions& o) {
   const Param& buckets = table::t5::kNumBuckets;
   const Param& distance = table::t5::kMaxDistance;
   readParam(o, buckets, r.numBuckets);
@@ -53,6 +53,11 @@ void t5Parse(Request& r, const ParsedOptions& o) {
   }
 }
 
+void t5Parse(Request& r, const ParsedOptions& o) {
+  if (o.has("--dtype")) throw UsageError("--dtype: t5-buckets writes bucket ids as int32 (exact); --dtype does not apply");
+  t5BucketsParse(r, o);
+}
+
 std::uint64_t t5Elements(const Request& r) {
   const auto n = static_cast<std::uint64_t>(r.positions);
   return checkedProduct({n, n});
@@ -72,6 +77,57 @@ Dataset computeT5Buckets(const Request& r, const ExportProgress& progress) {
   d.valueName = "bucket";
   d.csvComments = {"t5 relative buckets of relative_position = j - i (HF T5Attention._relative_position_bucket): rows = "
                    "query i, cols = key j, " + std::string(p.bidirectional ? "bidirectional" : "causal")};
+  progress(1.0);
+  return d;
+}
+
+// [SECTION] t5-bias-table, t5-bias: a seeded table of one scalar per (bucket, head), as T5 learns it
+
+void t5TableDefaults(Request& r) {
+  t5Defaults(r);
+  r.heads = static_cast<int>(table::t5::kHeads.defaultInt());
+}
+
+void t5TableParse(Request& r, const ParsedOptions& o) { readParam(o, table::t5::kNumBuckets, r.numBuckets); }
+
+// --head counts from 1, as the tab and alibi-bias do; checked against --heads.
+void t5BiasParse(Request& r, const ParsedOptions& o) {
+  t5BucketsParse(r, o);
+  const Param& head = table::t5::kHead;
+  r.head = static_cast<int>(head.defaultInt()) - 1;
+  if (auto h = o.value(std::string(head.flag))) r.head = static_cast<int>(parseIntOption(std::string(head.flag), *h, 1, r.heads)) - 1;
+}
+
+std::uint64_t t5TableElements(const Request& r) {
+  return checkedProduct({static_cast<std::uint64_t>(r.numBuckets), static_cast<std::uint64_t>(r.heads)});
+}
+
+Dataset computeT5BiasTable(const Request& r, const ExportProgress& progress) {
+  Dataset d;
+  d.grid = t5BiasTable(r.numBuckets, r.heads, r.seed);
+  d.shape = {d.grid.rows, d.grid.cols};
+  d.document["params"] = {{"num_buckets", r.numBuckets}, {"heads", r.heads}, {"seed", r.seed}};
+  d.rowTitle = "bucket";
+  d.colTitle = "head (from 0)";
+  d.valueName = "bias";
+  d.csvComments = {"t5 bias table, seeded N(0, 1) in place of trained weights: rows = bucket, cols = head (from 0)"};
+  progress(1.0);
+  return d;
+}
+
+Dataset computeT5Bias(const Request& r, const ExportProgress& progress) {
+  Dataset d;
+  const T5BucketParams p = t5Params(r);
+  const int head = r.head.value_or(0);
+  d.grid = t5BiasGrid(p, t5BiasTable(r.numBuckets, r.heads, r.seed), head, r.positions);
+  d.shape = {r.positions, r.positions};
+  d.document["params"] = {{"num_buckets", p.numBuckets}, {"max_distance", p.maxDistance}, {"bidirectional", p.bidirectional},
+                          {"heads", r.heads}, {"head", head + 1}, {"seed", r.seed}, {"positions", r.positions}};
+  d.rowTitle = "query position i";
+  d.colTitle = "key position j";
+  d.valueName = "bias";
+  d.csvComments = {"t5 bias of head " + std::to_string(head + 1) + " (numbered from 1): table[bucket(j - i)][head], seeded "
+                   "table: rows = query i, cols = key j"};
   progress(1.0);
   return d;
 }
@@ -222,11 +278,41 @@ std::vector<ViewDef> relativeViews() {
               "values; .png/.svg: the grid";
   t5.png = true;
   t5.options = {"--positions", "--num-buckets", "--max-distance", "--causal"};
-  t5.params = {&table::relative::kPositions, &table::t5::kNumBuckets, &table::t5::kMaxDistance};
+  t5.params = {&table::relative::kPositions, &table::t5::kNumBuckets, &table::t5::kMaxDistance, &table::t5::kCausal};
   t5.setDefaults = t5Defaults;
   t5.parse = t5Parse;
   t5.elements = t5Elements;
   t5.compute = computeT5Buckets;
+
+  ViewDef t5Table;
+  t5Table.name = "t5-bias-table";
+  t5Table.tab = "relative";
+  t5Table.summary = "a seeded T5 relative bias table, one scalar per (bucket, head), N(0, 1) in place of trained weights";
+  t5Table.layout = ".npy: (num_buckets, heads), row = bucket, col = head (from 0); .csv: the same matrix; .json: shape, "
+                   "params, values; .png/.svg: the grid";
+  t5Table.png = true;
+  t5Table.options = {"--num-buckets", "--heads", "--seed"};
+  t5Table.params = {&table::t5::kNumBuckets, &table::t5::kHeads};
+  t5Table.setDefaults = t5TableDefaults;
+  t5Table.parse = t5TableParse;
+  t5Table.elements = t5TableElements;
+  t5Table.compute = computeT5BiasTable;
+
+  ViewDef t5Bias;
+  t5Bias.name = "t5-bias";
+  t5Bias.tab = "relative";
+  t5Bias.summary = "one head's T5 relative bias table[bucket(j - i)][head] from a seeded table (t5-bias-table), query i x "
+                   "key j; --causal: decoder buckets";
+  t5Bias.layout = ".npy: (positions, positions), row = query i, col = key j; .csv: the same matrix; .json: shape, params, "
+                  "values; .png/.svg: the grid";
+  t5Bias.png = true;
+  t5Bias.options = {"--positions", "--num-buckets", "--max-distance", "--causal", "--heads", "--head", "--seed"};
+  t5Bias.params = {&table::relative::kPositions, &table::t5::kNumBuckets, &table::t5::kMaxDistance, &table::t5::kCausal,
+                   &table::t5::kHeads, &table::t5::kHead};
+  t5Bias.setDefaults = t5TableDefaults;
+  t5Bias.parse = t5BiasParse;
+  t5Bias.elements = t5Elements;
+  t5Bias.compute = computeT5Bias;
 
   ViewDef xpos;
   xpos.name = "xpos-scale";
@@ -255,7 +341,8 @@ std::vector<ViewDef> relativeViews() {
                   ".json: shape, params, values (masked entries null); .png/.svg: the grid";
   kerple.png = true;
   kerple.options = {"--positions", "--kernel", "--r1", "--r2", "--causal"};
-  kerple.params = {&table::relative::kPositions, &table::kerple::kKernel, &table::kerple::kR1, &table::kerple::kR2};
+  kerple.params = {&table::relative::kPositions, &table::kerple::kKernel, &table::kerple::kR1, &table::kerple::kR2,
+                   &table::alibi::kCausal};
   kerple.setDefaults = kerpleDefaults;
   kerple.parse = kerpleParse;
   kerple.elements = squareElements;
@@ -276,7 +363,7 @@ std::vector<ViewDef> relativeViews() {
   fire.parse = fireParse;
   fire.elements = squareElements;
   fire.compute = computeFireBias;
-  return {t5, xpos, kerple, fire};
+  return {t5, t5Table, t5Bias, xpos, kerple, fire};
 }
 
 }  // namespace posviz::cli
