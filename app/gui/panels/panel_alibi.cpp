@@ -441,34 +441,37 @@ void drawAlibiPanel(AlibiPanelState& s, AppContext& ctx) {
   ctx.status.computeMs = s.computeMs;
   ctx.status.busy = false;
   ctx.status.progress = -1.0f;
+}
 
-  ExportableView& ex = ctx.exportable;
-  ex = ExportableView{};
-  if (s.slopes.empty()) return;
-  const int head = s.selectedHead;
+namespace {
+
+// File > Export: the selected head's bias grid as alibi-bias writes it, and every head's slope.
+ExportableView alibiExports(const AlibiPanelState& s) {
+  ExportableView ex;
+  if (s.slopes.empty()) return ex;
+  const int heads = static_cast<int>(s.slopes.size());   // the heads the grids were drawn for
+  const int head = std::clamp(s.selectedHead, 0, heads - 1);
   const double slope = s.slopes[static_cast<std::size_t>(head)];
   ex.name = "alibi-bias-head" + std::to_string(head + 1);
-  ex.caption = "heads=" + std::to_string(s.numHeads) + " head=" + std::to_string(head + 1) + " slope=" +
+  ex.caption = "heads=" + std::to_string(heads) + " head=" + std::to_string(head + 1) + " slope=" +
                formatShort(slope, 6) + " T=" + std::to_string(s.numPositions) + (s.causal ? " causal" : " symmetric");
   ex.rowTitle = "query i";
   ex.colTitle = "key j";
   ex.valueName = "bias";
   ex.colormap = Colormap::Viridis;
-  gpu::GpuCompute* g = ctx.gpu;
-  const gpu::Backend b = ctx.backend;
-  const int t = s.numPositions;
-  const bool causal = s.causal;
-  ex.computeFull = [g, b, slope, t, causal] { return gpu::computeAlibiBiasGrid(g, b, slope, t, causal).grid; };
-  ex.cliArgs = {"alibi-bias", "--heads", std::to_string(s.numHeads), "--head", std::to_string(head + 1), "--positions",
-                std::to_string(t)};
-  if (causal) ex.cliArgs.push_back("--causal");
+  cli::ViewCall call{"alibi-bias"};
+  call.set(table::kHeads, heads).set(table::kHead, head + 1).set(table::kPositions, s.numPositions).on(table::kCausal, s.causal);
+  ex.call = std::move(call);
   ex.plotColumnNames = {"head", "slope"};
   ex.plotColumns = [slopes = s.slopes] {
-    std::vector<double> heads;
-    for (std::size_t h = 0; h < slopes.size(); ++h) heads.push_back(static_cast<double>(h + 1));
-    return std::vector<std::vector<double>>{std::move(heads), slopes};
+    std::vector<double> numbers;
+    for (std::size_t h = 0; h < slopes.size(); ++h) numbers.push_back(static_cast<double>(h + 1));
+    return std::vector<std::vector<double>>{std::move(numbers), slopes};
   };
+  return ex;
 }
+
+}  // namespace
 
 //-----------------------------------------------------------------------------
 // [SECTION] Settings
@@ -517,6 +520,7 @@ void tweakAlibi(AppState& a) {
 
 const PanelDef kAlibiPanel{"alibi", [](AppState& a, AppContext& c) { drawAlibiPanel(a.alibi, c); },
     [](AppState& a, const cli::ModelConfig& m, ConfigNotes& n) { applyAlibiConfig(a.alibi, m, n); },
-    [](const AppState& a, nlohmann::json& j) { saveAlibiPanel(a.alibi, j); }, [](AppState& a, const nlohmann::json& j) { loadAlibiPanel(a.alibi, j); }, tweakAlibi};
+    [](const AppState& a, nlohmann::json& j) { saveAlibiPanel(a.alibi, j); }, [](AppState& a, const nlohmann::json& j) { loadAlibiPanel(a.alibi, j); }, tweakAlibi,
+    nullptr, nullptr, nullptr, nullptr, [](const AppState& a) { return alibiExports(a.alibi); }};
 
 }  // namespace posviz::app

@@ -270,7 +270,6 @@ std::string drawComparePanel(ComparePanelState& s, AppContext& ctx) {
   ctx.status.progress = -1.0f;
   ctx.status.computeMs = 0.0;
   ctx.status.gridSize.clear();
-  ctx.exportable = ExportableView{};
   return open;
 }
 
@@ -300,6 +299,19 @@ void loadCompare(AppState& a, const nlohmann::json& j) {
   s.dirty = true;
 }
 
+// File > Export: the table's numbers and the claims' verdicts, as the compare view writes them.
+ExportableView compareExports(const AppState& a) {
+  const ComparePanelState& s = a.compare;
+  ExportableView ex;
+  if (!s.table || !s.error.empty()) return ex;
+  ex.name = "compare";
+  cli::ViewCall call{"compare"};
+  call.set(table::kDModel, s.dModel).set(table::kHeads, s.numHeads).set(table::kTrainedLength, s.trainedLength);
+  call.set(table::kTargetLength, s.targetLength).set(table::kSeed, s.seed);
+  ex.call = std::move(call);
+  return ex;
+}
+
 void tweakCompare(AppState& a) {
   a.compare.targetLength = a.compare.targetLength > a.compare.trainedLength ? a.compare.trainedLength / 2 : a.compare.trainedLength * 4;
   a.compare.dirty = true;
@@ -309,6 +321,6 @@ void tweakCompare(AppState& a) {
 
 const PanelDef kComparePanel{"compare", [](AppState& a, AppContext& c) { if (auto t = drawComparePanel(a.compare, c); !t.empty()) a.requestedPanel = findPanel(t); },
     nullptr,
-    saveCompare, loadCompare, tweakCompare};
+    saveCompare, loadCompare, tweakCompare, nullptr, nullptr, nullptr, nullptr, compareExports};
 
 }  // namespace posviz::app

@@ -412,24 +412,35 @@ void publishStatus(const LearnedPanelState& s, AppContext& ctx) {
   ctx.status.progress = tableBusy ? s.tableJob.progress() : s.image.progress();
 }
 
-// File > Export: the table itself (max_len rows; positions past it have no numbers to write).
-void publishExport(const LearnedPanelState& s, AppContext& ctx, const std::shared_ptr<const Grid>& table,
-                   const LearnedTableResult* t) {
-  ExportableView& ex = ctx.exportable;
+// File > Export: the table shown (max_len rows; positions past it have no numbers to write), as
+// the learned view makes it: seeded by its seed and std, or read from its file.
+ExportableView learnedExports(const LearnedPanelState& s) {
+  ExportableView ex;
+  const LearnedTableResult* t = s.tableJob.result();
+  if (!s.table || t == nullptr) return ex;
+  const LearnedTableResult::Source& src = t->source;
+  cli::ViewCall call{"learned"};
+  if (src.fromFile) {
+    call.set(table::kTable, src.path);
+  } else {
+    call.set(table::kDModel, src.dModel).set(table::kMaxLen, src.maxLen);
+    call.set(table::kSeed, static_cast<double>(src.seed)).set(table::kStd, src.stddev);
+  }
+  ex.call = std::move(call);
   ex.name = "learned-table";
-  ex.caption = s.tableName;
+  ex.caption = t->name;
   ex.rowTitle = "position";
   ex.colTitle = "dimension";
   ex.valueName = "P[pos][dim]";
   ex.colormap = s.colormap;
   ex.symmetricRange = true;
-  ex.computeFull = [table] { return *table; };
   ex.plotColumnNames = {"position", "row_norm"};
   ex.plotColumns = [norms = t->rowNorm] {
     std::vector<double> pos(norms.size());
     for (std::size_t i = 0; i < pos.size(); ++i) pos[i] = static_cast<double>(i);
     return std::vector<std::vector<double>>{std::move(pos), norms};
   };
+  return ex;
 }
 
 }  // namespace
@@ -453,12 +464,10 @@ void drawLearnedPanel(LearnedPanelState& s, AppContext& ctx) {
     ctx.status.progress = s.tableJob.progress();
     return;
   }
-  const std::shared_ptr<const Grid> table = s.table;
   drawViews(s, *t, avail);
   ImGui::EndChild();
 
   publishStatus(s, ctx);
-  publishExport(s, ctx, table, t);
 }
 
 
@@ -514,6 +523,7 @@ const PanelDef kLearnedPanel{"learned", [](AppState& a, AppContext& c) { drawLea
     [](AppState& a) {
       a.learned.openRequested = true;
       a.learned.fromFile = true;
-    }};
+    },
+    [](const AppState& a) { return learnedExports(a.learned); }};
 
 }  // namespace posviz::app

@@ -30,7 +30,7 @@ struct LearnedTableResult {
     std::string path;
     int maxLen = 0, dModel = 0;
     std::uint64_t seed = 0;
-    float stddev = 0.0f;
+    double stddev = 0.0;
   } source;
   std::shared_ptr<const Grid> table;
   std::string name;                       // "seeded: N(0, 0.02^2), seed 0" or "gpt2_wpe.npy (1,024 x 768)"
@@ -44,7 +44,7 @@ struct LearnedPanelState {
   int maxLen = static_cast<int>(cli::params::learned::kMaxLen.defaultInt());     // rows of the table
   int dModel = static_cast<int>(cli::params::learned::kDModel.defaultInt());     // cols
   std::uint64_t seed = static_cast<std::uint64_t>(cli::params::learned::kSeed.defaultInt());
-  float stddev = static_cast<float>(cli::params::learned::kStd.def);             // GPT-2's initializer std
+  double stddev = cli::params::learned::kStd.def;                                // GPT-2's initializer std
   bool fromFile = false;                  // the table came from a .npy
   std::string path;                       // the .npy path typed or opened
   std::string loadError;                  // last failed load, shown inline; the last good table stays

@@ -127,6 +127,19 @@ void preset(OrderPanelState& s, const char* a, const char* b) {
   s.dirty = true;
 }
 
+// Which map File > Export writes, as a combo (five names do not fit a line of radio buttons).
+void drawExportChoice(OrderPanelState& s) {
+  const cli::Param& p = cli::params::order::kMatrix;
+  const std::string current(p.choiceName(s.exportMatrix));
+  if (ImGui::BeginCombo(std::string(p.label).c_str(), current.c_str())) {
+    for (int i = 0; i < p.choiceCount(); ++i) {
+      if (ImGui::Selectable(std::string(p.choiceName(i)).c_str(), i == s.exportMatrix)) s.exportMatrix = i;
+    }
+    ImGui::EndCombo();
+  }
+  HelpMarker(paramHelpText(p, "File > Export writes this map of the chosen encoding (the NoPE section: its counting head).").c_str());
+}
+
 void drawInputs(OrderPanelState& s, float scale) {
   ImGui::TextUnformatted("Why order matters");
   HelpMarker("Attention without position is permutation equivariant: Attn(PX) = P Attn(X).\n"
@@ -184,6 +197,9 @@ void drawInputs(OrderPanelState& s, float scale) {
              "averages over t+1 tokens. The two orders then give different outputs, and a head with\n"
              "uniform scores puts 1/(t+1) on a <bos> token put first, so t = 1/weight - 1.\n"
              "Haviv et al. 2022 (arXiv:2203.16634); Kazemnejad et al. 2023 (arXiv:2305.19466).");
+  ImGui::PushItemWidth(190.0f * scale);
+  drawExportChoice(s);
+  ImGui::PopItemWidth();
 }
 
 void drawDifferenceTable(OrderPanelState& s) {
@@ -393,17 +409,46 @@ void drawNope(OrderPanelState& s) {
               formatShort(s.counting.maxPositionError, 3).c_str(), formatShort(s.counting.maxToyPositionError, 3).c_str());
   drawNopeTable(s.counting, std::max(100.0f, ImGui::GetContentRegionAvail().y));
 }
-void exportNopeWeights(const OrderPanelState& s, AppContext& ctx) {
-  const Grid g = s.counting.weights;
-  ctx.status.gridSize = formatGridSize(g.rows, g.cols);
-  ExportableView& ex = ctx.exportable;
-  ex.name = "order-nope-counting-weights";
-  ex.caption = "NoPE counting head (uniform scores, causal) on \"" + joinTokens(s.counting.tokens) + "\"";
+// The toy model the tab runs, on a call of one of the Word order views.
+void setToyModel(cli::ViewCall& c, const OrderPanelState& s) {
+  c.set(cli::params::toy::kText, std::string(s.sentence)).set(cli::params::toy::kDModel, s.toyDModel);
+  c.set(cli::params::toy::kSeed, s.toySeed);
+}
+
+// File > Export: the NoPE section's counting head, or the chosen map of the chosen encoding, as
+// nope-counting and order-attention write them.
+ExportableView orderExports(const OrderPanelState& s) {
+  ExportableView ex;
+  if (s.results.empty() || !s.error.empty()) return ex;
   ex.rowTitle = "query token";
   ex.colTitle = "key token";
   ex.valueName = "weight";
   ex.colormap = Colormap::Magma;
-  ex.computeFull = [g] { return g; };
+  if (s.nopeView) {
+    if (!s.nopeValid) return ExportableView{};
+    ex.name = "order-nope-counting-weights";
+    cli::ViewCall call{"nope-counting"};
+    setToyModel(call, s);
+    ex.call = std::move(call);
+    return ex;
+  }
+  const cli::Param& matrix = cli::params::order::kMatrix;
+  const int m = std::clamp(s.exportMatrix, 0, matrix.choiceCount() - 1);
+  const auto& encs = orderEncodings();
+  const PositionEncoding enc = encs[static_cast<std::size_t>(std::clamp(s.encoding, 0, static_cast<int>(encs.size()) - 1))];
+  ex.name = std::string(m >= 3 ? "order-" : "order-weights-") + std::string(matrix.choiceName(m)) + "-" + positionEncodingName(enc);
+  if (m >= 3) {   // the outputs, signed
+    ex.colTitle = "dim";
+    ex.valueName = "output";
+    ex.colormap = Colormap::RdBu;
+    ex.symmetricRange = true;
+  }
+  cli::ViewCall call{"order-attention"};
+  setToyModel(call, s);
+  call.set(cli::params::order::kShuffled, std::string(s.shuffled)).set(cli::params::toy::kEncoding, static_cast<double>(enc));
+  call.set(matrix, m).on(cli::params::toy::kCausal, s.causal);
+  ex.call = std::move(call);
+  return ex;
 }
 
 }  // namespace
@@ -426,27 +471,14 @@ void drawOrderPanel(OrderPanelState& s, AppContext& ctx) {
   ctx.status.busy = false;
   ctx.status.progress = -1.0f;
   ctx.status.computeMs = 0.0;
-  ExportableView& ex = ctx.exportable;
-  ex = ExportableView{};
   if (s.results.empty()) {
     ctx.status.gridSize.clear();
-    return;
+  } else if (s.nopeView && s.nopeValid) {
+    ctx.status.gridSize = formatGridSize(s.counting.weights.rows, s.counting.weights.cols);
+  } else {
+    const Grid& w = s.results[static_cast<std::size_t>(std::clamp(s.encoding, 0, static_cast<int>(s.results.size()) - 1))].permuted.weights;
+    ctx.status.gridSize = formatGridSize(w.rows, w.cols);
   }
-  if (s.nopeView && s.nopeValid) {
-    exportNopeWeights(s, ctx);
-    return;
-  }
-  const OrderComparison& c = s.results[static_cast<std::size_t>(std::clamp(s.encoding, 0, static_cast<int>(s.results.size()) - 1))];
-  ctx.status.gridSize = formatGridSize(c.permuted.weights.rows, c.permuted.weights.cols);
-  ex.name = std::string("order-weights-shuffled-") + positionEncodingName(c.encoding);
-  ex.caption = "W(PX) for \"" + joinTokens(c.shuffled) + "\", encoding " + positionEncodingName(c.encoding) +
-               (s.causal ? ", causal" : "");
-  ex.rowTitle = "query token";
-  ex.colTitle = "key token";
-  ex.valueName = "weight";
-  ex.colormap = Colormap::Magma;
-  const Grid g = c.permuted.weights;
-  ex.computeFull = [g] { return g; };
 }
 
 
@@ -465,6 +497,7 @@ void tweakOrder(AppState& a) {
 
 const PanelDef kOrderPanel{"word-order", [](AppState& a, AppContext& c) { drawOrderPanel(a.order, c); },
     nullptr,
-    nullptr, nullptr, tweakOrder};
+    nullptr, nullptr, tweakOrder, nullptr, nullptr, nullptr, nullptr,
+    [](const AppState& a) { return orderExports(a.order); }};
 
 }  // namespace posviz::app

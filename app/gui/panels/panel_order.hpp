@@ -40,6 +40,9 @@ struct OrderPanelState {
   int toyDModel = static_cast<int>(cli::params::toy::kDModel.defaultInt());   // even (cli::params::toy)
   int toySeed = static_cast<int>(cli::params::toy::kSeed.defaultInt());
   bool nopeView = false;                  // show the NoPE section instead of the encoding's maps
+  // Which of the encoding's maps File > Export writes (cli::params::order::kMatrix; the NoPE
+  // section exports its counting head).
+  int exportMatrix = static_cast<int>(cli::params::order::kMatrix.defaultInt());
 
   // Derived
   std::string error;                      // inline input error ("type at least one word", ...)

@@ -296,7 +296,6 @@ void drawPipelinePanel(PipelinePanelState& s, AppContext& ctx) {
   ctx.status.progress = -1.0f;
   ctx.status.computeMs = 0.0;
   ctx.status.gridSize.clear();
-  ctx.exportable = ExportableView{};
 }
 
 
@@ -322,6 +321,26 @@ void loadPipeline(AppState& a, const nlohmann::json& j) {
   s.dirty = true;
 }
 
+// File > Export: the toy attention's outputs with RoPE on Q and K, or, with "rotate V too", on V
+// as well: the heatmap that toggle reveals, as the rope-outputs view writes it.
+ExportableView pipelineExports(const AppState& a) {
+  const PipelinePanelState& s = a.pipeline;
+  ExportableView ex;
+  if (!s.rotate || !s.error.empty()) return ex;
+  namespace toy = cli::params::toy;
+  ex.name = s.rotateValues ? "rope-outputs-v-rotated" : "rope-outputs";
+  ex.rowTitle = "token";
+  ex.colTitle = "dim";
+  ex.valueName = "output";
+  ex.colormap = Colormap::RdBu;
+  ex.symmetricRange = true;
+  cli::ViewCall call{"rope-outputs"};
+  call.set(toy::kText, std::string(s.sentence)).set(toy::kDModel, s.toyDModel).set(toy::kSeed, s.toySeed);
+  call.on(toy::kCausal, s.causal).on(toy::kRotateValues, s.rotateValues);
+  ex.call = std::move(call);
+  return ex;
+}
+
 void tweakPipeline(AppState& a) {
   a.pipeline.encoding = (a.pipeline.encoding + 2) % static_cast<int>(pipelineEncodings().size());
   a.pipeline.rotateValues = !a.pipeline.rotateValues;
@@ -332,6 +351,6 @@ void tweakPipeline(AppState& a) {
 
 const PanelDef kPipelinePanel{"where-position-enters", [](AppState& a, AppContext& c) { drawPipelinePanel(a.pipeline, c); },
     nullptr,
-    savePipeline, loadPipeline, tweakPipeline};
+    savePipeline, loadPipeline, tweakPipeline, nullptr, nullptr, nullptr, nullptr, pipelineExports};
 
 }  // namespace posviz::app

@@ -399,24 +399,83 @@ void drawXposPlot(const RelativePanelState& s, float width, float height) {
   drawPlot("xpos-decay", ps, width, height);
 }
 
-void setExport(const RelativePanelState& s, AppContext& ctx) {
-  ExportableView& ex = ctx.exportable;
-  ex = ExportableView{};
-  if (s.buckets.values.empty()) return;
-  ex.name = "t5-buckets";
-  ex.caption = "num_buckets=" + std::to_string(s.numBuckets) + " max_distance=" + std::to_string(s.maxDistance) +
-               (s.t5Causal ? " causal" : " bidirectional") + " T=" + std::to_string(s.numPositions);
-  ex.rowTitle = "query i";
-  ex.colTitle = "key j";
-  ex.valueName = "bucket";
-  const T5BucketParams p = t5Params(s);
-  const int t = s.numPositions;
-  ex.computeFull = [p, t] { return t5BucketGrid(p, t); };
-  ex.cliArgs = {"t5-buckets", "--positions", std::to_string(t), "--num-buckets", std::to_string(s.numBuckets), "--max-distance",
-                std::to_string(s.maxDistance)};
-  if (s.t5Causal) ex.cliArgs.push_back("--causal");
+// The export choice as a combo (seven views do not fit a line of radio buttons).
+void drawExportChoice(RelativePanelState& s) {
+  const cli::Param& p = params::relative::kTabExport;
+  const std::string current(p.choiceName(s.exportGrid));
+  if (ImGui::BeginCombo(std::string(p.label).c_str(), current.c_str())) {
+    for (int i = 0; i < p.choiceCount(); ++i) {
+      if (ImGui::Selectable(std::string(p.choiceName(i)).c_str(), i == s.exportGrid)) s.exportGrid = i;
+    }
+    ImGui::EndCombo();
+  }
+  HelpMarker(paramHelpText(p, "File > Export writes this grid of the tab, through the view of that name.").c_str());
+}
+
+// params::relative::kTabExport's choices, in its order.
+enum class RelativeGrid { T5Buckets, T5Table, T5Bias, Kerple, Fire, Alibi, Txl };
+
+void addT5Buckets(cli::ViewCall& c, const RelativePanelState& s) {
+  c.set(params::relative::kPositions, s.numPositions).set(params::t5::kNumBuckets, s.numBuckets);
+  c.set(params::t5::kMaxDistance, s.maxDistance).on(params::t5::kCausal, s.t5Causal);
+}
+
+// The call of the chosen grid's view with the tab's parameters: KERPLE, FIRE and ALiBi are causal
+// on the tab, T5's direction is its own switch.
+cli::ViewCall relativeCall(const RelativePanelState& s, RelativeGrid grid) {
+  cli::ViewCall c{std::string(params::relative::kTabExport.choiceName(static_cast<int>(grid)))};
+  switch (grid) {
+    case RelativeGrid::T5Buckets: addT5Buckets(c, s); break;
+    case RelativeGrid::T5Table:
+      c.set(params::t5::kNumBuckets, s.numBuckets).set(params::t5::kHeads, s.t5Heads).set(params::t5::kSeed, s.t5Seed);
+      break;
+    case RelativeGrid::T5Bias:
+      addT5Buckets(c, s);
+      c.set(params::t5::kHeads, s.t5Heads).set(params::t5::kHead, s.t5Head + 1).set(params::t5::kSeed, s.t5Seed);
+      break;
+    case RelativeGrid::Kerple:
+      c.set(params::relative::kPositions, s.numPositions).set(params::kerple::kKernel, s.kerplePower ? 1 : 0);
+      c.set(params::kerple::kR1, s.kerpleR1).set(params::kerple::kR2, s.kerpleR2).on(params::alibi::kCausal);
+      break;
+    case RelativeGrid::Fire:
+      c.set(params::relative::kPositions, s.numPositions).set(params::fire::kC, s.fireC);
+      c.set(params::fire::kThreshold, s.fireThreshold).set(params::fire::kHidden, s.fireHidden).set(params::fire::kSeed, s.fireSeed);
+      break;
+    case RelativeGrid::Alibi:
+      c.set(params::alibi::kSlope, s.alibiSlope).set(params::alibi::kPositions, s.numPositions).on(params::alibi::kCausal);
+      break;
+    case RelativeGrid::Txl:
+      c.set(params::relative::kPositions, s.numPositions).set(params::txl::kDModel, s.txlDModel);
+      c.set(params::txl::kDHead, s.txlDHead).set(params::txl::kSeed, s.txlSeed);
+      break;
+  }
+  return c;
+}
+
+// File > Export: the chosen grid as its view writes it; the plot beside it as CSV (the TXL terms of
+// the query row when TXL is chosen, else the xPos curves).
+ExportableView relativeExports(const RelativePanelState& s) {
+  ExportableView ex;
+  if (s.buckets.values.empty() || !s.error.empty()) return ex;
+  const auto grid = static_cast<RelativeGrid>(std::clamp(s.exportGrid, 0, params::relative::kTabExport.choiceCount() - 1));
+  ex.call = relativeCall(s, grid);
+  ex.name = ex.call->view;
+  const bool table = grid == RelativeGrid::T5Table;
+  ex.rowTitle = table ? "bucket" : "query i";
+  ex.colTitle = table ? "head" : "key j";
+  ex.valueName = grid == RelativeGrid::T5Buckets ? "bucket" : "bias";
+  // As the tab draws them: T5's learned scalars diverge around 0, the rest on one sequential scale.
+  ex.symmetricRange = table || grid == RelativeGrid::T5Bias || grid == RelativeGrid::Txl;
+  ex.colormap = ex.symmetricRange ? Colormap::RdBu : Colormap::Viridis;
+  if (grid == RelativeGrid::Txl) {
+    ex.plotColumnNames = {"key_j", "a_content", "b_content_position", "c_global_content", "d_global_position", "sum"};
+    ex.plotColumns = [cols = std::vector<std::vector<double>>{s.txlKeys, s.txlTerm[0], s.txlTerm[1], s.txlTerm[2], s.txlTerm[3],
+                                                              s.txlTotal}] { return cols; };
+    return ex;
+  }
   ex.plotColumnNames = {"distance", "rope_score", "xpos_score"};
   ex.plotColumns = [cols = std::vector<std::vector<double>>{s.offsets, s.ropeScore, s.xposScore}] { return cols; };
+  return ex;
 }
 
 }  // namespace
@@ -434,6 +493,8 @@ void drawRelativePanel(RelativePanelState& s, AppContext& ctx) {
   drawXposParameters(s);
   ImGui::Separator();
   drawTxlParameters(s);
+  ImGui::Separator();
+  drawExportChoice(s);
   ImGui::PopItemWidth();
   updateRelativePanel(s);
   if (!s.error.empty()) ErrorText(s.error);
@@ -465,7 +526,6 @@ void drawRelativePanel(RelativePanelState& s, AppContext& ctx) {
   ctx.status.computeMs = s.computeMs;
   ctx.status.busy = false;
   ctx.status.progress = -1.0f;
-  setExport(s, ctx);
 }
 
 //-----------------------------------------------------------------------------
@@ -504,6 +564,7 @@ void saveRelativePanel(const RelativePanelState& s, nlohmann::json& j) {
   cli::saveParam(j, params::txl::kDModel, s.txlDModel);
   cli::saveParam(j, params::txl::kDHead, s.txlDHead);
   cli::saveParam(j, params::txl::kSeed, s.txlSeed);
+  cli::saveParam(j, params::relative::kTabExport, s.exportGrid);
 }
 
 void loadRelativePanel(RelativePanelState& s, const nlohmann::json& j) {
@@ -533,6 +594,7 @@ void loadRelativePanel(RelativePanelState& s, const nlohmann::json& j) {
   cli::loadParam(j, params::txl::kDModel, s.txlDModel);
   cli::loadParam(j, params::txl::kDHead, s.txlDHead);
   cli::loadParam(j, params::txl::kSeed, s.txlSeed);
+  cli::loadParam(j, params::relative::kTabExport, s.exportGrid);
   s.dirty = true;
 }
 
@@ -543,6 +605,7 @@ void loadRelativePanel(RelativePanelState& s, const nlohmann::json& j) {
 
 const PanelDef kRelativePanel{"relative", [](AppState& a, AppContext& c) { drawRelativePanel(a.relative, c); },
     nullptr,
-    [](const AppState& a, nlohmann::json& j) { saveRelativePanel(a.relative, j); }, [](AppState& a, const nlohmann::json& j) { loadRelativePanel(a.relative, j); }, [](AppState& a) { a.relative.t5Causal = !a.relative.t5Causal; a.relative.dirty = true; }};
+    [](const AppState& a, nlohmann::json& j) { saveRelativePanel(a.relative, j); }, [](AppState& a, const nlohmann::json& j) { loadRelativePanel(a.relative, j); }, [](AppState& a) { a.relative.t5Causal = !a.relative.t5Causal; a.relative.dirty = true; },
+    nullptr, nullptr, nullptr, nullptr, [](const AppState& a) { return relativeExports(a.relative); }};
 
 }  // namespace posviz::app

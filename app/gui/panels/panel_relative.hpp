@@ -58,6 +58,9 @@ struct RelativePanelState {
   int txlDHead = relativeDefault(cli::params::txl::kDHead);
   int txlSeed = relativeDefault(cli::params::txl::kSeed);
 
+  // Which grid File > Export writes (cli::params::relative::kTabExport: each choice is a view's name)
+  int exportGrid = relativeDefault(cli::params::relative::kTabExport);
+
   // Derived
   Grid buckets, biasTable, t5Bias;
   Grid kerple, fire, alibi;
