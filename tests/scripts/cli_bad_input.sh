@@ -151,6 +151,10 @@ done
 # context[OPTION@VIEW] = "EXT|GOOD|ARGS..." : the extension of -o, a good value, other arguments.
 declare -A context=(
   [--d-model@sinusoidal]="npy|8|--positions 4"
+  [--d-model@sinusoidal-similarity]="npy|8|--positions 4"
+  [--base@sinusoidal-similarity]="npy|500|--positions 4 --d-model 8"
+  [--positions@sinusoidal-similarity]="npy|4|--d-model 8"
+  [--step@example]="npy|1|--example alibi-4tokens-m0.5"
   [--d-model@learned]="npy|8|--max-len 4"
   [--d-model@attention]="json|8|"
   [--head-dim@rope-freqs]="json|8|"

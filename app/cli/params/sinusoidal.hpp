@@ -48,6 +48,9 @@ inline const Param kOffsetK{.key = "k", .label = "k", .kind = ParamKind::Int, .m
 inline const Param kSimilarityRef{.key = "similarity_reference", .label = "reference a", .kind = ParamKind::Int,
                                   .min = 0, .max = 65536, .def = 0, .log = true, .unit = "position",
                                   .help = "similarity against offset, plotted from a and from a+1000"};
+inline const Param kClockThin{.key = "clock_thin", .label = "every n-th pair (0 = auto)", .kind = ParamKind::Int,
+                              .min = 0, .max = kMaxWidth / 2, .def = 0, .sliderMin = 0, .sliderMax = 64,
+                              .help = "the clock view shows every n-th pair; 0 picks n so that at most 64 clocks show"};
 }  // namespace sinusoidal
 
 }  // namespace posviz::cli::params

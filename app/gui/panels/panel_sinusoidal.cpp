@@ -360,8 +360,8 @@ void drawClocks(SinusoidalPanelState& s) {
                         step, step, 2 * step);
   }
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-  ImGui::SliderInt("every n-th pair (0 = auto)", &s.clockThin, 0, std::max(1, pairs / 2), "%d", ImGuiSliderFlags_AlwaysClamp);
-  HelpMarker("0 shows at most 64 clocks, thinned evenly. 1 shows every pair (scroll).");
+  paramSlider(table::kClockThin, s.clockThin, "0 shows at most 64 clocks, thinned evenly. 1 shows every pair (scroll).",
+              SliderSpan{0, static_cast<double>(std::max(1, pairs / 2))});
 
   ImGui::BeginChild("clocks", ImVec2(0, 0), false);
   const float fh = ImGui::GetFontSize();
