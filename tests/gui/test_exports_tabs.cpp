@@ -18,6 +18,7 @@
 #include "app/gui/shell/view_export.hpp"
 #include "core/alibi.hpp"
 #include "core/npy.hpp"
+#include "tests/gui/export_check.hpp"
 #include "tests/gui/test_shell.hpp"
 #include "tests/support/export_support.hpp"
 
@@ -25,60 +26,11 @@ namespace fs = std::filesystem;
 using posviz::app::ExportableView;
 using posviz::app::ViewExportKind;
 
+using posviz::test::contains;
+using posviz::test::sameAsCommand;
+
 namespace {
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-// The words of a command as a POSIX shell reads them: blanks split, '...' quotes (commandLine's
-// quoting: ' is written '\'').
-std::vector<std::string> shellWords(const std::string& command) {
-  std::vector<std::string> words;
-  std::string word;
-  bool inWord = false, quoted = false;
-  for (std::size_t i = 0; i < command.size(); ++i) {
-    const char c = command[i];
-    if (quoted) {
-      if (c == '\'') quoted = false;
-      else word += c;
-    } else if (c == '\'') {
-      quoted = inWord = true;
-    } else if (c == '\\' && i + 1 < command.size()) {
-      word += command[++i];
-      inWord = true;
-    } else if (c == ' ') {
-      if (inWord) words.push_back(word);
-      word.clear();
-      inWord = false;
-    } else {
-      word += c;
-      inWord = true;
-    }
-  }
-  if (inWord) words.push_back(word);
-  return words;
-}
-
-int runCommand(const std::string& command) {
-  std::vector<std::string> words = shellWords(command);
-  std::vector<char*> argv;
-  for (std::string& w : words) argv.push_back(w.data());
-  return posviz::cli::runCli(static_cast<int>(argv.size()), argv.data()).value_or(-1);
-}
-
-// Writes `kind` from the window and runs the command File > Export prints for it; the two files
-// must be the same bytes. Returns the command.
-std::string sameAsCommand(const ExportableView& v, ViewExportKind kind, const fs::path& dir, const std::string& stem) {
-  const std::string ext = fs::path(posviz::app::defaultExportFileName(v, kind)).extension().string();
-  const fs::path window = dir / (stem + "-window" + ext), cli = dir / (stem + "-cli" + ext);
-  posviz::app::exportView(v, kind, window.string());
-  const std::string command = posviz::cli::commandLine(posviz::app::exportArguments(v, kind, cli.string()));
-  CAPTURE(command);
-  REQUIRE(runCommand(command) == 0);
-  const std::string bytes = posviz::test::readText(window);
-  CHECK_FALSE(bytes.empty());
-  CHECK(bytes == posviz::test::readText(cli));
-  return command;
-}
 
 // The picture and the numbers from the window and from the command; the numbers as read back.
 posviz::NpyArray pictureAndNumbers(const ExportableView& v, const fs::path& dir, const std::string& stem) {

@@ -27,9 +27,8 @@ struct StatusInfo {               // the active panel fills this each frame
   bool animating = false;         // the view moves on its own (play): keep drawing frames
 };
 
-// What a tab offers to File > Export. A tab's PanelDef::exports builds it from the tab's state when
-// the File menu opens (never every frame); tabs not yet moved to that refill ctx.exportable each
-// frame instead.
+// What a tab offers to File > Export: its PanelDef::exports builds it from the tab's state when the
+// File menu opens (never every frame).
 struct ExportableView {
   std::string name;                       // file-name stem: "sinusoidal-pe", "alibi-bias-head3"
   std::string caption;                    // parameters, for PNG captions: "d_model=128 base=10000 ..."
@@ -39,14 +38,11 @@ struct ExportableView {
   // The main heatmap as a typed `posviz export` call: File > Export writes exactly what the command
   // line writes, and shows that command.
   std::optional<cli::ViewCall> call;
-  // The same as `posviz export` arguments (view and options, no -o), for tabs not yet typed.
-  std::vector<std::string> cliArgs;
-  std::function<Grid()> computeFull;      // the full-resolution numbers of a heatmap that has no view
   // The main plot's data as CSV columns of equal lengths, computed when exported: a 2^20-position
   // curve is no thing to copy while a menu is open.
   std::vector<std::string> plotColumnNames;
   std::function<std::vector<std::vector<double>>()> plotColumns;
-  bool empty() const { return !computeFull && cliArgs.empty() && !call && !plotColumns; }
+  bool empty() const { return !call && !plotColumns; }
 };
 
 struct AppContext {
@@ -59,7 +55,6 @@ struct AppContext {
   int backendEpoch = 0;               // bumps when `backend` changes: views recompute
   double time = 0.0;                  // seconds since start (animation)
   float deltaTime = 0.0f;             // seconds since the last frame
-  ExportableView exportable;          // the active panel's exportable data
 };
 
 // BackendChoice lists Auto, Cpu, Gpu in gpu::Backend's order: static_cast converts.

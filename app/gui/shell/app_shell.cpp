@@ -356,8 +356,6 @@ bool AppShell::frame(const std::string& screenshotPath, std::string* error) {
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                                  ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ctx_.status = StatusInfo{};
-  lastExportable_ = std::move(ctx_.exportable);
-  ctx_.exportable = ExportableView{};
   ImGui::Begin("posviz", nullptr, flags);
   drawMenuBar();
   if (!ctx_.gpuNotice.empty() && state_.showGpuNotice) {
@@ -458,7 +456,7 @@ ExportableView AppShell::activeExports() const {
   const auto& table = panels();
   if (state_.activePanel < 0 || state_.activePanel >= static_cast<int>(table.size())) return {};
   const PanelDef& def = *table[static_cast<std::size_t>(state_.activePanel)].def;
-  return def.exports != nullptr ? def.exports(state_) : lastExportable_;
+  return def.exports != nullptr ? def.exports(state_) : ExportableView{};
 }
 
 void AppShell::openTab(std::string_view name, void (*PanelDef::*action)(AppState&)) {
@@ -727,9 +725,9 @@ void AppShell::drawMenuBar() {
     }
     ImGui::Separator();
     const ExportableView& ex = menuExport_;
-    const bool typed = ex.call.has_value() || !ex.cliArgs.empty();
-    const bool hasGrid = static_cast<bool>(ex.computeFull) || typed;
-    const cli::ViewDef* cliView = ex.call ? cli::findView(ex.call->view) : ex.cliArgs.empty() ? nullptr : cli::findView(ex.cliArgs[0]);
+    const bool typed = ex.call.has_value();
+    const bool hasGrid = typed;
+    const cli::ViewDef* cliView = ex.call ? cli::findView(ex.call->view) : nullptr;
     const bool hasPng = hasGrid && (cliView == nullptr || cliView->png);
     const bool hasPlot = static_cast<bool>(ex.plotColumns);
     if (ImGui::BeginMenu("Export view", !ex.empty())) {

@@ -137,7 +137,6 @@ class AppShell {
   // File > Export: the active view's data, written on the next frame (after "exporting..." shows).
   ViewExportKind exportKind_ = ViewExportKind::HeatmapPng;
   ExportableView exportView_;
-  ExportableView lastExportable_;     // what the active view offered last frame (tabs without PanelDef::exports)
   ExportableView menuExport_;         // what the File menu offers, built when it opened
   char exportPath_[1024] = {};
   bool openExportPopup_ = false;

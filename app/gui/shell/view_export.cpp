@@ -16,11 +16,8 @@ std::vector<std::string> exportArguments(const ExportableView& view, ViewExportK
   if (kind == ViewExportKind::PlotCsv) return {};
   const bool picture = kind == ViewExportKind::HeatmapPng || kind == ViewExportKind::HeatmapSvg;
   const cli::PictureChoice choice{view.colormap, options.cellScale, options.colorbar, options.axisTitles, options.caption};
-  if (view.call) return cli::exportCallArguments(*view.call, path, choice, picture);
-  if (view.cliArgs.empty()) return {};
-  std::vector<std::string> args = cli::exportCallArguments(cli::ViewCall{view.cliArgs[0]}, path, choice, picture);
-  args.insert(args.begin() + 1, view.cliArgs.begin() + 1, view.cliArgs.end());
-  return args;
+  if (!view.call) return {};
+  return cli::exportCallArguments(*view.call, path, choice, picture);
 }
 
 void exportView(const ExportableView& view, ViewExportKind kind, const std::string& path, const ViewExportOptions& options) {
@@ -28,7 +25,6 @@ void exportView(const ExportableView& view, ViewExportKind kind, const std::stri
     cli::exportWithArguments(args);
     return;
   }
-  if (kind == ViewExportKind::HeatmapJson) throw std::invalid_argument("export: the view " + view.name + " has no JSON export");
   if (kind == ViewExportKind::PlotCsv) {
     const std::vector<std::vector<double>> columns = view.plotColumns ? view.plotColumns() : std::vector<std::vector<double>>{};
     if (columns.empty()) throw std::invalid_argument("export: the view " + view.name + " has no plot data");
@@ -38,41 +34,7 @@ void exportView(const ExportableView& view, ViewExportKind kind, const std::stri
     cli::writeCsvColumns(path, names, columns);
     return;
   }
-  if (!view.computeFull) throw std::invalid_argument("export: the view " + view.name + " has no heatmap");
-  const Grid g = view.computeFull();
-  switch (kind) {
-    case ViewExportKind::HeatmapPng:
-    case ViewExportKind::HeatmapSvg: {
-      cli::PngOptions o;
-      o.scale = cli::autoColorScale(g, &view.colormap, colormapKind(view.colormap) == ColormapKind::Cyclic);
-      if (view.symmetricRange) {
-        const float a = std::max(std::fabs(o.scale.min), std::fabs(o.scale.max));
-        o.scale.min = -a;
-        o.scale.max = a;
-      }
-      o.cellScale = options.cellScale > 0 ? options.cellScale : cli::autoCellScale(g.rows, g.cols);
-      o.colorbar = options.colorbar;
-      o.axisTitles = options.axisTitles;
-      o.rowTitle = view.rowTitle.empty() ? "row" : view.rowTitle;
-      o.colTitle = view.colTitle.empty() ? "col" : view.colTitle;
-      o.valueName = view.valueName;
-      if (options.caption) o.caption = view.caption;
-      if (kind == ViewExportKind::HeatmapSvg) cli::writeSvg(path, g, o);
-      else cli::writePng(path, g, o);
-      break;
-    }
-    case ViewExportKind::HeatmapNpy:
-      writeNpy(path, {g.rows, g.cols}, g.values.data(), DType::F32);
-      break;
-    case ViewExportKind::HeatmapCsv:
-      cli::writeCsvGrid(path, g,
-                   {view.name + ": rows = " + (view.rowTitle.empty() ? "row" : view.rowTitle) + ", cols = " +
-                    (view.colTitle.empty() ? "col" : view.colTitle) + (view.caption.empty() ? "" : "; " + view.caption)});
-      break;
-    case ViewExportKind::HeatmapJson:
-    case ViewExportKind::PlotCsv:
-      break;
-  }
+  throw std::invalid_argument("export: the view " + view.name + " has no heatmap");
 }
 
 std::string defaultExportFileName(const ExportableView& view, ViewExportKind kind) {

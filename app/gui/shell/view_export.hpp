@@ -11,14 +11,14 @@ namespace posviz::app {
 struct ExportableView;  // app/gui/base/app_context.hpp
 
 // File > Export for the active view (app/gui/base/app_context.hpp's ExportableView).
-// A view with cliArgs is written by the CLI's export (cli::exportWithArguments), so the file is
-// the one `posviz export` writes; otherwise from computeFull().
+// A heatmap is written by the CLI's export from the view's typed call (cli::exportCall), so the
+// file is the one `posviz export` writes; the plot's CSV from its columns.
 enum class ViewExportKind {
   HeatmapPng,   // a PNG with the view's colormap, titles and caption
   HeatmapSvg,   // the same picture as SVG: vector text, axes and colorbar (slides, papers)
   HeatmapNpy,   // float32 .npy in the view's layout
   HeatmapCsv,   // a CSV grid
-  HeatmapJson,  // .json with shape, parameters and values (views with cliArgs only)
+  HeatmapJson,  // .json with shape, parameters and values
   PlotCsv,      // plotColumnNames / plotColumns as a CSV table
 };
 // The defaults are `posviz export`'s: the picture as the window draws it, scaled to be readable.
@@ -33,7 +33,7 @@ struct ViewExportOptions {
 // meant for the UI. Nothing is left behind on failure.
 void exportView(const ExportableView& view, ViewExportKind kind, const std::string& path, const ViewExportOptions& options = {});
 // The `posviz export` arguments that write this file (-o path included); empty when the view has no
-// cliArgs or the kind is PlotCsv.
+// heatmap call or the kind is PlotCsv.
 std::vector<std::string> exportArguments(const ExportableView& view, ViewExportKind kind, const std::string& path,
                                          const ViewExportOptions& options = {});
 // "NAME.png", "NAME.npy", "NAME.csv", "NAME.json", "NAME-plot.csv" (NAME = view.name, or "posviz").
