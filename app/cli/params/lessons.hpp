@@ -16,6 +16,12 @@ inline const Param kStep{.key = "step", .flag = "--step", .label = "step", .kind
                          .def = 1, .help = "the example's step whose picture is written, counted from 1"};
 }  // namespace example
 
+namespace learn {  // the Learn tab's own
+inline const Param kPlaySpeed{.key = "speed", .label = "speed (steps per second)", .kind = ParamKind::Real,
+                              .min = 0.25, .max = 20, .def = 2, .log = true, .format = "%.2f",
+                              .help = "how fast Play moves the step's figure"};
+}  // namespace learn
+
 }  // namespace posviz::cli::params
 
 #pragma GCC diagnostic pop

@@ -12,6 +12,7 @@
 
 #include "app/cli/learn_command.hpp"
 #include "app/cli/tabs.hpp"
+#include "app/gui/widgets/param_widgets.hpp"
 #include "app/gui/widgets/figure.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/lessons/claims.hpp"
@@ -128,7 +129,7 @@ void drawControls(LearnPanelState& s, const learn::Step& st, std::vector<double>
     if (ImGui::Button(s.playing ? "Pause" : "Play")) s.playing = !s.playing;
     ImGui::SameLine();
     ImGui::SetNextItemWidth(width * 0.2f);
-    ImGui::SliderFloat("speed (steps per second)", &s.playSpeed, 0.25f, 20.0f, "%.2f", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    paramSlider(cli::params::learn::kPlaySpeed, s.playSpeed);
   }
 }
 
@@ -358,7 +359,7 @@ void saveLearn(const AppState& a, nlohmann::json& j) {
   nlohmann::json values = nlohmann::json::object();
   for (const auto& [id, v] : s.values) values[id] = v;
   j["values"] = values;
-  j["speed"] = s.playSpeed;
+  cli::saveParam(j, cli::params::learn::kPlaySpeed, s.playSpeed);
   j["show_claims"] = s.showClaim;
 }
 
@@ -376,7 +377,7 @@ void loadLearn(AppState& a, const nlohmann::json& j) {
       for (const nlohmann::json& x : v) values.push_back(x.is_number() ? x.get<double>() : std::nan(""));
       s.values[id] = learn::clampValues(ref->get(), values);  // out-of-range values come back clamped, NaN as defaults
     }
-  readSetting(j, "speed", s.playSpeed, 0.25f, 20.0f);
+  cli::loadParam(j, cli::params::learn::kPlaySpeed, s.playSpeed);
   readSetting(j, "show_claims", s.showClaim);
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/params/lessons.hpp"
 #include "app/gui/base/panel_def.hpp"
 #include "app/gui/base/app_context.hpp"
 #include "core/lessons/learn.hpp"
@@ -25,7 +26,7 @@ struct LearnPanelState {
   std::map<std::string, std::vector<double>> values;  // per step: its control values (defaults when absent)
   std::set<std::string> visited;                  // steps seen; a chapter is done when all its steps are
   bool playing = false;                           // play advances the step's play control
-  float playSpeed = 2.0f;                         // steps of the play control per second
+  float playSpeed = static_cast<float>(cli::params::learn::kPlaySpeed.def);   // Play's steps per second
   double playCarry = 0.0;                         // fraction of a step accumulated
   std::string answer;                             // the prediction typed so far
   bool revealed = false;                          // the prediction's answer is shown
