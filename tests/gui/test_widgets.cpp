@@ -317,6 +317,7 @@ SeriesDrawn drawnSeries(const posviz::app::PlotSpec& spec) {
   ImGuiContext* previous = ImGui::GetCurrentContext();
   ImGuiContext* ctx = ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;   // no imgui.ini left in the working folder
   io.DisplaySize = ImVec2(800, 600);
   unsigned char* pixels = nullptr;
   int w = 0, h = 0;
