@@ -10,7 +10,9 @@
 
 #include "app/cli/cli.hpp"
 #include "app/gui/base/app_context.hpp"
+#include "app/gui/panels/panels.hpp"
 #include "app/gui/shell/view_export.hpp"
+#include "tests/gui/test_shell.hpp"
 #include "tests/support/export_support.hpp"
 
 namespace posviz::test {
@@ -70,6 +72,16 @@ inline std::string sameAsCommand(const ExportableView& v, ViewExportKind kind, c
   CHECK_FALSE(bytes.empty());
   CHECK(bytes == posviz::test::readText(cli));
   return command;
+}
+
+// What File > Export offers on tab `tab`, once the tab has been drawn until idle.
+inline ExportableView exportsOf(posviz::app::AppShell& app, const char* tab) {
+  const int index = posviz::app::findPanel(tab);
+  REQUIRE(index >= 0);
+  app.selectPanel(index);
+  REQUIRE(app.renderUntilIdle(4, 120.0));
+  REQUIRE(app.activePanel() == index);
+  return app.activeExports();
 }
 
 }  // namespace posviz::test

@@ -27,6 +27,7 @@ using posviz::app::ExportableView;
 using posviz::app::ViewExportKind;
 
 using posviz::test::contains;
+using posviz::test::exportsOf;
 using posviz::test::sameAsCommand;
 
 namespace {
@@ -39,14 +40,6 @@ posviz::NpyArray pictureAndNumbers(const ExportableView& v, const fs::path& dir,
   return posviz::readNpy((dir / (stem + "-window.npy")).string());
 }
 
-ExportableView exportsOf(posviz::app::AppShell& app, const char* tab) {
-  const int index = posviz::app::findPanel(tab);
-  REQUIRE(index >= 0);
-  app.selectPanel(index);
-  REQUIRE(app.renderUntilIdle(4, 120.0));
-  REQUIRE(app.activePanel() == index);
-  return app.activeExports();
-}
 
 }  // namespace
 
