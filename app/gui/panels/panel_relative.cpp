@@ -535,7 +535,7 @@ void drawRelativePanel(RelativePanelState& s, AppContext& ctx) {
 namespace {
 
 // The tab's files name RoPE's base "rope_base" (beside xPos's scale_base), not the table's "base".
-constexpr const char* kRopeBaseKey = "rope_base";
+const cli::Param kRopeBase = cli::params::storedAs(cli::params::rope::kBase, "rope_base");
 
 }  // namespace
 
@@ -557,7 +557,7 @@ void saveRelativePanel(const RelativePanelState& s, nlohmann::json& j) {
   cli::saveParam(j, params::fire::kHidden, s.fireHidden);
   cli::saveParam(j, params::fire::kSeed, s.fireSeed);
   cli::saveParam(j, params::rope::kHeadDim, s.headDim);
-  j[kRopeBaseKey] = s.ropeBase;
+  cli::saveParam(j, kRopeBase, s.ropeBase);
   cli::saveParam(j, params::xpos::kScaleBase, s.scaleBase);
   cli::saveParam(j, params::xpos::kMaxOffset, s.maxOffset);
   cli::saveParam(j, params::txl::kQuery, s.txlQuery);
@@ -585,9 +585,7 @@ void loadRelativePanel(RelativePanelState& s, const nlohmann::json& j) {
   cli::loadParam(j, params::fire::kHidden, s.fireHidden);
   cli::loadParam(j, params::fire::kSeed, s.fireSeed);
   cli::loadParam(j, params::rope::kHeadDim, s.headDim);
-  if (j.contains(kRopeBaseKey)) {
-    cli::loadParam(nlohmann::json{{std::string(params::rope::kBase.key), j.at(kRopeBaseKey)}}, params::rope::kBase, s.ropeBase);
-  }
+  cli::loadParam(j, kRopeBase, s.ropeBase);
   cli::loadParam(j, params::xpos::kScaleBase, s.scaleBase);
   cli::loadParam(j, params::xpos::kMaxOffset, s.maxOffset);
   cli::loadParam(j, params::txl::kQuery, s.txlQuery);
