@@ -73,7 +73,7 @@ class Parser {
       skipSpace();
       if (i_ >= s_.size() || s_[i_] != ':') fail("expected ':'");
       ++i_;
-      v.members.emplace_back(std::move(key), value(depth));
+      v.members.push_back(JsonMember{std::move(key), value(depth)});
       skipSpace();
       if (i_ < s_.size() && s_[i_] == ',') {
         ++i_;
@@ -233,7 +233,7 @@ void requireKind(const JsonValue& v, JsonValue::Kind k, const std::string& what)
 
 const JsonValue* JsonValue::find(std::string_view key) const {
   for (const auto& m : members)
-    if (m.first == key) return &m.second;
+    if (m.key == key) return &m.value;
   return nullptr;
 }
 

@@ -23,6 +23,8 @@ class JsonError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+struct JsonMember;
+
 struct JsonValue {
   enum class Kind { Null, Bool, Number, String, Array, Object };
   Kind kind = Kind::Null;
@@ -30,9 +32,16 @@ struct JsonValue {
   double number = 0.0;
   std::string text;                                      // String
   std::vector<JsonValue> items;                          // Array
-  std::vector<std::pair<std::string, JsonValue>> members;  // Object, in file order
+  std::vector<JsonMember> members;  // Object, in file order
 
   const JsonValue* find(std::string_view key) const;     // Object member or null
+};
+
+// An object's member. A struct of its own rather than std::pair: pair needs JsonValue complete
+// where JsonValue is still being defined, which libstdc++ 12 under clang refuses.
+struct JsonMember {
+  std::string key;
+  JsonValue value;
 };
 
 JsonValue parseJson(std::string_view text, int maxDepth = 64);

@@ -39,7 +39,7 @@ inline Param storedAs(Param p, std::string_view key) {
 
 namespace rope {  // RopeParams (core/rope.hpp)
 inline const Param kHeadDim{.key = "head_dim", .flag = "--head-dim", .label = "head_dim", .kind = ParamKind::EvenInt,
-                            .min = 2, .max = static_cast<double>(kMaxHeadDim), .def = RopeParams{}.headDim,
+                            .min = 2, .max = static_cast<double>(kMaxHeadDim), .def = static_cast<double>(RopeParams{}.headDim),
                             .sliderMin = 2, .sliderMax = 256, .log = true,
                             .help = "dims of one attention head, rotated as head_dim/2 pairs"};
 inline const Param kBase{.key = "base", .flag = "--base", .label = "base", .kind = ParamKind::Real, .min = 1,
@@ -78,7 +78,7 @@ inline const Param kFactor{.key = "factor", .flag = "--factor", .label = "factor
                            .format = "%.2f", .help = "scaling factor s: target length / trained length L0"};
 inline const Param kOriginalMax{.key = "original_max_positions", .flag = "--original-max-positions",
                                 .label = "trained length L0", .kind = ParamKind::Int, .min = 1, .max = kIntMax,
-                                .def = RopeScaling{}.originalMaxPositions, .sliderMin = 64, .sliderMax = 1 << 20,
+                                .def = static_cast<double>(RopeScaling{}.originalMaxPositions), .sliderMin = 64, .sliderMax = 1 << 20,
                                 .log = true, .unit = "positions", .help = "L0: the context length the model was trained on"};
 inline const Param kBetaFast{.key = "beta_fast", .flag = "--beta-fast", .label = "beta_fast", .kind = ParamKind::Real,
                              .min = 0, .max = 1e300, .def = RopeScaling{}.betaFast, .sliderMin = 0.5, .sliderMax = 256,

@@ -20,7 +20,7 @@ namespace posviz::cli::params {
 
 namespace toy {  // ToyModel (core/attention.hpp)
 inline const Param kDModel{.key = "toy_d_model", .flag = "--d-model", .label = "toy d_model", .kind = ParamKind::EvenInt,
-                           .min = 2, .max = kMaxToyDim, .def = ToyModel{}.dModel, .sliderMin = 2, .sliderMax = 64,
+                           .min = 2, .max = kMaxToyDim, .def = static_cast<double>(ToyModel{}.dModel), .sliderMin = 2, .sliderMax = 64,
                            .log = true, .help = "width of the toy model's token vectors and positions"};
 inline const Param kSeed{.key = "toy_seed", .flag = "--seed", .label = "toy seed", .kind = ParamKind::Int, .min = 0,
                          .max = 999, .def = 0, .help = "the seed of the toy model's random token vectors and weights"};
@@ -43,7 +43,7 @@ inline const Param kRotateValues{.key = "rotate_values", .flag = "--rotate-v", .
 
 namespace compare {  // ComparisonParams (core/comparison.hpp)
 inline const Param kDModel{.key = "d_model", .flag = "--d-model", .label = "d_model", .kind = ParamKind::EvenInt,
-                           .min = 2, .max = 65536, .def = ComparisonParams{}.dModel, .sliderMin = 2, .sliderMax = 8192,
+                           .min = 2, .max = 65536, .def = static_cast<double>(ComparisonParams{}.dModel), .sliderMin = 2, .sliderMax = 8192,
                            .log = true, .help = "width of the embeddings; head_dim = d_model / heads"};
 inline const Param kHeads{.key = "heads", .flag = "--heads", .label = "heads", .kind = ParamKind::Int, .min = 1,
                           .max = static_cast<double>(kMaxHeads), .def = ComparisonParams{}.numHeads, .sliderMin = 1,
