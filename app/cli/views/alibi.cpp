@@ -5,6 +5,7 @@
 #include <span>
 #include <utility>
 
+#include "app/cli/config_readings.hpp"
 #include "app/cli/scheme_params.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
@@ -17,8 +18,9 @@ namespace {
 using nlohmann::json;
 
 void alibiModel(Request& r, const ModelConfig& m, const std::string& source) {
-  if (m.encoding != ModelEncoding::Alibi) modelMismatch(r, m, source, "an ALiBi model");
-  r.heads = m.numHeads;
+  const auto reading = readAlibiConfig(m);
+  if (!reading) modelMismatch(r, m, source, "an ALiBi model");
+  r.heads = reading->heads.value_or(0);  // 0: refused below as a head count out of range
 }
 
 namespace table = params::alibi;

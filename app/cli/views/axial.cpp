@@ -104,9 +104,8 @@ Dataset computeAxialScores(const Request& r, const ExportProgress& progress) {
 void temperatureDefaults(Request& r) { r.positions = 65536; }
 
 void temperatureParse(Request& r, const ParsedOptions& o) {
-  const RealRange positive{0.0, 1.0e12, true, false};
-  if (auto f = o.value("--floor-scale")) r.temperature.floorScale = parseRealOption("--floor-scale", *f, positive);
-  if (auto a = o.value("--attn-scale")) r.temperature.attnScale = parseRealOption("--attn-scale", *a, positive);
+  readParam(o, params::temperature::kFloorScale, r.temperature.floorScale);
+  readParam(o, params::temperature::kAttnScale, r.temperature.attnScale);
 }
 
 std::uint64_t temperatureElements(const Request& r) { return checkedProduct({static_cast<std::uint64_t>(r.positions), 2}); }
@@ -170,6 +169,7 @@ std::vector<ViewDef> axialViews() {
   temperature.exactDouble = true;
   temperature.buildsDocument = true;
   temperature.options = {"--positions", "--position", "--floor-scale", "--attn-scale"};
+  temperature.params = {&params::temperature::kFloorScale, &params::temperature::kAttnScale};
   temperature.setDefaults = temperatureDefaults;
   temperature.parse = temperatureParse;
   temperature.elements = temperatureElements;

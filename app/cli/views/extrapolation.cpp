@@ -76,22 +76,9 @@ void parseEncoding(Request& r, const ParsedOptions& o) {
 }
 
 void parseScalingOptions(Request& r, const ParsedOptions& o) {
-  RopeScaling& s = r.rope.scaling;
-  if (readParam(o, scaling::kFactor, s.factor)) r.factorGiven = true;
-  readParam(o, scaling::kBetaFast, s.betaFast);
-  readParam(o, scaling::kBetaSlow, s.betaSlow);
-  readParam(o, scaling::kLowFreqFactor, s.lowFreqFactor);
-  readParam(o, scaling::kHighFreqFactor, s.highFreqFactor);
-  // YaRN's attention factor, as a model's rope_scaling gives it (the Extrapolation tab after a config).
-  readParam(o, scaling::kMscale, s.mscale);
-  readParam(o, scaling::kMscaleAllDim, s.mscaleAllDim);
-  if (double f = 0.0; readParam(o, scaling::kAttentionFactor, f)) s.attentionFactor = f;
-  if (o.has("--no-truncate")) s.truncate = false;
-  if (!(s.betaFast > s.betaSlow))
-    throw UsageError("--beta-fast: got " + formatNumber(s.betaFast) + ", expected a number > --beta-slow " + formatNumber(s.betaSlow));
-  if (!(s.highFreqFactor > s.lowFreqFactor))
-    throw UsageError("--high-freq-factor: got " + formatNumber(s.highFreqFactor) + ", expected a number > --low-freq-factor " +
-                     formatNumber(s.lowFreqFactor));
+  // The RoPE views' knobs (view_support.hpp); the lab runs every method at once, so both orders hold.
+  if (readScalingKnobs(o, r.rope.scaling)) r.factorGiven = true;
+  checkScalingOrder(r.rope.scaling, true, true);
 }
 
 // Lengths of the runs: L and every multiple of L0, each in [1, kMaxExtrapolationLength].

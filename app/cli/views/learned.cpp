@@ -3,6 +3,7 @@
 #include <cmath>
 #include <span>
 
+#include "app/cli/config_readings.hpp"
 #include "app/cli/scheme_params.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
@@ -23,9 +24,10 @@ void learnedDefaults(Request& r) {
 }
 
 void learnedModel(Request& r, const ModelConfig& m, const std::string& source) {
-  if (m.encoding != ModelEncoding::Learned) modelMismatch(r, m, source, "a learned-position model");
-  r.dModel = m.hiddenSize;
-  if (m.maxPositions > 0) r.maxLen = static_cast<int>(std::min<long long>(m.maxPositions, kMaxInt));
+  const auto reading = readLearnedConfig(m);
+  if (!reading) modelMismatch(r, m, source, "a learned-position model");
+  if (reading->dModel) r.dModel = *reading->dModel;
+  if (reading->maxPositions) r.maxLen = static_cast<int>(std::min<long long>(*reading->maxPositions, kMaxInt));
 }
 
 void learnedParse(Request& r, const ParsedOptions& o) {

@@ -9,6 +9,7 @@
 #include <span>
 
 #include "core/untrusted_text.hpp"
+#include "app/cli/config_readings.hpp"
 #include "app/cli/scheme_params.hpp"
 #include "app/cli/view_call.hpp"
 #include "app/cli/view_table.hpp"
@@ -38,45 +39,10 @@ std::vector<std::string> ropeOptions(std::vector<std::string> extra) {
   return o;
 }
 
-std::string layerKindList(const ModelConfig& m, bool ropeOnly) {
-  std::string out;
-  for (const LayerKind& k : m.layerKinds) {
-    if (ropeOnly && k.scheme != LayerScheme::Rope) continue;
-    out += (out.empty() ? "" : ", ") + k.attention + " (" + std::to_string(k.layers.size()) + " layers, " +
-           layerSchemeName(k.scheme) + ")";
-  }
-  return out.empty() ? std::string("none") : out;
-}
-
-// --layer-type: the kind of layer whose RoPE the view shows. Without it, the full-attention
-// layers, or the only kind when every layer is alike (Mistral's all-sliding layers).
-const LayerKind& ropeLayerKind(const Request& r, const ModelConfig& m, const std::string& source) {
-  std::string want = "full_attention";
-  if (r.layerType) {
-    const std::string t = parseChoiceOption("--layer-type", *r.layerType, {"full", "sliding", "chunked", "full_attention",
-                                                                          "sliding_attention", "chunked_attention"});
-    want = t.ends_with("_attention") ? t : t + "_attention";
-  }
-  const LayerKind* kind = nullptr;
-  for (const LayerKind& k : m.layerKinds) {
-    if (k.attention == want && (kind == nullptr || k.scheme == LayerScheme::Rope)) kind = &k;
-  }
-  if (kind == nullptr && !r.layerType && m.layerKinds.size() == 1) kind = &m.layerKinds.front();
-  if (kind == nullptr) {
-    throw UsageError(source + ": the model has no " + want + " layers; its layer kinds are " + layerKindList(m, false) +
-                     " (choose with --layer-type full|sliding|chunked)");
-  }
-  if (kind->scheme != LayerScheme::Rope) {
-    throw UsageError(source + ": the model's " + want + " layers use " + layerSchemeName(kind->scheme) +
-                     ", not RoPE; the layer kinds with RoPE are " + layerKindList(m, true) +
-                     " (choose with --layer-type full|sliding|chunked)");
-  }
-  return *kind;
-}
-
 void ropeModel(Request& r, const ModelConfig& m, const std::string& source) {
-  if (m.encoding != ModelEncoding::Rope) modelMismatch(r, m, source, "a RoPE model");
-  r.rope = m.layerKinds.empty() ? m.rope : ropeLayerKind(r, m, source).rope;
+  const auto rope = readRopeConfig(m, r.layerType, source);
+  if (!rope) modelMismatch(r, m, source, "a RoPE model");
+  r.rope = *rope;
 }
 
 // The table's defaults (app/cli/params/rope.hpp): core's RopeParams, and T for the grids.
@@ -128,19 +94,9 @@ void parseScaling(Request& r, const ParsedOptions& o) {
       throw UsageError(name + ": needs --scaling METHOD (or a --config/--preset with rope_scaling); scaling is none");
     }
   }
-  readParam(o, scaling::kFactor, s.factor);
   readParam(o, scaling::kOriginalMax, s.originalMaxPositions);
   readParam(o, scaling::kSeqLen, s.seqLen);
-  readParam(o, scaling::kBetaFast, s.betaFast);
-  readParam(o, scaling::kBetaSlow, s.betaSlow);
-  readParam(o, scaling::kLowFreqFactor, s.lowFreqFactor);
-  readParam(o, scaling::kHighFreqFactor, s.highFreqFactor);
-  readParam(o, scaling::kMscale, s.mscale);
-  readParam(o, scaling::kMscaleAllDim, s.mscaleAllDim);
-  // An attention factor multiplies cos and sin, so scores grow with its square: past its 1e6 a
-  // float32 score overflows for ordinary q and k, and real models use 1 to 2.
-  if (double f = 0.0; readParam(o, scaling::kAttentionFactor, f)) s.attentionFactor = f;
-  if (o.has("--no-truncate")) s.truncate = false;
+  readScalingKnobs(o, s);
   if (auto f = get("--short-factor")) s.shortFactor = parseRealListOption("--short-factor", *f, positive);
   if (auto f = get("--long-factor")) s.longFactor = parseRealListOption("--long-factor", *f, positive);
 }
@@ -148,14 +104,7 @@ void parseScaling(Request& r, const ParsedOptions& o) {
 // Combinations no single option's range can refuse.
 void checkRope(Request& r) {
   const RopeScaling& s = r.rope.scaling;
-  if (s.method == ScalingMethod::Yarn && !(s.betaFast > s.betaSlow)) {
-    throw UsageError("--beta-fast: got " + formatNumber(s.betaFast) + ", expected a number > --beta-slow " +
-                     formatNumber(s.betaSlow));
-  }
-  if (s.method == ScalingMethod::Llama3 && !(s.highFreqFactor > s.lowFreqFactor)) {
-    throw UsageError("--high-freq-factor: got " + formatNumber(s.highFreqFactor) + ", expected a number > --low-freq-factor " +
-                     formatNumber(s.lowFreqFactor));
-  }
+  checkScalingOrder(s, s.method == ScalingMethod::Yarn, s.method == ScalingMethod::Llama3);
   const int pairs = ropeRotaryDims(r.rope) / 2;
   if (pairs < 1) {
     throw UsageError("--rotary-fraction: " + formatNumber(r.rope.rotaryFraction) + " of head_dim " +
@@ -385,8 +334,9 @@ Dataset computeRopeDecay(const Request& r, const ExportProgress& progress) {
 
 void mropeModel(Request& r, const ModelConfig& m, const std::string& source) {
   ropeModel(r, m, source);
-  r.mropeSection = m.mropeSection;
-  r.mropeInterleaved = m.mropeInterleaved;
+  const auto mrope = readMropeConfig(m);  // none: a 1-D RoPE model, refused below for want of sections
+  r.mropeSection = mrope ? mrope->section : std::vector<int>{};
+  r.mropeInterleaved = mrope && mrope->interleaved;
 }
 
 MropeSegment parseSegment(const std::string& entry) {
@@ -514,6 +464,32 @@ std::string listText(const std::vector<double>& v) {
 }
 
 }  // namespace
+
+bool readScalingKnobs(const ParsedOptions& o, RopeScaling& s) {
+  const bool factorGiven = readParam(o, scaling::kFactor, s.factor);
+  readParam(o, scaling::kBetaFast, s.betaFast);
+  readParam(o, scaling::kBetaSlow, s.betaSlow);
+  readParam(o, scaling::kLowFreqFactor, s.lowFreqFactor);
+  readParam(o, scaling::kHighFreqFactor, s.highFreqFactor);
+  readParam(o, scaling::kMscale, s.mscale);
+  readParam(o, scaling::kMscaleAllDim, s.mscaleAllDim);
+  // An attention factor multiplies cos and sin, so scores grow with its square: past its 1e6 a
+  // float32 score overflows for ordinary q and k, and real models use 1 to 2.
+  if (double f = 0.0; readParam(o, scaling::kAttentionFactor, f)) s.attentionFactor = f;
+  if (o.has("--no-truncate")) s.truncate = false;
+  return factorGiven;
+}
+
+void checkScalingOrder(const RopeScaling& s, bool yarnBetas, bool llama3Factors) {
+  if (yarnBetas && !(s.betaFast > s.betaSlow)) {
+    throw UsageError("--beta-fast: got " + formatNumber(s.betaFast) + ", expected a number > --beta-slow " +
+                     formatNumber(s.betaSlow));
+  }
+  if (llama3Factors && !(s.highFreqFactor > s.lowFreqFactor)) {
+    throw UsageError("--high-freq-factor: got " + formatNumber(s.highFreqFactor) + ", expected a number > --low-freq-factor " +
+                     formatNumber(s.lowFreqFactor));
+  }
+}
 
 ViewCall& addRopeParams(ViewCall& call, const RopeParams& p) {
   namespace scaling = params::scaling;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <span>
 
+#include "app/cli/config_readings.hpp"
 #include "app/cli/scheme_params.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
@@ -21,8 +22,9 @@ void sinusoidalDefaults(Request& r) {
   r.sin.layout = static_cast<SinusoidalLayout>(table::kLayout.defaultInt());
 }
 
+// Any model's width (config_readings.hpp); the grid's length stays --positions.
 void sinusoidalModel(Request& r, const ModelConfig& m, const std::string&) {
-  if (m.hiddenSize > 0) r.dModel = m.hiddenSize;
+  if (const auto reading = readSinusoidalConfig(m); reading && reading->dModel) r.dModel = *reading->dModel;
 }
 
 void sinusoidalParse(Request& r, const ParsedOptions& o) {

@@ -19,6 +19,15 @@ inline std::vector<double> finiteList(const std::string& flag, const std::string
   return parseRealListOption(flag, text, RealRange{});
 }
 
+// The context-extension knobs the RoPE views and the extrapolation lab both take, from the scaling
+// table (app/cli/params/rope.hpp): --factor, YaRN's --beta-fast/--beta-slow/--mscale/
+// --mscale-all-dim, Llama 3's --low-freq-factor/--high-freq-factor, --attention-factor and
+// --no-truncate. True when --factor was given.
+bool readScalingKnobs(const ParsedOptions& o, RopeScaling& s);
+// What no single option's range can refuse: beta_fast > beta_slow when YaRN's betas are in use,
+// high_freq_factor > low_freq_factor when Llama 3's are.
+void checkScalingOrder(const RopeScaling& s, bool yarnBetas, bool llama3Factors);
+
 // --size WxH pictures (averaged.cpp). A grid view's averaged compute describes its result with
 // the same function as its whole compute, then adds describeAveraged's note.
 struct GridShape {

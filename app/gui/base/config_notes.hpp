@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/args.hpp"
+#include "app/cli/config_readings.hpp"
 #include "app/cli/params.hpp"
 
 namespace posviz::app {
@@ -65,6 +67,24 @@ inline double fitConfigParam(const char* tab, const char* field, const cli::Para
   notes.push_back(std::string(tab) + " tab: " + field + " " + noteNumber(value) + " is not " + cli::describeAllowed(p) +
                   ": shown at " + noteNumber(fitted));
   return fitted;
+}
+
+// The RoPE a tab shows of a loaded config: readRopeConfig's default kind of layer, as the views
+// read it without --layer-type. Where that kind has no RoPE (EXAONE 4's full-attention layers are
+// NoPE) the views refuse and ask for --layer-type; a tab shows the first kind with RoPE instead,
+// and says so. None when the model has no RoPE at all.
+inline std::optional<RopeParams> readTabRope(const char* tab, const cli::ModelConfig& c, ConfigNotes& notes) {
+  try {
+    return cli::readRopeConfig(c);
+  } catch (const cli::UsageError&) {
+    for (const cli::LayerKind& k : c.layerKinds) {
+      if (k.scheme != cli::LayerScheme::Rope) continue;
+      notes.push_back(std::string(tab) + " tab: the model's full-attention layers have no RoPE; shown: its " + k.attention +
+                      " layers' RoPE");
+      return cli::readRopeConfig(c, k.attention);
+    }
+    return std::nullopt;
+  }
 }
 
 // The banner's text: "Config NAME: note. note."

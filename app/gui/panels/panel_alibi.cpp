@@ -105,9 +105,10 @@ SmallMultipleLayout smallMultipleLayout(int count, float width, float height, fl
 }
 
 void applyAlibiConfig(AlibiPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
-  if (c.encoding != cli::ModelEncoding::Alibi) return;
-  if (c.numHeads >= 1) {
-    s.numHeads = static_cast<int>(fitConfigParam("ALiBi", "num_attention_heads", table::kTabHeads, static_cast<double>(c.numHeads), notes));
+  const auto reading = cli::readAlibiConfig(c);
+  if (!reading) return;
+  if (reading->heads) {
+    s.numHeads = static_cast<int>(fitConfigParam("ALiBi", "num_attention_heads", table::kTabHeads, *reading->heads, notes));
   }
   s.selectedHead = std::min(s.selectedHead, s.numHeads - 1);
   s.dirty = true;
@@ -477,30 +478,32 @@ ExportableView alibiExports(const AlibiPanelState& s) {
 // [SECTION] Settings
 //-----------------------------------------------------------------------------
 
+// Every parameter the tab keeps with the member that holds it: save and load walk one list.
+template <class State, class Visit>
+void eachAlibiPanelParam(State& s, Visit&& visit) {
+  visit(table::kTabHeads, s.numHeads);
+  visit(table::kTabPositions, s.numPositions);
+  visit(table::kTabFirstHeads, s.smallCount);
+  visit(toy::kDModel, s.toyDModel);
+  visit(toy::kSeed, s.toySeed);
+}
+
 void saveAlibiPanel(const AlibiPanelState& s, nlohmann::json& j) {
-  cli::saveParam(j, table::kTabHeads, s.numHeads);
-  cli::saveParam(j, table::kTabPositions, s.numPositions);
+  eachAlibiPanelParam(s, [&j](const cli::Param& p, const auto& v) { cli::saveParam(j, p, v); });
   j["causal"] = s.causal;
   j["show_all"] = s.showAll;
-  cli::saveParam(j, table::kTabFirstHeads, s.smallCount);
   cli::saveParam(j, table::kHead, s.selectedHead + 1);
   j["log_slopes"] = s.logSlopes;
   j["sentence"] = s.sentence;
-  cli::saveParam(j, toy::kDModel, s.toyDModel);
-  cli::saveParam(j, toy::kSeed, s.toySeed);
 }
 
 void loadAlibiPanel(AlibiPanelState& s, const nlohmann::json& j) {
-  cli::loadParam(j, table::kTabHeads, s.numHeads);
-  cli::loadParam(j, table::kTabPositions, s.numPositions);
+  eachAlibiPanelParam(s, [&j](const cli::Param& p, auto& v) { cli::loadParam(j, p, v); });
   readSetting(j, "causal", s.causal);
   readSetting(j, "show_all", s.showAll);
-  cli::loadParam(j, table::kTabFirstHeads, s.smallCount);
   if (int head = s.selectedHead + 1; cli::loadParam(j, table::kHead, head) && head <= s.numHeads) s.selectedHead = head - 1;
   readSetting(j, "log_slopes", s.logSlopes);
   readSetting(j, "sentence", s.sentence);
-  cli::loadParam(j, toy::kDModel, s.toyDModel);
-  cli::loadParam(j, toy::kSeed, s.toySeed);
   s.dirty = true;
 }
 

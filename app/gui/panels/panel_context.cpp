@@ -138,25 +138,27 @@ MethodTableCell methodTableCell(ScalingMethod m, MethodColumn column, const Rope
 }
 
 void applyContextExtensionConfig(ContextExtensionPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
-  if (c.encoding != cli::ModelEncoding::Rope) return;
   const char* tab = "Context extension";
-  s.headDim = static_cast<int>(fitConfigParam(tab, "head_dim", rope::kHeadDim, c.rope.headDim, notes));
-  s.base = fitConfigParam(tab, "rope_theta", rope::kBase, c.rope.base, notes);
-  s.rotaryFraction = fitConfigParam(tab, "partial_rotary_factor", rope::kRotaryFraction, c.rope.rotaryFraction, notes);
-  const ScalingMethod m = c.rope.scaling.method;
-  scalingOf(s, m) = c.rope.scaling;
+  const auto read = readTabRope(tab, c, notes);
+  if (!read) return;
+  const RopeParams& config = *read;
+  s.headDim = static_cast<int>(fitConfigParam(tab, "head_dim", rope::kHeadDim, config.headDim, notes));
+  s.base = fitConfigParam(tab, "rope_theta", rope::kBase, config.base, notes);
+  s.rotaryFraction = fitConfigParam(tab, "partial_rotary_factor", rope::kRotaryFraction, config.rotaryFraction, notes);
+  const ScalingMethod m = config.scaling.method;
+  scalingOf(s, m) = config.scaling;
   s.selected = static_cast<int>(m);
   if (m == ScalingMethod::LongRope) {
     s.listsAuto = false;
-    s.shortText = formatNumberList(c.rope.scaling.shortFactor);
-    s.longText = formatNumberList(c.rope.scaling.longFactor);
+    s.shortText = formatNumberList(config.scaling.shortFactor);
+    s.longText = formatNumberList(config.scaling.longFactor);
     s.shortError.clear();
     s.longError.clear();
   }
   if (s.linkFactor && m != ScalingMethod::None) {
     for (int i = 1; i < kNumScalingMethods; ++i) {
-      s.scaling[static_cast<std::size_t>(i)].factor = c.rope.scaling.factor;
-      s.scaling[static_cast<std::size_t>(i)].originalMaxPositions = c.rope.scaling.originalMaxPositions;
+      s.scaling[static_cast<std::size_t>(i)].factor = config.scaling.factor;
+      s.scaling[static_cast<std::size_t>(i)].originalMaxPositions = config.scaling.originalMaxPositions;
     }
   }
   s.dirty = true;

@@ -537,14 +537,20 @@ void drawExtrapolationPanel(ExtrapolationPanelState& s, AppContext& ctx) {
 // [SECTION] Settings
 //-----------------------------------------------------------------------------
 
+// Every parameter the tab keeps with the member that holds it: save and load walk one list.
+template <class State, class Visit>
+void eachExtrapolationPanelParam(State& s, Visit&& visit) {
+  visit(cli::params::rope::kBase, s.base);
+  visit(cli::params::scaling::kFactor, s.factor);
+  visit(table::kSlope, s.alibiSlope);
+  visit(table::kSeed, s.seed);
+}
+
 void saveExtrapolationPanel(const ExtrapolationPanelState& s, nlohmann::json& j) {
+  eachExtrapolationPanelParam(s, [&j](const cli::Param& p, const auto& v) { cli::saveParam(j, p, v); });
   cli::saveParam(j, table::kTrainedLength, s.trainedLength);
   cli::saveParam(j, table::kHeadDim, s.headDim);
-  cli::saveParam(j, cli::params::rope::kBase, s.base);
   j["auto_factor"] = s.autoFactor;
-  cli::saveParam(j, cli::params::scaling::kFactor, s.factor);
-  cli::saveParam(j, table::kSlope, s.alibiSlope);
-  cli::saveParam(j, table::kSeed, s.seed);
   j["sentence"] = std::string(s.sentence);
   j["multiple"] = s.multiple;
   j["show"] = s.show;
@@ -554,13 +560,10 @@ void saveExtrapolationPanel(const ExtrapolationPanelState& s, nlohmann::json& j)
 }
 
 void loadExtrapolationPanel(ExtrapolationPanelState& s, const nlohmann::json& j) {
+  eachExtrapolationPanelParam(s, [&j](const cli::Param& p, auto& v) { cli::loadParam(j, p, v); });
   if (int l0 = s.trainedLength; cli::loadParam(j, table::kTrainedLength, l0) && l0 <= kLabMaxTrainedLength) s.trainedLength = l0;
   if (int d = s.headDim; cli::loadParam(j, table::kHeadDim, d) && d >= kLabMinHeadDim) s.headDim = d;
-  cli::loadParam(j, cli::params::rope::kBase, s.base);
   readSetting(j, "auto_factor", s.autoFactor);
-  cli::loadParam(j, cli::params::scaling::kFactor, s.factor);
-  cli::loadParam(j, table::kSlope, s.alibiSlope);
-  cli::loadParam(j, table::kSeed, s.seed);
   if (std::string text; readSetting(j, "sentence", text) && text.size() < sizeof s.sentence) {
     std::memcpy(s.sentence, text.c_str(), text.size() + 1);
   }

@@ -323,18 +323,24 @@ void drawImagePanel(ImagePanelState& s, AppContext& ctx) {
   publishStatus(s, ctx);
 }
 
+// Every parameter the tab keeps with the member that holds it: save and load walk one list.
+template <class State, class Visit>
+void eachImagePanelParam(State& s, Visit&& visit) {
+  visit(axial::kBase, s.base);
+  visit(axial::kPatchRows, s.rows);
+  visit(axial::kPatchCols, s.cols);
+  visit(mrope::kTextBefore, s.textBefore);
+  visit(mrope::kImageRows, s.imageH);
+  visit(mrope::kImageCols, s.imageW);
+  visit(mrope::kTextAfter, s.textAfter);
+}
+
 void saveImagePanel(const ImagePanelState& s, nlohmann::json& j) {
   j = nlohmann::json::object();
+  eachImagePanelParam(s, [&j](const cli::Param& p, const auto& v) { cli::saveParam(j, p, v); });
   cli::saveParam(j, axial::kHeadDim, s.headDim);
-  cli::saveParam(j, axial::kBase, s.base);
-  cli::saveParam(j, axial::kPatchRows, s.rows);
-  cli::saveParam(j, axial::kPatchCols, s.cols);
   cli::saveParam(j, axial::kQueryRow, s.queryRow);
   cli::saveParam(j, axial::kQueryCol, s.queryCol);
-  cli::saveParam(j, mrope::kTextBefore, s.textBefore);
-  cli::saveParam(j, mrope::kImageRows, s.imageH);
-  cli::saveParam(j, mrope::kImageCols, s.imageW);
-  cli::saveParam(j, mrope::kTextAfter, s.textAfter);
   cli::saveParam(j, mrope::kHeadDim, s.mropeHeadDim);
   cli::saveParam(j, mrope::kSectionT, s.sectionT);
   cli::saveParam(j, mrope::kSectionH, s.sectionH);
@@ -342,18 +348,12 @@ void saveImagePanel(const ImagePanelState& s, nlohmann::json& j) {
 }
 
 void loadImagePanel(ImagePanelState& s, const nlohmann::json& j) {
+  eachImagePanelParam(s, [&j](const cli::Param& p, auto& v) { cli::loadParam(j, p, v); });
   // Head dims that are not multiples of 4 are ignored.
   auto headDimFits = [](int d) { return d >= kHeadDimStep && d <= kImageMaxHeadDim && d % kHeadDimStep == 0; };
   if (int d = s.headDim; cli::loadParam(j, axial::kHeadDim, d) && headDimFits(d)) s.headDim = d;
-  cli::loadParam(j, axial::kBase, s.base);
-  cli::loadParam(j, axial::kPatchRows, s.rows);
-  cli::loadParam(j, axial::kPatchCols, s.cols);
   if (int r = s.queryRow; cli::loadParam(j, axial::kQueryRow, r) && r < s.rows) s.queryRow = r;
   if (int c = s.queryCol; cli::loadParam(j, axial::kQueryCol, c) && c < s.cols) s.queryCol = c;
-  cli::loadParam(j, mrope::kTextBefore, s.textBefore);
-  cli::loadParam(j, mrope::kImageRows, s.imageH);
-  cli::loadParam(j, mrope::kImageCols, s.imageW);
-  cli::loadParam(j, mrope::kTextAfter, s.textAfter);
   if (int d = s.mropeHeadDim; cli::loadParam(j, mrope::kHeadDim, d) && headDimFits(d)) s.mropeHeadDim = d;
   if (int t = s.sectionT; cli::loadParam(j, mrope::kSectionT, t) && t <= s.mropeHeadDim / 2) s.sectionT = t;
   if (int h = s.sectionH; cli::loadParam(j, mrope::kSectionH, h) && h <= s.mropeHeadDim / 2 - s.sectionT) s.sectionH = h;
@@ -362,9 +362,16 @@ void loadImagePanel(ImagePanelState& s, const nlohmann::json& j) {
 }
 
 void applyImageConfig(ImagePanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
-  if (c.encoding != cli::ModelEncoding::Rope || c.mropeSection.size() != 3) return;
+  const auto reading = cli::readMropeConfig(c);
+  if (!reading) return;
+  const std::vector<int>& section = reading->section;
+  if (section.size() != 3) {
+    notes.push_back("Image RoPE tab: mrope_section has " + std::to_string(section.size()) +
+                    " counts, not one per axis t, h, w; the tab keeps its settings");
+    return;
+  }
   // M-RoPE turns the rotary dims only (Qwen3.5: 64 of head_dim 256, partial_rotary_factor 0.25).
-  const double rotary = ropeRotaryDims(c.rope);
+  const double rotary = ropeRotaryDims(reading->rope);
   // What the parameter allows, then what this tab draws (see kImageMaxHeadDim), each with a note.
   double d = fitConfigParam("Image RoPE", "rotary dims", mrope::kHeadDim, rotary, notes);
   d = static_cast<double>(fitConfigValue("Image RoPE", "rotary dims", "M-RoPE head_dim", static_cast<long long>(d),
@@ -374,17 +381,17 @@ void applyImageConfig(ImagePanelState& s, const cli::ModelConfig& c, ConfigNotes
     notes.push_back("Image RoPE tab: rotary dims " + noteNumber(rotary) + " is not a multiple of " + std::to_string(kHeadDimStep) +
                     ": shown at " + std::to_string(s.mropeHeadDim));
   }
-  s.mropeBase = c.rope.base;
+  s.mropeBase = reading->rope.base;
   const int pairs = s.mropeHeadDim / 2;
-  s.sectionT = std::clamp(c.mropeSection[0], 0, pairs);
-  s.sectionH = std::clamp(c.mropeSection[1], 0, pairs - s.sectionT);
+  s.sectionT = std::clamp(section[0], 0, pairs);
+  s.sectionH = std::clamp(section[1], 0, pairs - s.sectionT);
   s.sectionW = pairs - s.sectionT - s.sectionH;
-  if (s.sectionT != c.mropeSection[0] || s.sectionH != c.mropeSection[1] || s.sectionW != c.mropeSection[2]) {
-    notes.push_back("Image RoPE tab: mrope_section " + std::to_string(c.mropeSection[0]) + ", " + std::to_string(c.mropeSection[1]) +
-                    ", " + std::to_string(c.mropeSection[2]) + " does not fit " + std::to_string(pairs) + " pairs: shown as " +
+  if (s.sectionT != section[0] || s.sectionH != section[1] || s.sectionW != section[2]) {
+    notes.push_back("Image RoPE tab: mrope_section " + std::to_string(section[0]) + ", " + std::to_string(section[1]) +
+                    ", " + std::to_string(section[2]) + " does not fit " + std::to_string(pairs) + " pairs: shown as " +
                     std::to_string(s.sectionT) + ", " + std::to_string(s.sectionH) + ", " + std::to_string(s.sectionW));
   }
-  s.mropeInterleaved = c.mropeInterleaved;
+  s.mropeInterleaved = reading->interleaved;
   s.dirty = true;
 }
 

@@ -225,12 +225,14 @@ void requestLearnedTable(LearnedPanelState& s) { requestTable(s, s.fromFile); }
 // -----------------------------------------------------------------------------------------------
 
 void applyLearnedConfig(LearnedPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
-  if (c.encoding != cli::ModelEncoding::Learned) return;
-  if (c.maxPositions >= 1) {
-    s.maxLen = static_cast<int>(fitConfigParam("Learned", "max_position_embeddings", table::kMaxLen, static_cast<double>(c.maxPositions), notes));
+  const auto reading = cli::readLearnedConfig(c);
+  if (!reading) return;
+  if (reading->maxPositions) {
+    s.maxLen = static_cast<int>(fitConfigParam("Learned", "max_position_embeddings", table::kMaxLen,
+                                               static_cast<double>(*reading->maxPositions), notes));
   }
-  if (c.hiddenSize >= 1) {
-    s.dModel = static_cast<int>(fitConfigParam("Learned", "hidden_size", table::kDModel, static_cast<double>(c.hiddenSize), notes));
+  if (reading->dModel) {
+    s.dModel = static_cast<int>(fitConfigParam("Learned", "hidden_size", table::kDModel, *reading->dModel, notes));
   }
   if (const int rows = cellBudget(s.dModel); s.maxLen > rows) {
     notes.push_back("Learned tab: a table of max_len " + std::to_string(s.maxLen) + " x d_model " + std::to_string(s.dModel) +
@@ -477,19 +479,26 @@ void drawLearnedPanel(LearnedPanelState& s, AppContext& ctx) {
 
 namespace {
 
+// Every parameter the tab keeps with the member that holds it: save and load walk one list.
+template <class State, class Visit>
+void eachLearnedParam(State& s, Visit&& visit) {
+  visit(table::kSeed, s.seed);
+  visit(table::kStd, s.stddev);
+  visit(table::kTabPositions, s.numPositions);
+  visit(table::kTabLookup, s.lookupPos);
+}
+
 void saveLearned(const AppState& a, nlohmann::json& j) {
+  eachLearnedParam(a.learned, [&j](const cli::Param& p, const auto& v) { cli::saveParam(j, p, v); });
   const LearnedPanelState& s = a.learned;
   cli::saveParam(j, table::kMaxLen, s.maxLen);
   cli::saveParam(j, table::kDModel, s.dModel);
-  cli::saveParam(j, table::kSeed, s.seed);
-  cli::saveParam(j, table::kStd, s.stddev);
-  cli::saveParam(j, table::kTabPositions, s.numPositions);
-  cli::saveParam(j, table::kTabLookup, s.lookupPos);
   j["path"] = s.path;
   j["colormap"] = colormapName(s.colormap);
 }
 
 void loadLearned(AppState& a, const nlohmann::json& j) {
+  eachLearnedParam(a.learned, [&j](const cli::Param& p, auto& v) { cli::loadParam(j, p, v); });
   LearnedPanelState& s = a.learned;
   // A table larger than the window builds is not taken: both sizes stay as they were.
   int maxLen = s.maxLen, dModel = s.dModel;
@@ -499,10 +508,6 @@ void loadLearned(AppState& a, const nlohmann::json& j) {
     s.maxLen = maxLen;
     s.dModel = dModel;
   }
-  cli::loadParam(j, table::kSeed, s.seed);
-  cli::loadParam(j, table::kStd, s.stddev);
-  cli::loadParam(j, table::kTabPositions, s.numPositions);
-  cli::loadParam(j, table::kTabLookup, s.lookupPos);
   readSetting(j, "path", s.path);
   readSetting(j, "colormap", s.colormap);
   s.tableDirty = true;

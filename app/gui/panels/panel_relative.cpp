@@ -539,60 +539,46 @@ const cli::Param kRopeBase = cli::params::storedAs(cli::params::rope::kBase, "ro
 
 }  // namespace
 
+// Every parameter the tab keeps with the member that holds it: save and load walk one list.
+template <class State, class Visit>
+void eachRelativePanelParam(State& s, Visit&& visit) {
+  visit(params::relative::kTabPositions, s.numPositions);
+  visit(params::t5::kNumBuckets, s.numBuckets);
+  visit(params::t5::kMaxDistance, s.maxDistance);
+  visit(params::t5::kHeads, s.t5Heads);
+  visit(params::t5::kSeed, s.t5Seed);
+  visit(params::alibi::kRelativeTabSlope, s.alibiSlope);
+  visit(params::kerple::kR1, s.kerpleR1);
+  visit(params::kerple::kR2, s.kerpleR2);
+  visit(params::fire::kC, s.fireC);
+  visit(params::fire::kThreshold, s.fireThreshold);
+  visit(params::fire::kHidden, s.fireHidden);
+  visit(params::fire::kSeed, s.fireSeed);
+  visit(params::rope::kHeadDim, s.headDim);
+  visit(kRopeBase, s.ropeBase);
+  visit(params::xpos::kScaleBase, s.scaleBase);
+  visit(params::xpos::kMaxOffset, s.maxOffset);
+  visit(params::txl::kQuery, s.txlQuery);
+  visit(params::txl::kDModel, s.txlDModel);
+  visit(params::txl::kDHead, s.txlDHead);
+  visit(params::txl::kSeed, s.txlSeed);
+  visit(params::relative::kTabExport, s.exportGrid);
+}
+
 void saveRelativePanel(const RelativePanelState& s, nlohmann::json& j) {
-  cli::saveParam(j, params::relative::kTabPositions, s.numPositions);
-  cli::saveParam(j, params::t5::kNumBuckets, s.numBuckets);
-  cli::saveParam(j, params::t5::kMaxDistance, s.maxDistance);
+  eachRelativePanelParam(s, [&j](const cli::Param& p, const auto& v) { cli::saveParam(j, p, v); });
   j["t5_causal"] = s.t5Causal;
-  cli::saveParam(j, params::t5::kHeads, s.t5Heads);
   cli::saveParam(j, params::t5::kHead, s.t5Head + 1);
-  cli::saveParam(j, params::t5::kSeed, s.t5Seed);
-  cli::saveParam(j, params::alibi::kRelativeTabSlope, s.alibiSlope);
   j["shared_scale"] = s.sharedScale;
   cli::saveParam(j, params::kerple::kKernel, s.kerplePower ? 1 : 0);
-  cli::saveParam(j, params::kerple::kR1, s.kerpleR1);
-  cli::saveParam(j, params::kerple::kR2, s.kerpleR2);
-  cli::saveParam(j, params::fire::kC, s.fireC);
-  cli::saveParam(j, params::fire::kThreshold, s.fireThreshold);
-  cli::saveParam(j, params::fire::kHidden, s.fireHidden);
-  cli::saveParam(j, params::fire::kSeed, s.fireSeed);
-  cli::saveParam(j, params::rope::kHeadDim, s.headDim);
-  cli::saveParam(j, kRopeBase, s.ropeBase);
-  cli::saveParam(j, params::xpos::kScaleBase, s.scaleBase);
-  cli::saveParam(j, params::xpos::kMaxOffset, s.maxOffset);
-  cli::saveParam(j, params::txl::kQuery, s.txlQuery);
-  cli::saveParam(j, params::txl::kDModel, s.txlDModel);
-  cli::saveParam(j, params::txl::kDHead, s.txlDHead);
-  cli::saveParam(j, params::txl::kSeed, s.txlSeed);
-  cli::saveParam(j, params::relative::kTabExport, s.exportGrid);
 }
 
 void loadRelativePanel(RelativePanelState& s, const nlohmann::json& j) {
-  cli::loadParam(j, params::relative::kTabPositions, s.numPositions);
-  cli::loadParam(j, params::t5::kNumBuckets, s.numBuckets);
-  cli::loadParam(j, params::t5::kMaxDistance, s.maxDistance);
+  eachRelativePanelParam(s, [&j](const cli::Param& p, auto& v) { cli::loadParam(j, p, v); });
   readSetting(j, "t5_causal", s.t5Causal);
-  cli::loadParam(j, params::t5::kHeads, s.t5Heads);
   if (int head = s.t5Head + 1; cli::loadParam(j, params::t5::kHead, head) && head <= s.t5Heads) s.t5Head = head - 1;
-  cli::loadParam(j, params::t5::kSeed, s.t5Seed);
-  cli::loadParam(j, params::alibi::kRelativeTabSlope, s.alibiSlope);
   readSetting(j, "shared_scale", s.sharedScale);
   if (int kernel = 0; cli::loadParam(j, params::kerple::kKernel, kernel)) s.kerplePower = kernel == 1;
-  cli::loadParam(j, params::kerple::kR1, s.kerpleR1);
-  cli::loadParam(j, params::kerple::kR2, s.kerpleR2);
-  cli::loadParam(j, params::fire::kC, s.fireC);
-  cli::loadParam(j, params::fire::kThreshold, s.fireThreshold);
-  cli::loadParam(j, params::fire::kHidden, s.fireHidden);
-  cli::loadParam(j, params::fire::kSeed, s.fireSeed);
-  cli::loadParam(j, params::rope::kHeadDim, s.headDim);
-  cli::loadParam(j, kRopeBase, s.ropeBase);
-  cli::loadParam(j, params::xpos::kScaleBase, s.scaleBase);
-  cli::loadParam(j, params::xpos::kMaxOffset, s.maxOffset);
-  cli::loadParam(j, params::txl::kQuery, s.txlQuery);
-  cli::loadParam(j, params::txl::kDModel, s.txlDModel);
-  cli::loadParam(j, params::txl::kDHead, s.txlDHead);
-  cli::loadParam(j, params::txl::kSeed, s.txlSeed);
-  cli::loadParam(j, params::relative::kTabExport, s.exportGrid);
   s.dirty = true;
 }
 

@@ -214,11 +214,12 @@ void updatePairGrid(RopePanelState& s, AppContext& ctx) {
 }  // namespace
 
 void applyRopeConfig(RopePanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
-  if (c.encoding != cli::ModelEncoding::Rope) return;
-  s.params = c.rope;
-  s.params.headDim = static_cast<int>(fitConfigParam("RoPE", "head_dim", table::kHeadDim, c.rope.headDim, notes));
-  s.params.base = fitConfigParam("RoPE", "rope_theta", table::kBase, c.rope.base, notes);
-  s.params.rotaryFraction = fitConfigParam("RoPE", "partial_rotary_factor", table::kRotaryFraction, c.rope.rotaryFraction, notes);
+  const auto rope = readTabRope("RoPE", c, notes);
+  if (!rope) return;
+  s.params = *rope;
+  s.params.headDim = static_cast<int>(fitConfigParam("RoPE", "head_dim", table::kHeadDim, rope->headDim, notes));
+  s.params.base = fitConfigParam("RoPE", "rope_theta", table::kBase, rope->base, notes);
+  s.params.rotaryFraction = fitConfigParam("RoPE", "partial_rotary_factor", table::kRotaryFraction, rope->rotaryFraction, notes);
   if (s.typedVectors && static_cast<int>(s.q.size()) != s.params.headDim) s.typedVectors = false;
   s.dirty = true;
 }
@@ -956,15 +957,21 @@ void drawRopePanel(RopePanelState& s, AppContext& ctx) {
 // [SECTION] Settings
 //-----------------------------------------------------------------------------
 
+// Every parameter the tab keeps with the member that holds it: save and load walk one list.
+template <class State, class Visit>
+void eachRopePanelParam(State& s, Visit&& visit) {
+  visit(table::kHeadDim, s.params.headDim);
+  visit(table::kBase, s.params.base);
+  visit(table::kLayout, s.params.layout);
+  visit(table::kSeed, s.seed);
+}
+
 void saveRopePanel(const RopePanelState& s, nlohmann::json& j) {
-  cli::saveParam(j, table::kHeadDim, s.params.headDim);
-  cli::saveParam(j, table::kBase, s.params.base);
+  eachRopePanelParam(s, [&j](const cli::Param& p, const auto& v) { cli::saveParam(j, p, v); });
   cli::saveParam(j, table::kRotaryFraction, s.params.rotaryFraction);
-  cli::saveParam(j, table::kLayout, s.params.layout);
   cli::saveParam(j, table::kPositions, s.numPositions);
   cli::saveParam(j, table::kQueryPosition, s.posM);
   cli::saveParam(j, table::kKeyPosition, s.posN);
-  cli::saveParam(j, table::kSeed, s.seed);
   j["typed"] = s.typedVectors;
   j["q"] = s.qText;
   j["k"] = s.kText;
@@ -972,16 +979,13 @@ void saveRopePanel(const RopePanelState& s, nlohmann::json& j) {
 }
 
 void loadRopePanel(RopePanelState& s, const nlohmann::json& j) {
-  cli::loadParam(j, table::kHeadDim, s.params.headDim);
-  cli::loadParam(j, table::kBase, s.params.base);
+  eachRopePanelParam(s, [&j](const cli::Param& p, auto& v) { cli::loadParam(j, p, v); });
   // A fraction that leaves no rotating pair of this head_dim is ignored.
   if (double f = s.params.rotaryFraction; cli::loadParam(j, table::kRotaryFraction, f) && f * s.params.headDim >= 2.0)
     s.params.rotaryFraction = f;
-  cli::loadParam(j, table::kLayout, s.params.layout);
   if (int t = s.numPositions; cli::loadParam(j, table::kPositions, t) && t >= 1 && t <= kRopeMaxPositions) s.numPositions = t;
   if (int m = s.posM; cli::loadParam(j, table::kQueryPosition, m) && m < s.numPositions) s.posM = m;
   if (int n = s.posN; cli::loadParam(j, table::kKeyPosition, n) && n < s.numPositions) s.posN = n;
-  cli::loadParam(j, table::kSeed, s.seed);
   readSetting(j, "typed", s.typedVectors);
   readSetting(j, "q", s.qText);
   readSetting(j, "k", s.kText);

@@ -646,13 +646,14 @@ void drawOffset(SinusoidalPanelState& s) {
 // -----------------------------------------------------------------------------------------------
 
 void applySinusoidalConfig(SinusoidalPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
-  if (c.encoding != cli::ModelEncoding::Sinusoidal) return;
-  if (c.hiddenSize >= 2) {
-    s.params.dModel = static_cast<int>(fitConfigParam("Sinusoidal", "hidden_size", table::kDModel, static_cast<double>(c.hiddenSize), notes));
+  const auto reading = cli::readSinusoidalConfig(c);
+  if (!reading) return;
+  if (reading->dModel) {
+    s.params.dModel = static_cast<int>(fitConfigParam("Sinusoidal", "hidden_size", table::kDModel, *reading->dModel, notes));
   }
-  if (c.maxPositions >= 1) {
+  if (reading->maxPositions) {
     s.numPositions = static_cast<int>(fitConfigParam("Sinusoidal", "max_position_embeddings", table::kPositions,
-                                                     static_cast<double>(c.maxPositions), notes));
+                                                     static_cast<double>(*reading->maxPositions), notes));
   }
   s.peMap.resetView();
   s.dirty = true;
@@ -778,29 +779,29 @@ void drawSinusoidalPanel(SinusoidalPanelState& s, AppContext& ctx) {
 
 namespace {
 
+// Every parameter the tab keeps with the member that holds it: save and load walk one list.
+template <class State, class Visit>
+void eachSinusoidalParam(State& s, Visit&& visit) {
+  visit(table::kDModel, s.params.dModel);
+  visit(table::kBase, s.params.base);
+  visit(table::kLayout, s.params.layout);
+  visit(table::kPositions, s.numPositions);
+  visit(table::kPos, s.pos);
+  visit(table::kOffsetK, s.offsetK);
+  visit(table::kSimilarityPositions, s.simPositions);
+}
+
 void saveSinusoidal(const AppState& a, nlohmann::json& j) {
+  eachSinusoidalParam(a.sinusoidal, [&j](const cli::Param& p, const auto& v) { cli::saveParam(j, p, v); });
   const SinusoidalPanelState& s = a.sinusoidal;
-  cli::saveParam(j, table::kDModel, s.params.dModel);
-  cli::saveParam(j, table::kBase, s.params.base);
-  cli::saveParam(j, table::kLayout, s.params.layout);
-  cli::saveParam(j, table::kPositions, s.numPositions);
-  cli::saveParam(j, table::kPos, s.pos);
-  cli::saveParam(j, table::kOffsetK, s.offsetK);
   cli::saveParam(j, table::kPair, s.pair);
-  cli::saveParam(j, table::kSimilarityPositions, s.simPositions);
   j["colormap"] = colormapName(s.colormap);
 }
 
 void loadSinusoidal(AppState& a, const nlohmann::json& j) {
+  eachSinusoidalParam(a.sinusoidal, [&j](const cli::Param& p, auto& v) { cli::loadParam(j, p, v); });
   SinusoidalPanelState& s = a.sinusoidal;
-  cli::loadParam(j, table::kDModel, s.params.dModel);
-  cli::loadParam(j, table::kBase, s.params.base);
-  cli::loadParam(j, table::kLayout, s.params.layout);
-  cli::loadParam(j, table::kPositions, s.numPositions);
-  cli::loadParam(j, table::kPos, s.pos);
-  cli::loadParam(j, table::kOffsetK, s.offsetK);
   if (cli::loadParam(j, table::kPair, s.pair)) s.pair = std::min(s.pair, s.params.dModel / 2 - 1);
-  cli::loadParam(j, table::kSimilarityPositions, s.simPositions);
   readSetting(j, "colormap", s.colormap);
   s.dirty = true;
 }

@@ -1158,28 +1158,35 @@ constexpr std::array<const char*, 4> kViewNames = {"curves", "attention", "learn
 
 }  // namespace
 
+// Every parameter the tab keeps with the member that holds it: save and load walk one list.
+template <class State, class Visit>
+void eachTrainPanelParam(State& s, Visit&& visit) {
+  visit(table::kTrainLength, s.trainLength);
+  visit(table::kSteps, s.steps);
+  visit(table::kSeeds, s.seeds);
+  visit(table::kDModel, s.dModel);
+  visit(table::kLayers, s.layers);
+  visit(table::kHeads, s.heads);
+  visit(table::kBatch, s.batch);
+  visit(table::kLearningRate, s.learningRate);
+  visit(table::kLayer, s.attentionLayer);
+  visit(table::kHead, s.attentionHead);
+}
+
 void saveTrainPanel(const TrainPanelState& s, nlohmann::json& j) {
+  eachTrainPanelParam(s, [&j](const cli::Param& p, const auto& v) { cli::saveParam(j, p, v); });
   cli::saveParam(j, table::kTask, static_cast<int>(s.task));
   nlohmann::json names = nlohmann::json::array();
   for (int e = 0; e < kTrainSchemes; ++e)
     if (s.encodings[static_cast<std::size_t>(e)]) names.push_back(train::positionSchemeName(train::kAllSchemes[e]));
   j[std::string(table::kEncodings.key)] = names;
-  cli::saveParam(j, table::kTrainLength, s.trainLength);
-  cli::saveParam(j, table::kSteps, s.steps);
-  cli::saveParam(j, table::kSeeds, s.seeds);
-  cli::saveParam(j, table::kDModel, s.dModel);
-  cli::saveParam(j, table::kLayers, s.layers);
-  cli::saveParam(j, table::kHeads, s.heads);
-  cli::saveParam(j, table::kBatch, s.batch);
-  cli::saveParam(j, table::kLearningRate, s.learningRate);
   j[std::string(table::kRunFolder.key)] = s.runFolder;
-  cli::saveParam(j, table::kLayer, s.attentionLayer);
-  cli::saveParam(j, table::kHead, s.attentionHead);
   j["attention_encoding"] = train::positionSchemeName(s.attentionScheme);
   j["view"] = kViewNames[static_cast<std::size_t>(s.view)];
 }
 
 void loadTrainPanel(TrainPanelState& s, const nlohmann::json& j) {
+  eachTrainPanelParam(s, [&j](const cli::Param& p, auto& v) { cli::loadParam(j, p, v); });
   if (int t = 0; cli::loadParam(j, table::kTask, t)) s.task = static_cast<train::TaskKind>(t);
   if (const auto it = j.find(std::string(table::kEncodings.key)); it != j.end() && it->is_array()) {
     std::array<bool, kTrainSchemes> on{};
@@ -1191,17 +1198,7 @@ void loadTrainPanel(TrainPanelState& s, const nlohmann::json& j) {
     }
     if (valid) s.encodings = on;
   }
-  cli::loadParam(j, table::kTrainLength, s.trainLength);
-  cli::loadParam(j, table::kSteps, s.steps);
-  cli::loadParam(j, table::kSeeds, s.seeds);
-  cli::loadParam(j, table::kDModel, s.dModel);
-  cli::loadParam(j, table::kLayers, s.layers);
-  cli::loadParam(j, table::kHeads, s.heads);
-  cli::loadParam(j, table::kBatch, s.batch);
-  cli::loadParam(j, table::kLearningRate, s.learningRate);
   readSetting(j, std::string(table::kRunFolder.key).c_str(), s.runFolder);
-  cli::loadParam(j, table::kLayer, s.attentionLayer);
-  cli::loadParam(j, table::kHead, s.attentionHead);
   if (std::string name; readSetting(j, "attention_encoding", name))
     if (const std::optional<PositionScheme> p = train::parsePositionScheme(name)) s.attentionScheme = *p;
   if (std::string name; readSetting(j, "view", name))
