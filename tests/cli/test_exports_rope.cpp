@@ -21,6 +21,7 @@
 #include "core/random.hpp"
 #include "core/rope.hpp"
 #include "tests/support/export_support.hpp"
+#include "tests/support/param_checks.hpp"
 
 namespace fs = std::filesystem;
 using namespace posviz;
@@ -34,11 +35,6 @@ fs::path scratch(const std::string& name) { return test::exportScratch("rope-typ
 NpyArray exported(const ViewCall& call, const fs::path& path) {
   cli::exportCall(call, path.string(), {}, false);
   return readNpy(path.string());
-}
-
-cli::Request request(const std::string& view, std::vector<std::string> args) {
-  args.insert(args.end(), {"-o", "out.npy"});
-  return cli::parseRequest(*cli::findView(view), cli::parseOptions(args, cli::optionSpecs()));
 }
 
 std::vector<RopeParams> ropeCases() {
@@ -102,8 +98,8 @@ TEST_CASE("addRopeParams: every RoPE setting, scalings and YaRN without rounding
   RopeParams rounded = cases[6];
   rounded.scaling.truncate = true;
   CHECK(ropeFrequencies(rounded).invFreq != ropeFrequencies(cases[6]).invFreq);
-  CHECK_FALSE(request("rope-freqs", {"--scaling", "yarn", "--no-truncate"}).rope.scaling.truncate);
-  CHECK_THROWS_WITH_AS(request("rope-freqs", {"--no-truncate"}), doctest::Contains("--no-truncate: needs --scaling"), UsageError);
+  CHECK_FALSE(test::viewRequest("rope-freqs", {"--scaling", "yarn", "--no-truncate"}).rope.scaling.truncate);
+  CHECK_THROWS_WITH_AS(test::viewRequest("rope-freqs", {"--no-truncate"}), doctest::Contains("--no-truncate: needs --scaling"), UsageError);
 }
 
 TEST_CASE("rope-cos and rope-sin are core's cos and sin grids, attention factor included; --size their block means") {
@@ -164,22 +160,22 @@ TEST_CASE("rope-scores --seed N draws q from N and k from N + 1, as the RoPE tab
   CHECK(test::readText(dir / "seeded.npy") == test::readText(dir / "typed.npy"));
 
   // rope-rotate takes the same seed.
-  const cli::Request rotate = request("rope-rotate", {"--head-dim", "12", "--seed", "7"});
+  const cli::Request rotate = test::viewRequest("rope-rotate", {"--head-dim", "12", "--seed", "7"});
   CHECK(rotate.q == std::vector<double>(q.begin(), q.end()));
   CHECK(rotate.k == std::vector<double>(k.begin(), k.end()));
-  CHECK_THROWS_WITH_AS(request("rope-scores", {"--seed", "7", "--q", "1,2"}), doctest::Contains("--seed: draws q and k"), UsageError);
-  CHECK_THROWS_WITH_AS(request("rope-angles", {"--seed", "7"}), doctest::Contains("--seed"), UsageError);
+  CHECK_THROWS_WITH_AS(test::viewRequest("rope-scores", {"--seed", "7", "--q", "1,2"}), doctest::Contains("--seed: draws q and k"), UsageError);
+  CHECK_THROWS_WITH_AS(test::viewRequest("rope-angles", {"--seed", "7"}), doctest::Contains("--seed"), UsageError);
 }
 
 TEST_CASE("extrapolation reads a model's YaRN attention factor settings, as the Extrapolation tab runs them") {
-  const cli::Request r = request("extrapolation", {"--mscale", "1", "--mscale-all-dim", "0.5", "--attention-factor", "1.25",
+  const cli::Request r = test::viewRequest("extrapolation", {"--mscale", "1", "--mscale-all-dim", "0.5", "--attention-factor", "1.25",
                                                    "--no-truncate"});
   CHECK(r.rope.scaling.mscale == 1.0);
   CHECK(r.rope.scaling.mscaleAllDim == 0.5);
   REQUIRE(r.rope.scaling.attentionFactor.has_value());
   CHECK(*r.rope.scaling.attentionFactor == 1.25);
   CHECK_FALSE(r.rope.scaling.truncate);
-  CHECK(request("extrapolation", {}).rope.scaling.truncate);
+  CHECK(test::viewRequest("extrapolation", {}).rope.scaling.truncate);
 }
 
 }  // TEST_SUITE

@@ -9,6 +9,7 @@
 #include "app/cli/args.hpp"
 #include "app/cli/request.hpp"
 #include "app/cli/scheme_params.hpp"
+#include "tests/support/param_checks.hpp"
 
 using namespace posviz;
 using namespace posviz::cli;
@@ -37,15 +38,7 @@ ParsedOptions given(const Param& p, const std::string& value) {
 }  // namespace
 
 TEST_CASE("every parameter's default is allowed, inside its slider span, and its flag is an export option") {
-  for (const Param* p : allParams()) {
-    CAPTURE(p->key);
-    CHECK(fitsParam(*p, p->def));
-    CHECK(p->spanMin() >= p->min);
-    CHECK(p->spanMax() <= p->max);
-    CHECK_FALSE(p->help.empty());
-    CHECK_FALSE(p->label.empty());
-    if (!p->flag.empty()) CHECK_NOTHROW(specOf(std::string(p->flag)));
-  }
+  for (const Param* p : allParams()) test::checkParamDefinition(*p);
 }
 
 TEST_CASE("defaults are core's: written once, in the struct the scheme fills") {

@@ -10,6 +10,7 @@
 #include "app/cli/request.hpp"
 #include "app/cli/scheme_params.hpp"
 #include "app/cli/view_table.hpp"
+#include "tests/support/param_checks.hpp"
 
 using namespace posviz;
 using namespace posviz::cli;
@@ -28,35 +29,10 @@ const std::vector<const Param*>& ropeFamilyParams() {
   return all;
 }
 
-Request request(const std::string& view, const std::vector<std::string>& args) {
-  const ViewDef* v = findView(view);
-  REQUIRE(v != nullptr);
-  std::vector<std::string> all = args;
-  all.insert(all.end(), {"-o", "out.npy"});
-  return parseRequest(*v, parseOptions(all, optionSpecs()));
-}
-
-std::string usageError(const std::string& view, const std::vector<std::string>& args) {
-  try {
-    request(view, args);
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 }  // namespace
 
 TEST_CASE("the RoPE family's parameters: defaults allowed and inside their slider spans, flags are export options") {
-  for (const Param* p : ropeFamilyParams()) {
-    CAPTURE(p->key);
-    CHECK(fitsParam(*p, p->def));
-    CHECK(p->spanMin() >= p->min);
-    CHECK(p->spanMax() <= p->max);
-    CHECK_FALSE(p->help.empty());
-    CHECK_FALSE(p->label.empty());
-    if (!p->flag.empty()) CHECK_NOTHROW(specOf(std::string(p->flag)));
-  }
+  for (const Param* p : ropeFamilyParams()) test::checkParamDefinition(*p);
 }
 
 TEST_CASE("one definition per parameter: a scheme's own default, the same range, flag and label") {
@@ -109,32 +85,32 @@ TEST_CASE("the RoPE views read their flags through the table") {
 }
 
 TEST_CASE("the views' defaults come from the table") {
-  const Request scores = request("rope-scores", {});
+  const Request scores = test::viewRequest("rope-scores", {});
   CHECK(scores.positions == params::rope::kPositions.def);   // 256, as the RoPE tab and rope-decay
   CHECK(scores.rope.headDim == RopeParams{}.headDim);
-  CHECK(request("rope-decay", {}).positions == 256);
-  const Request axial = request("axial-angles", {});
+  CHECK(test::viewRequest("rope-decay", {}).positions == 256);
+  const Request axial = test::viewRequest("axial-angles", {});
   CHECK(axial.rope.headDim == 64);
   CHECK(axial.rope.base == 100.0);
-  const Request lab = request("extrapolation", {});
+  const Request lab = test::viewRequest("extrapolation", {});
   CHECK(lab.rope.headDim == 128);
   CHECK(lab.rope.scaling.originalMaxPositions == 4096);
   CHECK(lab.rope.base == 10000.0);
 }
 
 TEST_CASE("the RoPE views' flags: the table's ranges and words") {
-  CHECK(request("rope-freqs", {"--scaling", "dynamic", "--factor", "2", "--seq-len", "0"}).rope.scaling.seqLen == 0);
-  CHECK(usageError("rope-freqs", {"--scaling", "dynamic", "--seq-len", "-1"}).find("--seq-len: got \"-1\" (out of range), expected an integer in [0, ") == 0);
-  CHECK(request("rope-freqs", {"--scaling", "yarn", "--factor", "4", "--mscale", "0"}).rope.scaling.mscale == 0.0);
-  CHECK(usageError("rope-angles", {"--head-dim", "7"}) ==
+  CHECK(test::viewRequest("rope-freqs", {"--scaling", "dynamic", "--factor", "2", "--seq-len", "0"}).rope.scaling.seqLen == 0);
+  CHECK(test::viewUsageError("rope-freqs", {"--scaling", "dynamic", "--seq-len", "-1"}).find("--seq-len: got \"-1\" (out of range), expected an integer in [0, ") == 0);
+  CHECK(test::viewRequest("rope-freqs", {"--scaling", "yarn", "--factor", "4", "--mscale", "0"}).rope.scaling.mscale == 0.0);
+  CHECK(test::viewUsageError("rope-angles", {"--head-dim", "7"}) ==
         "--head-dim: got \"7\", expected an even integer in [2, 1048576] (dims come in pairs)");
-  CHECK(usageError("rope-angles", {"--layout", "zigzag"}) == "--layout: got \"zigzag\", expected one of half-split|interleaved");
-  CHECK(usageError("axial-angles", {"--head-dim", "6"}) ==
+  CHECK(test::viewUsageError("rope-angles", {"--layout", "zigzag"}) == "--layout: got \"zigzag\", expected one of half-split|interleaved");
+  CHECK(test::viewUsageError("axial-angles", {"--head-dim", "6"}) ==
         "--head-dim: got 6, expected a multiple of 4 (half the pairs per image axis)");
-  CHECK(usageError("axial-angles", {"--head-dim", "2"}).find("expected an integer in [4, 65536]") != std::string::npos);
-  CHECK(usageError("extrapolation", {"--head-dim", "4098"}) ==
+  CHECK(test::viewUsageError("axial-angles", {"--head-dim", "2"}).find("expected an integer in [4, 65536]") != std::string::npos);
+  CHECK(test::viewUsageError("extrapolation", {"--head-dim", "4098"}) ==
         "--head-dim: got \"4098\" (out of range), expected an integer in [2, 4096]");
-  CHECK(usageError("extrapolation", {"--original-max-positions", "1"}).find("expected an integer in [2, 1048576]") !=
+  CHECK(test::viewUsageError("extrapolation", {"--original-max-positions", "1"}).find("expected an integer in [2, 1048576]") !=
         std::string::npos);
-  CHECK(request("extrapolation", {"--slope", "0.25"}).slope == 0.25);
+  CHECK(test::viewRequest("extrapolation", {"--slope", "0.25"}).slope == 0.25);
 }

@@ -12,16 +12,17 @@
 #include "app/cli/request.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/gui/panels/panels.hpp"
+#include "tests/support/param_checks.hpp"
 
 using namespace posviz;
 using namespace posviz::cli;
+using test::viewRequest;
 
 namespace {
 
-Request viewRequest(const std::string& view, const std::string& preset, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"--preset", preset, "-o", "out.npy"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  return parseRequest(*findView(view), parseOptions(args, optionSpecs()));
+std::vector<std::string> presetArgs(const std::string& preset, std::vector<std::string> extra = {}) {
+  extra.insert(extra.begin(), {"--preset", preset});
+  return extra;
 }
 
 bool sameRope(const RopeParams& a, const RopeParams& b) {
@@ -107,7 +108,7 @@ TEST_CASE("config readings: every preset reaches the view and the tab alike") {
         CHECK(mentions("RoPE tab: the model's full-attention layers have no RoPE; shown: its " + layerType[1]));
       }
       REQUIRE(rope);
-      CHECK(sameRope(viewRequest("rope-angles", name, layerType).rope, *rope));
+      CHECK(sameRope(viewRequest("rope-angles", presetArgs(name, layerType)).rope, *rope));
       if (!mentions("RoPE tab: head_dim") && !mentions("RoPE tab: rope_theta")) CHECK(sameRope(a.rope.params, *rope));
       if (!mentions("Context extension tab: head_dim") && !mentions("Context extension tab: rope_theta")) {
         CHECK(a.context.base == rope->base);
@@ -117,7 +118,7 @@ TEST_CASE("config readings: every preset reaches the view and the tab alike") {
     }
     if (const auto learned = readLearnedConfig(m)) {
       ++learnedModels;
-      const Request r = viewRequest("learned", name);
+      const Request r = viewRequest("learned", presetArgs(name));
       CHECK(r.dModel == *learned->dModel);
       CHECK(r.maxLen == *learned->maxPositions);
       if (!mentions("Learned tab")) {
@@ -127,11 +128,11 @@ TEST_CASE("config readings: every preset reaches the view and the tab alike") {
     }
     if (const auto alibi = readAlibiConfig(m)) {
       ++alibiModels;
-      CHECK(viewRequest("alibi-slopes", name).heads == *alibi->heads);
+      CHECK(viewRequest("alibi-slopes", presetArgs(name)).heads == *alibi->heads);
       if (!mentions("ALiBi tab")) CHECK(a.alibi.numHeads == *alibi->heads);
     }
     if (const auto sinusoidal = readSinusoidalConfig(m); sinusoidal && sinusoidal->dModel) {
-      CHECK(viewRequest("sinusoidal", name).dModel == *sinusoidal->dModel);
+      CHECK(viewRequest("sinusoidal", presetArgs(name)).dModel == *sinusoidal->dModel);
       if (!mentions("Sinusoidal tab")) CHECK(a.sinusoidal.params.dModel == *sinusoidal->dModel);
     }
   }
