@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli/params.hpp"
 #include "core/colormap.hpp"
 
 namespace posviz::app {
@@ -38,6 +39,19 @@ bool readSetting(const nlohmann::json& j, const char* key, T& value, std::type_i
   return true;
 }
 bool readSetting(const nlohmann::json& j, const char* key, bool& value);          // a JSON boolean
+
+// A tab lists its parameters once, in a function that calls visit(param, member) for each; save
+// walks that list with ParamSaver, load with ParamLoader.
+struct ParamSaver {
+  nlohmann::json& j;
+  template <class T>
+  void operator()(const cli::Param& p, const T& value) const { cli::saveParam(j, p, value); }
+};
+struct ParamLoader {
+  const nlohmann::json& j;
+  template <class T>
+  void operator()(const cli::Param& p, T& value) const { cli::loadParam(j, p, value); }
+};
 bool readSetting(const nlohmann::json& j, const char* key, std::string& value);   // a JSON string
 bool readSetting(const nlohmann::json& j, const char* key, Colormap& value);      // a colormap name
 

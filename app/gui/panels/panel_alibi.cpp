@@ -478,7 +478,7 @@ ExportableView alibiExports(const AlibiPanelState& s) {
 // [SECTION] Settings
 //-----------------------------------------------------------------------------
 
-// Every parameter the tab keeps with the member that holds it: save and load walk one list.
+// Every parameter the tab keeps with the member that holds it: save and load walk this one list.
 template <class State, class Visit>
 void eachAlibiPanelParam(State& s, Visit&& visit) {
   visit(table::kTabHeads, s.numHeads);
@@ -489,7 +489,7 @@ void eachAlibiPanelParam(State& s, Visit&& visit) {
 }
 
 void saveAlibiPanel(const AlibiPanelState& s, nlohmann::json& j) {
-  eachAlibiPanelParam(s, [&j](const cli::Param& p, const auto& v) { cli::saveParam(j, p, v); });
+  eachAlibiPanelParam(s, ParamSaver{j});
   j["causal"] = s.causal;
   j["show_all"] = s.showAll;
   cli::saveParam(j, table::kHead, s.selectedHead + 1);
@@ -498,7 +498,7 @@ void saveAlibiPanel(const AlibiPanelState& s, nlohmann::json& j) {
 }
 
 void loadAlibiPanel(AlibiPanelState& s, const nlohmann::json& j) {
-  eachAlibiPanelParam(s, [&j](const cli::Param& p, auto& v) { cli::loadParam(j, p, v); });
+  eachAlibiPanelParam(s, ParamLoader{j});
   readSetting(j, "causal", s.causal);
   readSetting(j, "show_all", s.showAll);
   if (int head = s.selectedHead + 1; cli::loadParam(j, table::kHead, head) && head <= s.numHeads) s.selectedHead = head - 1;

@@ -537,7 +537,7 @@ void drawExtrapolationPanel(ExtrapolationPanelState& s, AppContext& ctx) {
 // [SECTION] Settings
 //-----------------------------------------------------------------------------
 
-// Every parameter the tab keeps with the member that holds it: save and load walk one list.
+// Every parameter the tab keeps with the member that holds it: save and load walk this one list.
 template <class State, class Visit>
 void eachExtrapolationPanelParam(State& s, Visit&& visit) {
   visit(cli::params::rope::kBase, s.base);
@@ -547,7 +547,7 @@ void eachExtrapolationPanelParam(State& s, Visit&& visit) {
 }
 
 void saveExtrapolationPanel(const ExtrapolationPanelState& s, nlohmann::json& j) {
-  eachExtrapolationPanelParam(s, [&j](const cli::Param& p, const auto& v) { cli::saveParam(j, p, v); });
+  eachExtrapolationPanelParam(s, ParamSaver{j});
   cli::saveParam(j, table::kTrainedLength, s.trainedLength);
   cli::saveParam(j, table::kHeadDim, s.headDim);
   j["auto_factor"] = s.autoFactor;
@@ -560,7 +560,7 @@ void saveExtrapolationPanel(const ExtrapolationPanelState& s, nlohmann::json& j)
 }
 
 void loadExtrapolationPanel(ExtrapolationPanelState& s, const nlohmann::json& j) {
-  eachExtrapolationPanelParam(s, [&j](const cli::Param& p, auto& v) { cli::loadParam(j, p, v); });
+  eachExtrapolationPanelParam(s, ParamLoader{j});
   if (int l0 = s.trainedLength; cli::loadParam(j, table::kTrainedLength, l0) && l0 <= kLabMaxTrainedLength) s.trainedLength = l0;
   if (int d = s.headDim; cli::loadParam(j, table::kHeadDim, d) && d >= kLabMinHeadDim) s.headDim = d;
   readSetting(j, "auto_factor", s.autoFactor);

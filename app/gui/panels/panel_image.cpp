@@ -323,7 +323,7 @@ void drawImagePanel(ImagePanelState& s, AppContext& ctx) {
   publishStatus(s, ctx);
 }
 
-// Every parameter the tab keeps with the member that holds it: save and load walk one list.
+// Every parameter the tab keeps with the member that holds it: save and load walk this one list.
 template <class State, class Visit>
 void eachImagePanelParam(State& s, Visit&& visit) {
   visit(axial::kBase, s.base);
@@ -337,7 +337,7 @@ void eachImagePanelParam(State& s, Visit&& visit) {
 
 void saveImagePanel(const ImagePanelState& s, nlohmann::json& j) {
   j = nlohmann::json::object();
-  eachImagePanelParam(s, [&j](const cli::Param& p, const auto& v) { cli::saveParam(j, p, v); });
+  eachImagePanelParam(s, ParamSaver{j});
   cli::saveParam(j, axial::kHeadDim, s.headDim);
   cli::saveParam(j, axial::kQueryRow, s.queryRow);
   cli::saveParam(j, axial::kQueryCol, s.queryCol);
@@ -348,7 +348,7 @@ void saveImagePanel(const ImagePanelState& s, nlohmann::json& j) {
 }
 
 void loadImagePanel(ImagePanelState& s, const nlohmann::json& j) {
-  eachImagePanelParam(s, [&j](const cli::Param& p, auto& v) { cli::loadParam(j, p, v); });
+  eachImagePanelParam(s, ParamLoader{j});
   // Head dims that are not multiples of 4 are ignored.
   auto headDimFits = [](int d) { return d >= kHeadDimStep && d <= kImageMaxHeadDim && d % kHeadDimStep == 0; };
   if (int d = s.headDim; cli::loadParam(j, axial::kHeadDim, d) && headDimFits(d)) s.headDim = d;

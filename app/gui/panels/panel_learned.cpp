@@ -479,7 +479,7 @@ void drawLearnedPanel(LearnedPanelState& s, AppContext& ctx) {
 
 namespace {
 
-// Every parameter the tab keeps with the member that holds it: save and load walk one list.
+// Every parameter the tab keeps with the member that holds it: save and load walk this one list.
 template <class State, class Visit>
 void eachLearnedParam(State& s, Visit&& visit) {
   visit(table::kSeed, s.seed);
@@ -489,7 +489,7 @@ void eachLearnedParam(State& s, Visit&& visit) {
 }
 
 void saveLearned(const AppState& a, nlohmann::json& j) {
-  eachLearnedParam(a.learned, [&j](const cli::Param& p, const auto& v) { cli::saveParam(j, p, v); });
+  eachLearnedParam(a.learned, ParamSaver{j});
   const LearnedPanelState& s = a.learned;
   cli::saveParam(j, table::kMaxLen, s.maxLen);
   cli::saveParam(j, table::kDModel, s.dModel);
@@ -498,7 +498,7 @@ void saveLearned(const AppState& a, nlohmann::json& j) {
 }
 
 void loadLearned(AppState& a, const nlohmann::json& j) {
-  eachLearnedParam(a.learned, [&j](const cli::Param& p, auto& v) { cli::loadParam(j, p, v); });
+  eachLearnedParam(a.learned, ParamLoader{j});
   LearnedPanelState& s = a.learned;
   // A table larger than the window builds is not taken: both sizes stay as they were.
   int maxLen = s.maxLen, dModel = s.dModel;

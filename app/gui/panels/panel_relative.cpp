@@ -539,7 +539,7 @@ const cli::Param kRopeBase = cli::params::storedAs(cli::params::rope::kBase, "ro
 
 }  // namespace
 
-// Every parameter the tab keeps with the member that holds it: save and load walk one list.
+// Every parameter the tab keeps with the member that holds it: save and load walk this one list.
 template <class State, class Visit>
 void eachRelativePanelParam(State& s, Visit&& visit) {
   visit(params::relative::kTabPositions, s.numPositions);
@@ -566,7 +566,7 @@ void eachRelativePanelParam(State& s, Visit&& visit) {
 }
 
 void saveRelativePanel(const RelativePanelState& s, nlohmann::json& j) {
-  eachRelativePanelParam(s, [&j](const cli::Param& p, const auto& v) { cli::saveParam(j, p, v); });
+  eachRelativePanelParam(s, ParamSaver{j});
   j["t5_causal"] = s.t5Causal;
   cli::saveParam(j, params::t5::kHead, s.t5Head + 1);
   j["shared_scale"] = s.sharedScale;
@@ -574,7 +574,7 @@ void saveRelativePanel(const RelativePanelState& s, nlohmann::json& j) {
 }
 
 void loadRelativePanel(RelativePanelState& s, const nlohmann::json& j) {
-  eachRelativePanelParam(s, [&j](const cli::Param& p, auto& v) { cli::loadParam(j, p, v); });
+  eachRelativePanelParam(s, ParamLoader{j});
   readSetting(j, "t5_causal", s.t5Causal);
   if (int head = s.t5Head + 1; cli::loadParam(j, params::t5::kHead, head) && head <= s.t5Heads) s.t5Head = head - 1;
   readSetting(j, "shared_scale", s.sharedScale);

@@ -957,7 +957,7 @@ void drawRopePanel(RopePanelState& s, AppContext& ctx) {
 // [SECTION] Settings
 //-----------------------------------------------------------------------------
 
-// Every parameter the tab keeps with the member that holds it: save and load walk one list.
+// Every parameter the tab keeps with the member that holds it: save and load walk this one list.
 template <class State, class Visit>
 void eachRopePanelParam(State& s, Visit&& visit) {
   visit(table::kHeadDim, s.params.headDim);
@@ -967,7 +967,7 @@ void eachRopePanelParam(State& s, Visit&& visit) {
 }
 
 void saveRopePanel(const RopePanelState& s, nlohmann::json& j) {
-  eachRopePanelParam(s, [&j](const cli::Param& p, const auto& v) { cli::saveParam(j, p, v); });
+  eachRopePanelParam(s, ParamSaver{j});
   cli::saveParam(j, table::kRotaryFraction, s.params.rotaryFraction);
   cli::saveParam(j, table::kPositions, s.numPositions);
   cli::saveParam(j, table::kQueryPosition, s.posM);
@@ -979,7 +979,7 @@ void saveRopePanel(const RopePanelState& s, nlohmann::json& j) {
 }
 
 void loadRopePanel(RopePanelState& s, const nlohmann::json& j) {
-  eachRopePanelParam(s, [&j](const cli::Param& p, auto& v) { cli::loadParam(j, p, v); });
+  eachRopePanelParam(s, ParamLoader{j});
   // A fraction that leaves no rotating pair of this head_dim is ignored.
   if (double f = s.params.rotaryFraction; cli::loadParam(j, table::kRotaryFraction, f) && f * s.params.headDim >= 2.0)
     s.params.rotaryFraction = f;

@@ -779,7 +779,7 @@ void drawSinusoidalPanel(SinusoidalPanelState& s, AppContext& ctx) {
 
 namespace {
 
-// Every parameter the tab keeps with the member that holds it: save and load walk one list.
+// Every parameter the tab keeps with the member that holds it: save and load walk this one list.
 template <class State, class Visit>
 void eachSinusoidalParam(State& s, Visit&& visit) {
   visit(table::kDModel, s.params.dModel);
@@ -792,14 +792,14 @@ void eachSinusoidalParam(State& s, Visit&& visit) {
 }
 
 void saveSinusoidal(const AppState& a, nlohmann::json& j) {
-  eachSinusoidalParam(a.sinusoidal, [&j](const cli::Param& p, const auto& v) { cli::saveParam(j, p, v); });
+  eachSinusoidalParam(a.sinusoidal, ParamSaver{j});
   const SinusoidalPanelState& s = a.sinusoidal;
   cli::saveParam(j, table::kPair, s.pair);
   j["colormap"] = colormapName(s.colormap);
 }
 
 void loadSinusoidal(AppState& a, const nlohmann::json& j) {
-  eachSinusoidalParam(a.sinusoidal, [&j](const cli::Param& p, auto& v) { cli::loadParam(j, p, v); });
+  eachSinusoidalParam(a.sinusoidal, ParamLoader{j});
   SinusoidalPanelState& s = a.sinusoidal;
   if (cli::loadParam(j, table::kPair, s.pair)) s.pair = std::min(s.pair, s.params.dModel / 2 - 1);
   readSetting(j, "colormap", s.colormap);

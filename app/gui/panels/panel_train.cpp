@@ -1158,7 +1158,7 @@ constexpr std::array<const char*, 4> kViewNames = {"curves", "attention", "learn
 
 }  // namespace
 
-// Every parameter the tab keeps with the member that holds it: save and load walk one list.
+// Every parameter the tab keeps with the member that holds it: save and load walk this one list.
 template <class State, class Visit>
 void eachTrainPanelParam(State& s, Visit&& visit) {
   visit(table::kTrainLength, s.trainLength);
@@ -1174,7 +1174,7 @@ void eachTrainPanelParam(State& s, Visit&& visit) {
 }
 
 void saveTrainPanel(const TrainPanelState& s, nlohmann::json& j) {
-  eachTrainPanelParam(s, [&j](const cli::Param& p, const auto& v) { cli::saveParam(j, p, v); });
+  eachTrainPanelParam(s, ParamSaver{j});
   cli::saveParam(j, table::kTask, static_cast<int>(s.task));
   nlohmann::json names = nlohmann::json::array();
   for (int e = 0; e < kTrainSchemes; ++e)
@@ -1186,7 +1186,7 @@ void saveTrainPanel(const TrainPanelState& s, nlohmann::json& j) {
 }
 
 void loadTrainPanel(TrainPanelState& s, const nlohmann::json& j) {
-  eachTrainPanelParam(s, [&j](const cli::Param& p, auto& v) { cli::loadParam(j, p, v); });
+  eachTrainPanelParam(s, ParamLoader{j});
   if (int t = 0; cli::loadParam(j, table::kTask, t)) s.task = static_cast<train::TaskKind>(t);
   if (const auto it = j.find(std::string(table::kEncodings.key)); it != j.end() && it->is_array()) {
     std::array<bool, kTrainSchemes> on{};
