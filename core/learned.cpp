@@ -62,6 +62,29 @@ double learnedRowNorm(const Grid& table, long long pos) {
   return std::sqrt(acc);
 }
 
+Grid learnedSimilarity(const Grid& table) {
+  validateTable("learnedSimilarity", table);
+  const auto n = static_cast<std::uint64_t>(table.rows);
+  requireBudget("learnedSimilarity", n * n, sizeof(float),
+                "a grid of " + std::to_string(table.rows) + " x " + std::to_string(table.rows) + " x float32");
+  std::vector<double> norm(static_cast<std::size_t>(table.rows));
+  for (int a = 0; a < table.rows; ++a) norm[static_cast<std::size_t>(a)] = learnedRowNorm(table, a);
+  Grid out(table.rows, table.rows);
+  for (int a = 0; a < table.rows; ++a) {
+    const float* ra = table.row(a);
+    for (int b = a; b < table.rows; ++b) {
+      const float* rb = table.row(b);
+      double dot = 0.0;
+      for (int c = 0; c < table.cols; ++c) dot += static_cast<double>(ra[c]) * rb[c];
+      const double lengths = norm[static_cast<std::size_t>(a)] * norm[static_cast<std::size_t>(b)];
+      const float v = lengths > 0.0 ? static_cast<float>(dot / lengths) : 0.0f;
+      out.at(a, b) = v;
+      out.at(b, a) = v;
+    }
+  }
+  return out;
+}
+
 Grid learnedSlice(const Grid& table, long long firstPos, int numPositions) {
   validateTable("learnedSlice", table);
   requireNonNegativeInt("learnedSlice", "firstPos", firstPos);

@@ -33,6 +33,12 @@ std::vector<float> learnedLookup(const Grid& table, long long pos);
 // Throws like learnedLookup when the row does not exist.
 double learnedRowNorm(const Grid& table, long long pos);
 
+// How alike every two positions' rows are: S[a][b] = cos(P[a], P[b]) = <P[a], P[b]> / (|P[a]| |P[b]|),
+// rows x rows, symmetric, 1 on the diagonal; 0 where either row is all zeros. Sums in float64.
+// A trained table shows its structure here (neighbouring positions alike); a random one is a
+// bright diagonal on noise. std::invalid_argument when rows x rows floats pass the memory budget.
+Grid learnedSimilarity(const Grid& table);
+
 // Rows firstPos .. firstPos+numPositions-1 into a new grid; std::out_of_range naming the first
 // missing row when they do not all exist.
 Grid learnedSlice(const Grid& table, long long firstPos, int numPositions);

@@ -142,3 +142,38 @@ TEST_CASE("learned: bad arguments") {
                        std::invalid_argument);
   setMemoryBudgetBytes(saved);
 }
+
+TEST_CASE("learned: similarity is the cosine of every two rows, against a direct sum") {
+  // Hand values: rows (1, 0), (0, 1), (1, 1), (0, 0).
+  Grid hand(4, 2);
+  hand.at(0, 0) = 1.0f;
+  hand.at(1, 1) = 1.0f;
+  hand.at(2, 0) = 1.0f;
+  hand.at(2, 1) = 1.0f;
+  const Grid s = learnedSimilarity(hand);
+  REQUIRE(s.rows == 4);
+  REQUIRE(s.cols == 4);
+  CHECK(s.at(0, 0) == 1.0f);
+  CHECK(s.at(0, 1) == 0.0f);
+  CHECK(s.at(0, 2) == doctest::Approx(1.0 / std::sqrt(2.0)));
+  CHECK(s.at(2, 1) == doctest::Approx(1.0 / std::sqrt(2.0)));
+  CHECK(s.at(3, 3) == 0.0f);  // a zero row is like nothing
+  CHECK(s.at(3, 0) == 0.0f);
+
+  // A seeded table: each entry against a long double sum written out here.
+  const Grid t = learnedInit(37, 9, 5, 0.5);
+  const Grid sim = learnedSimilarity(t);
+  for (int a = 0; a < t.rows; ++a) {
+    for (int b = 0; b < t.rows; ++b) {
+      long double dot = 0, na = 0, nb = 0;
+      for (int c = 0; c < t.cols; ++c) {
+        dot += static_cast<long double>(t.at(a, c)) * t.at(b, c);
+        na += static_cast<long double>(t.at(a, c)) * t.at(a, c);
+        nb += static_cast<long double>(t.at(b, c)) * t.at(b, c);
+      }
+      const double want = static_cast<double>(dot / std::sqrt(na * nb));
+      CHECK(sim.at(a, b) == doctest::Approx(want).epsilon(1e-6));
+    }
+  }
+  CHECK_THROWS_AS(learnedSimilarity(Grid(0, 3)), std::invalid_argument);
+}

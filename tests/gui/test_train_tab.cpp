@@ -14,6 +14,8 @@
 #include "app/gui/panels/panel_train.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/shell/app_shell.hpp"
+#include "core/npy.hpp"
+#include "tests/gui/export_check.hpp"
 #include "tests/gui/test_shell.hpp"
 
 using namespace posviz;
@@ -330,6 +332,63 @@ TEST_CASE("train tab: during and after a run, every view draws in the window") {
   s.selectView = true;
   REQUIRE(app->renderUntilIdle(3, 30.0));
   CHECK(app->frame(dir + "/attention-learned.png", &error));
+}
+
+TEST_CASE("train tab: a saved learned run opens in the Learned tab, which exports its trained table") {
+  auto app = testing::makeTestShell(1280, 800);
+  if (!app) return;
+  TrainPanelState& s = app->state().train;
+  tinyInputs(s, {PositionScheme::Learned}, 20, 1);
+  app->selectPanel(findPanel("train"));
+  REQUIRE(startTraining(s));
+  REQUIRE(waitIdle(s));
+  const std::string dir = outDir("to-learned");
+  REQUIRE(saveTrainRuns(s, dir));
+  const TrainJob& job = jobOf(s, PositionScheme::Learned, 0);
+  CHECK(job.folder == dir + "/learned/seed-1");
+  REQUIRE(job.result);
+  REQUIRE(job.result->learnedTable);
+  const Grid& trained = *job.result->learnedTable;
+
+  std::string error;
+  s.view = TrainView::LearnedTable;
+  s.selectView = true;
+  REQUIRE(app->renderUntilIdle(3, 30.0));
+  CHECK(app->frame(dir + "/train-table.png", &error));
+  // What the button does: the Train tab hands the folder over, the Learned tab opens on it.
+  s.openInLearned = job.folder;
+  REQUIRE(app->renderUntilIdle(4, 60.0));
+  CHECK(app->state().activePanel == findPanel("learned"));
+  CHECK(s.openInLearned.empty());
+  const LearnedPanelState& l = app->state().learned;
+  REQUIRE(l.table);
+  CHECK(l.loadError.empty());
+  CHECK(l.tableName == "trained run learned/seed-1 (" + std::to_string(trained.rows) + " x " + std::to_string(trained.cols) + ")");
+  CHECK(sameBytes(l.table->values, trained.values));
+  CHECK(app->frame(dir + "/learned-tab.png", &error));
+
+  // File > Export on the Learned tab: the command names the run's folder, and writes its table.
+  const ExportableView v = app->activeExports();
+  REQUIRE(v.call);
+  const std::filesystem::path out = std::filesystem::path(dir) / "export";
+  std::filesystem::create_directories(out);
+  const std::string command = test::sameAsCommand(v, ViewExportKind::HeatmapNpy, out, "table");
+  CHECK(test::contains(command, "--table " + job.folder));
+  const posviz::NpyArray exported = readNpy((out / "table-cli.npy").string());
+  REQUIRE(exported.shape == std::vector<std::int64_t>{trained.rows, trained.cols});
+  CHECK(sameBytes(exported.data, trained.values));
+
+  // A run without a learned table says so.
+  TrainPanelState other;
+  tinyInputs(other, {PositionScheme::Rope}, 5, 1);
+  REQUIRE(startTraining(other));
+  REQUIRE(waitIdle(other));
+  REQUIRE(saveTrainRuns(other, dir + "/other"));
+  LearnedPanelState& learned = app->state().learned;
+  openLearnedSource(learned, dir + "/other/rope/seed-1");
+  REQUIRE(app->renderUntilIdle(4, 60.0));
+  CHECK(test::contains(learned.loadError, "a rope run has no learned position table"));
+  CHECK(sameBytes(learned.table->values, trained.values));   // the last good table stays
 }
 
 }  // TEST_SUITE

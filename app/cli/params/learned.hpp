@@ -31,7 +31,8 @@ inline const Param kStd{.key = "std", .flag = "--std", .label = "std", .kind = P
 inline const Param kSeed{.key = "seed", .flag = "--seed", .label = "seed", .kind = ParamKind::Int, .min = 0, .max = kIntMax,
                          .def = 0, .sliderMin = 0, .sliderMax = 999, .help = "the seed of the table's random numbers"};
 inline const Param kTable{.key = "path", .flag = "--table", .label = "table", .kind = ParamKind::Text,
-                          .help = "a 2-D float32/float64 .npy table (max_len x d_model) instead of a seeded one"};
+                          .help = "instead of a seeded table: a 2-D float32/float64 .npy (max_len x d_model), or a "
+                                  "trained learned run (its folder DIR/learned/seed-N, or its model.safetensors)"};
 inline const Param kTabPositions{.key = "positions", .flag = "", .label = "positions", .kind = ParamKind::Int, .min = 1,
                                  .max = 131072, .def = 1280, .log = true, .unit = "positions",
                                  .help = "rows shown: positions 0 .. positions-1, past max_len too"};

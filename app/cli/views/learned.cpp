@@ -4,6 +4,7 @@
 #include <span>
 
 #include "app/cli/config_readings.hpp"
+#include "app/cli/learned_source.hpp"
 #include "app/cli/scheme_params.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
@@ -55,8 +56,8 @@ Dataset computeLearned(const Request& r, const ExportProgress& progress) {
   Grid table;
   if (!r.tablePath.empty()) {
     try {
-      table = loadLearnedTable(r.tablePath);
-    } catch (const NpyError& e) {
+      table = loadLearnedSource(r.tablePath);  // a .npy, or a trained run's table
+    } catch (const std::runtime_error& e) {    // NpyError, WeightsError, no learned table
       throw UsageError(std::string("--table: ") + e.what());
     } catch (const std::invalid_argument& e) {  // a table over the memory budget
       throw UsageError(std::string("--table: ") + e.what());

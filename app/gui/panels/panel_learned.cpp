@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "app/cli/learned_source.hpp"
 #include "app/gui/widgets/param_widgets.hpp"
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/ui_common.hpp"
@@ -52,7 +53,7 @@ void requestTable(LearnedPanelState& s, bool fromFile) {
   s.tableJob.request([src](JobControl& jc) {
     LearnedTableResult r;
     r.source = src;
-    Grid g = src.fromFile ? loadLearnedTable(src.path) : learnedInit(src.maxLen, src.dModel, src.seed, src.stddev);
+    Grid g = src.fromFile ? cli::loadLearnedSource(src.path) : learnedInit(src.maxLen, src.dModel, src.seed, src.stddev);
     throwIfCancelled(jc);
     r.range = finiteRange(g);
     r.rowNorm.resize(static_cast<std::size_t>(g.rows));
@@ -64,13 +65,20 @@ void requestTable(LearnedPanelState& s, bool fromFile) {
       }
     }
     if (src.fromFile) {
-      r.name = std::filesystem::path(src.path).filename().string() + " (" + formatCount(g.rows) + " x " + formatCount(g.cols) + ")";
+      r.name = cli::learnedSourceName(src.path, g);
     } else {
       r.name = "seeded: N(0, " + formatShort(src.stddev) + "^2), seed " + std::to_string(src.seed);
     }
     r.table = std::make_shared<const Grid>(std::move(g));
     return r;
   });
+}
+
+// The rows shown run a quarter past the table's last row, and the lookup reads the first missing
+// one: a loaded table, small or large, opens with its end and what lies past it in view.
+void showPastTheEnd(LearnedPanelState& s) {
+  s.numPositions = std::min(static_cast<int>(table::kTabPositions.max), s.maxLen + std::max(1, s.maxLen / 4));
+  s.lookupPos = std::min(static_cast<int>(table::kTabLookup.max), s.maxLen);
 }
 
 void requestImage(LearnedPanelState& s, const LearnedTableResult& t) {
@@ -139,13 +147,14 @@ void drawControls(LearnedPanelState& s, AppContext&) {
     s.tableDirty = true;
   }
   ImGui::SameLine();
-  if (ImGui::RadioButton(".npy file", &src, 1) && !s.fromFile) {
+  if (ImGui::RadioButton("file or trained run", &src, 1) && !s.fromFile) {
     s.fromFile = true;
     if (!s.path.empty()) requestTable(s, true);
   }
   HelpMarker("A learned table P has one row per position 0 .. max_len-1 (GPT-2: 1024 x 768, BERT: 512 x 768), "
              "trained with the model. seeded: N(0, std^2) from posviz's own generator (same table on every "
-             "machine). .npy: a 2-D float32/float64 array, max_len x d_model.");
+             "machine). file: a 2-D float32/float64 .npy (max_len x d_model), or the folder of a trained "
+             "learned run (the Train tab's Save, posviz train --save-weights): its table after training.");
 
   if (!s.fromFile) {
     bool changed = false;
@@ -171,7 +180,7 @@ void drawControls(LearnedPanelState& s, AppContext&) {
     std::copy(s.path.begin(), s.path.begin() + static_cast<std::ptrdiff_t>(n), buf);
     buf[n] = '\0';
     ImGui::SetNextItemWidth(w);
-    const bool enter = ImGui::InputTextWithHint("##path", "path/to/table.npy", buf, sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue);
+    const bool enter = ImGui::InputTextWithHint("##path", "table.npy or runs/learned/seed-1", buf, sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue);
     s.path = buf;
     if (ImGui::Button("Load") || enter) requestTable(s, true);
     ImGui::SameLine();
@@ -220,6 +229,13 @@ void drawControls(LearnedPanelState& s, AppContext&) {
 
 void requestLearnedTable(LearnedPanelState& s) { requestTable(s, s.fromFile); }
 
+void openLearnedSource(LearnedPanelState& s, const std::string& path) {
+  s.path = path;
+  s.fromFile = true;
+  s.loadError.clear();
+  requestTable(s, true);
+}
+
 // -----------------------------------------------------------------------------------------------
 // [SECTION] drawLearnedPanel
 // -----------------------------------------------------------------------------------------------
@@ -240,8 +256,7 @@ void applyLearnedConfig(LearnedPanelState& s, const cli::ModelConfig& c, ConfigN
                     std::to_string(rows));
     s.maxLen = rows;
   }
-  s.numPositions = std::min(static_cast<int>(table::kTabPositions.max), s.maxLen + std::max(1, s.maxLen / 4));
-  s.lookupPos = std::min(static_cast<int>(table::kTabLookup.max), s.maxLen);
+  showPastTheEnd(s);
   s.fromFile = false;
   s.tableDirty = true;
 }
@@ -260,6 +275,7 @@ void pollJobs(LearnedPanelState& s) {
       if (r->source.fromFile) {
         s.maxLen = s.table->rows;
         s.dModel = s.table->cols;
+        showPastTheEnd(s);
       }
       s.map.resetView();
       s.dirty = true;

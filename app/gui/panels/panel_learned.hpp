@@ -72,6 +72,11 @@ void applyLearnedConfig(LearnedPanelState& s, const cli::ModelConfig& c, ConfigN
 // the seeded parameters. A failure lands in s.loadError on a later frame; the last good table stays.
 void requestLearnedTable(LearnedPanelState& s);
 
+// Shows the table at path (a .npy or a trained learned run's folder, cli::loadLearnedSource), as
+// typing it in the tab's file field and pressing Load would: the Train tab's "Open in the Learned
+// tab" comes here.
+void openLearnedSource(LearnedPanelState& s, const std::string& path);
+
 // The tab's entry in the panel list (app/gui/panels/panels.cpp).
 extern const PanelDef kLearnedPanel;
 

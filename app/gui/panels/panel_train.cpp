@@ -22,6 +22,8 @@
 
 #include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/app_state.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "core/learned.hpp"
 #include "app/gui/widgets/param_widgets.hpp"
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/ui_common.hpp"
@@ -51,26 +53,6 @@ const char* trainJobStatusName(TrainJobStatus s) {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-// cos(P[a], P[b]) for every pair of rows of a learned table, summed in float64.
-Grid rowCosines(const Grid& t) {
-  std::vector<double> norm(static_cast<std::size_t>(t.rows));
-  for (int a = 0; a < t.rows; ++a) {
-    double s = 0.0;
-    for (int d = 0; d < t.cols; ++d) s += static_cast<double>(t.at(a, d)) * t.at(a, d);
-    norm[static_cast<std::size_t>(a)] = std::sqrt(s);
-  }
-  Grid out(t.rows, t.rows);
-  for (int a = 0; a < t.rows; ++a) {
-    for (int b = 0; b < t.rows; ++b) {
-      double dot = 0.0;
-      for (int d = 0; d < t.cols; ++d) dot += static_cast<double>(t.at(a, d)) * t.at(b, d);
-      const double n = norm[static_cast<std::size_t>(a)] * norm[static_cast<std::size_t>(b)];
-      out.at(a, b) = n > 0.0 ? static_cast<float>(dot / n) : 0.0f;
-    }
-  }
-  return out;
-}
 
 // The bias of every layer and head against distance, for the last query of `tokens` tokens.
 void collectBiases(const train::Trainer& t, int tokens, TrainRunResult& r) {
@@ -103,7 +85,7 @@ std::shared_ptr<const TrainRunResult> evaluateRun(train::Trainer& t, bool attent
   const PositionScheme scheme = t.config().model.position.scheme;
   if (scheme == PositionScheme::Learned) {
     r->learnedTable = t.learnedTable();
-    r->learnedSimilarity = rowCosines(*r->learnedTable);
+    r->learnedSimilarity = learnedSimilarity(*r->learnedTable);
   }
   if (train::schemeHasBias(scheme)) collectBiases(t, train::taskInputTokens(task, kTrainBiasMultiple * l), *r);
   return r;
@@ -445,6 +427,11 @@ bool saveTrainRuns(TrainPanelState& s, const std::string& dir) {
                                          ("seed-" + std::to_string(job->config.seed));
       std::filesystem::create_directories(path);
       train::saveRun(path.string(), *job->trainer);
+      {
+        std::lock_guard lock(job->mutex);
+        job->folder = path.string();
+        job->folderStep = job->trainer->step();
+      }
       ++saved;
     }
   } catch (const std::exception& e) {
@@ -486,6 +473,8 @@ std::unique_ptr<TrainJob> loadedJob(const std::filesystem::path& dir) {
   job->trainer = std::make_unique<train::Trainer>(c, loaded.model(), loaded.step());
   job->trainer->optimizer().setMoments(loaded.optimizer().firstMoment(), loaded.optimizer().secondMoment());
   job->step = loaded.step();
+  job->folder = dir.string();
+  job->folderStep = loaded.step();
   job->firstLossStep = loaded.step() + 1;
   job->status = loaded.finished() ? TrainJobStatus::Queued : TrainJobStatus::Stopped;
   return job;
@@ -902,6 +891,17 @@ std::shared_ptr<const TrainRunResult> firstResult(const TrainSession& s, Positio
   return nullptr;
 }
 
+// The folder that holds the first seed's run of scheme p as it is now, "" when it is not on disk
+// (never saved, or trained on since).
+std::string savedFolder(const TrainSession& s, PositionScheme p) {
+  for (const auto& job : s.jobs()) {
+    if (job->config.model.position.scheme != p || job->seedIndex != 0) continue;
+    std::lock_guard lock(job->mutex);
+    return job->folderStep == job->step ? job->folder : std::string();
+  }
+  return "";
+}
+
 // A framed box saying why a view has nothing to show.
 void emptyBox(const char* id, const std::string& text, float w, float h) {
   ImGui::BeginChild(id, ImVec2(w, h), true);
@@ -1039,6 +1039,14 @@ void drawLearnedTable(TrainPanelState& s, const TrainSession& session) {
   }
   ImGui::TextWrapped("The learned table of seed 1 after training: one row per position of the trained inputs (%d rows), "
                      "nothing past them. Right: how alike two positions' rows are.", r->learnedTable->rows);
+  const std::string folder = savedFolder(session, PositionScheme::Learned);
+  ImGui::BeginDisabled(folder.empty());
+  if (ImGui::Button("Open in the Learned tab")) s.openInLearned = folder;
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", folder.empty() ? "Save the runs first: the Learned tab reads the table from the run's folder, as "
+                                             "posviz export learned --table does"
+                                           : folder.c_str());
   const float w = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
   const float h = ImGui::GetContentRegionAvail().y;
   if (drawHeatmap("train-table", s.tableMap, tableSpec(r), s.tableImage, w, h))
@@ -1216,7 +1224,19 @@ void tweakTrain(AppState& a) { a.train.trainLength = a.train.trainLength == 8 ? 
 
 }  // namespace
 
-const PanelDef kTrainPanel{"train", [](AppState& a, AppContext& c) { drawTrainPanel(a.train, c); }, nullptr,
+namespace {
+
+void drawTrainTab(AppState& a, AppContext& c) {
+  drawTrainPanel(a.train, c);
+  if (a.train.openInLearned.empty()) return;
+  openLearnedSource(a.learned, a.train.openInLearned);
+  a.train.openInLearned.clear();
+  a.requestedPanel = findPanel("learned");
+}
+
+}  // namespace
+
+const PanelDef kTrainPanel{"train", drawTrainTab, nullptr,
                            [](const AppState& a, nlohmann::json& j) { saveTrainPanel(a.train, j); },
                            [](AppState& a, const nlohmann::json& j) { loadTrainPanel(a.train, j); }, tweakTrain};
 

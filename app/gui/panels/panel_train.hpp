@@ -78,6 +78,8 @@ struct TrainJob {
   long long firstLossStep = 1;                       // the step of losses[0] (a loaded run starts later)
   std::string error;
   std::shared_ptr<const TrainRunResult> result;
+  std::string folder;                                // where Save wrote it or Load read it, "" if never
+  long long folderStep = -1;                         // the step the folder holds (stale once it trains on)
 };
 
 // The jobs of one Start (or one Load) and the threads that run them.
@@ -150,6 +152,7 @@ struct TrainPanelState {
   std::unique_ptr<TrainSession> session;             // null before the first Start or Load
   std::string error;                                 // a config core refused, a folder that did not load
   std::string message;                               // what Save or Load did
+  std::string openInLearned;                         // a learned run's folder to show in the Learned tab
   std::array<HeatmapState, kTrainAttentionMultiples.size()> attentionMaps;
   std::array<HeatmapImage, kTrainAttentionMultiples.size()> attentionImages;
   std::shared_ptr<const TrainRunResult> attentionShown;   // the result, layer and head the images hold
