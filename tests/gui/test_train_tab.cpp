@@ -391,4 +391,52 @@ TEST_CASE("train tab: a saved learned run opens in the Learned tab, which export
   CHECK(sameBytes(learned.table->values, trained.values));   // the last good table stays
 }
 
+TEST_CASE("train tab: Extrapolation and Compare cite the measured accuracies of the finished runs") {
+  auto app = testing::makeTestShell(1440, 900);
+  if (!app) return;
+  TrainPanelState& s = app->state().train;
+  const std::string dir = outDir("cited");
+  std::string error;
+  // Before any run: the cells say how to get them.
+  app->selectPanel(findPanel("compare"));
+  REQUIRE(app->renderUntilIdle(3, 60.0));
+  CHECK(app->state().compare.measured.setup.empty());
+  CHECK(app->state().compare.measured.cells.empty());
+
+  tinyInputs(s, {PositionScheme::Learned, PositionScheme::Alibi}, 30, 2);
+  REQUIRE(startTraining(s));
+  REQUIRE(waitIdle(s));
+  const std::vector<TrainAccuracy> acc = summarizeAccuracy(*s.session);
+  REQUIRE(acc.size() == 2);
+  for (const std::string tab : {"compare", "extrapolation"}) {
+    CAPTURE(tab);
+    app->selectPanel(findPanel(tab));
+    REQUIRE(app->renderUntilIdle(3, 120.0));
+    const TrainCitation& c = tab == "compare" ? app->state().compare.measured : app->state().extrapolation.measured;
+    CHECK(c.setup == "copy, trained at L = 2, 2 seeds x 30 steps");
+    REQUIRE(c.cells.size() == 2);
+    for (const TrainAccuracy& a : acc) {
+      std::string want;
+      for (const std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
+        char cell[48];
+        if (a.noRow[i]) std::snprintf(cell, sizeof cell, "%zux no row", i + 1);
+        else std::snprintf(cell, sizeof cell, "%zux %.2f", i + 1, a.mean[i]);
+        want += (want.empty() ? "" : ", ") + std::string(cell);
+      }
+      CHECK(c.cells.at(a.scheme) == want);
+    }
+    // A learned table of L = 2's inputs has no row at 2x and 4x; ALiBi has a number everywhere.
+    CHECK(c.cells.at(PositionScheme::Learned).ends_with("2x no row, 4x no row"));
+    CHECK(c.cells.at(PositionScheme::Alibi).find("no row") == std::string::npos);
+    CHECK(app->frame(dir + "/" + tab + ".png", &error));
+  }
+  // A new Start empties the citation until its runs finish.
+  tinyInputs(s, {PositionScheme::Rope}, 2000, 1);
+  REQUIRE(startTraining(s));
+  app->frame();
+  CHECK(app->state().extrapolation.measured.cells.empty());
+  stopTraining(s);
+  REQUIRE(waitIdle(s));
+}
+
 }  // TEST_SUITE

@@ -5,6 +5,7 @@
 // [SECTION] Drawing: the table
 // [SECTION] Drawing: the decision chart
 #include "app/gui/panels/app_state.hpp"
+#include "app/gui/panels/panel_train.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/panels/panel_compare.hpp"
 
@@ -144,6 +145,18 @@ void drawClaims(const ComparePanelState& s, ComparisonRow row, Scheme scheme) {
   }
 }
 
+// The Train tab's scheme for a column of the table.
+train::PositionScheme trainedScheme(Scheme s) {
+  switch (s) {
+    case Scheme::Sinusoidal: return train::PositionScheme::Sinusoidal;
+    case Scheme::Learned: return train::PositionScheme::Learned;
+    case Scheme::Rope: return train::PositionScheme::Rope;
+    case Scheme::Alibi: return train::PositionScheme::Alibi;
+    case Scheme::NoPE: return train::PositionScheme::None;
+  }
+  return train::PositionScheme::None;
+}
+
 void drawTable(const ComparePanelState& s) {
   if (!s.table) return;
   const Comparison& c = *s.table;
@@ -154,6 +167,16 @@ void drawTable(const ComparePanelState& s) {
   ImGui::TableSetupColumn("property", ImGuiTableColumnFlags_WidthStretch, 0.6f);
   for (Scheme sc : c.schemes) ImGui::TableSetupColumn(schemeTitle(sc), ImGuiTableColumnFlags_WidthStretch, 1.0f);
   ImGui::TableHeadersRow();
+  // First: what the Train tab measured, next to which every claim below can be read.
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  drawTrainCitationTitle(s.measured);
+  for (Scheme sc : c.schemes) {
+    ImGui::TableNextColumn();
+    ImGui::PushID(1000 + static_cast<int>(sc));
+    drawTrainCitationCell(s.measured, trainedScheme(sc));
+    ImGui::PopID();
+  }
   for (ComparisonRow row : comparisonRows()) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
@@ -319,7 +342,9 @@ void tweakCompare(AppState& a) {
 
 }  // namespace
 
-const PanelDef kComparePanel{"compare", [](AppState& a, AppContext& c) { if (auto t = drawComparePanel(a.compare, c); !t.empty()) a.requestedPanel = findPanel(t); },
+const PanelDef kComparePanel{"compare", [](AppState& a, AppContext& c) {
+      refreshTrainCitation(a.compare.measured, a.train.session.get());
+      if (auto t = drawComparePanel(a.compare, c); !t.empty()) a.requestedPanel = findPanel(t); },
     nullptr,
     saveCompare, loadCompare, tweakCompare, nullptr, nullptr, nullptr, nullptr, compareExports};
 

@@ -15,12 +15,14 @@
 #include "app/gui/base/panel_def.hpp"
 #include "app/cli/scheme_params.hpp"
 #include "app/gui/base/app_context.hpp"
+#include "app/gui/panels/train_citation.hpp"
 #include "core/lessons/comparison_claims.hpp"
 
 namespace posviz::app {
 
 struct ComparePanelState {
   bool dirty = true;                 // recompute on the next frame
+  TrainCitation measured;            // the Train tab's results, the table's last row
 
   // Parameters (defaults and ranges: cli::params::compare)
   int dModel = static_cast<int>(cli::params::compare::kDModel.defaultInt());          // even

@@ -6,6 +6,7 @@
 // [SECTION] Drawing: plots, table, export
 // [SECTION] Settings
 #include "app/gui/panels/app_state.hpp"
+#include "app/gui/panels/panel_train.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_extrapolation.hpp"
@@ -16,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -386,7 +388,19 @@ void oneLineError(const std::string& message) {
   }
 }
 
-void drawTableRow(const ExtrapolationRun& run) {
+// The Train tab's scheme that an encoding of the lab is; none for RoPE with a scaling method
+// (the Train tab's RoPE runs are cited on the RoPE row).
+std::optional<train::PositionScheme> trainedScheme(ExtrapolationEncoding e) {
+  switch (e) {
+    case ExtrapolationEncoding::Sinusoidal: return train::PositionScheme::Sinusoidal;
+    case ExtrapolationEncoding::Learned: return train::PositionScheme::Learned;
+    case ExtrapolationEncoding::Rope: return train::PositionScheme::Rope;
+    case ExtrapolationEncoding::Alibi: return train::PositionScheme::Alibi;
+    default: return std::nullopt;
+  }
+}
+
+void drawTableRow(const ExtrapolationRun& run, const TrainCitation& measured) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(extrapolationEncodingTitle(run.encoding));
@@ -399,22 +413,31 @@ void drawTableRow(const ExtrapolationRun& run) {
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(documentClaim(run.encoding));
   ImGui::TableNextColumn();
+  if (const auto scheme = trainedScheme(run.encoding)) drawTrainCitationCell(measured, *scheme);
+  else ImGui::TextDisabled("-");
+  ImGui::TableNextColumn();
   if (run.error.empty()) ImGui::TextUnformatted("ok");
   else oneLineError(run.error);
 }
 
 void drawTable(const ExtrapolationPanelState& s, const std::vector<ExtrapolationRun>& runs) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
-  if (!ImGui::BeginTable("extrapolation-table", 6, flags)) return;
+  if (!ImGui::BeginTable("extrapolation-table", 7, flags)) return;
   ImGui::TableSetupColumn("encoding", ImGuiTableColumnFlags_WidthStretch, 1.1f);
   ImGui::TableSetupColumn("entropy (nats)", ImGuiTableColumnFlags_WidthStretch, 0.8f);
   ImGui::TableSetupColumn("H / ln L", ImGuiTableColumnFlags_WidthStretch, 0.6f);
   ImGui::TableSetupColumn("unseen angles", ImGuiTableColumnFlags_WidthStretch, 1.1f);
-  ImGui::TableSetupColumn("the article says", ImGuiTableColumnFlags_WidthStretch, 1.8f);
-  ImGui::TableSetupColumn("status", ImGuiTableColumnFlags_WidthStretch, 1.6f);
-  ImGui::TableHeadersRow();
+  ImGui::TableSetupColumn("the article says", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+  ImGui::TableSetupColumn("measured (Train tab)", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+  ImGui::TableSetupColumn("status", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int c = 0; c < 7; ++c) {
+    ImGui::TableSetColumnIndex(c);
+    if (c == 5) drawTrainCitationTitle(s.measured);
+    else ImGui::TableHeader(ImGui::TableGetColumnName(c));
+  }
   for (std::size_t e = 0; e < runs.size(); ++e)
-    if (s.show[e]) drawTableRow(runs[e]);
+    if (s.show[e]) drawTableRow(runs[e], s.measured);
   ImGui::EndTable();
 }
 
@@ -634,7 +657,10 @@ void tweakExtrapolation(AppState& a) {
 
 }  // namespace
 
-const PanelDef kExtrapolationPanel{"extrapolation", [](AppState& a, AppContext& c) { drawExtrapolationPanel(a.extrapolation, c); },
+const PanelDef kExtrapolationPanel{"extrapolation", [](AppState& a, AppContext& c) {
+      refreshTrainCitation(a.extrapolation.measured, a.train.session.get());
+      drawExtrapolationPanel(a.extrapolation, c);
+    },
     [](AppState& a, const cli::ModelConfig& m, ConfigNotes& n) { applyExtrapolationConfig(a.extrapolation, m, n); },
     [](const AppState& a, nlohmann::json& j) { saveExtrapolationPanel(a.extrapolation, j); }, [](AppState& a, const nlohmann::json& j) { loadExtrapolationPanel(a.extrapolation, j); }, tweakExtrapolation,
     nullptr, nullptr, nullptr, nullptr, [](const AppState& a) { return extrapolationExports(a.extrapolation); }};

@@ -22,6 +22,7 @@
 #include "app/cli/model_config.hpp"
 #include "app/cli/scheme_params.hpp"
 #include "app/gui/base/config_notes.hpp"
+#include "app/gui/panels/train_citation.hpp"
 #include "core/extrapolation.hpp"
 
 namespace posviz::app {
@@ -44,6 +45,7 @@ struct ExtrapolationLabResult {
 
 struct ExtrapolationPanelState {
   bool dirty = true;                      // inputs changed: recompute
+  TrainCitation measured;                 // the Train tab's results, cited in the table
   bool plotsDirty = true;                 // length or encodings shown changed: rebuild the plots
 
   // Inputs

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -339,6 +340,47 @@ std::vector<TrainAccuracy> summarizeAccuracy(const TrainSession& s) {
     out.push_back(std::move(a));
   }
   return out;
+}
+
+namespace {
+
+std::string twoDecimals(double v) {
+  if (std::isnan(v)) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+}  // namespace
+
+bool refreshTrainCitation(TrainCitation& c, const TrainSession* session) {
+  int finished = 0;
+  if (session != nullptr) {
+    for (const auto& job : session->jobs()) {
+      std::lock_guard lock(job->mutex);
+      finished += job->result != nullptr;
+    }
+  }
+  if (c.session == session && c.finished == finished) return false;
+  c = TrainCitation{};
+  c.session = session;
+  c.finished = finished;
+  if (session == nullptr || finished == 0) return true;
+  const train::TrainConfig& cfg = session->config();
+  int seeds = 0;
+  for (const TrainAccuracy& a : summarizeAccuracy(*session)) {
+    if (a.runs == 0) continue;
+    seeds = std::max(seeds, a.runs);
+    std::string cell;
+    for (const std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {  // 1x, 2x, 4x L
+      if (i >= a.mean.size()) break;
+      cell += (cell.empty() ? "" : ", ") + std::to_string(i + 1) + "x " + (a.noRow[i] ? std::string("no row") : twoDecimals(a.mean[i]));
+    }
+    c.cells[a.scheme] = cell;
+  }
+  c.setup = std::string(train::taskName(cfg.task.kind)) + ", trained at L = " + std::to_string(cfg.task.trainLength) + ", " +
+            std::to_string(seeds) + (seeds == 1 ? " seed x " : " seeds x ") + std::to_string(cfg.steps) + " steps";
+  return true;
 }
 
 std::string accuracyCellText(const TrainAccuracy& a, std::size_t i) {

@@ -39,6 +39,7 @@
 #include "app/cli/params/train.hpp"
 #include "app/gui/base/app_context.hpp"
 #include "app/gui/base/panel_def.hpp"
+#include "app/gui/panels/train_citation.hpp"
 #include "app/gui/widgets/heatmap.hpp"
 #include "core/grid.hpp"
 #include "core/train/train.hpp"
@@ -126,6 +127,10 @@ std::vector<TrainAccuracy> summarizeAccuracy(const TrainSession& s);
 std::string accuracyCellText(const TrainAccuracy& a, std::size_t i);
 
 enum class TrainView { Curves, Attention, LearnedTable, Biases };
+
+// Rebuilds c from the session's finished runs when they changed since c was built (a run
+// finished, a new Start or Load); true when it did. An absent session empties it.
+bool refreshTrainCitation(TrainCitation& c, const TrainSession* session);
 
 struct TrainPanelState {
   // Inputs (cli::params::training: ranges, defaults, help)
