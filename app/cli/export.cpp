@@ -546,9 +546,11 @@ void writePng(const std::string& path, const Grid& g, const PngOptions& options,
 
 namespace {
 
-// Up to this many cells the SVG holds one rectangle per cell (vector all through); above it the
-// cells are one embedded PNG at one pixel per cell, and only the decorations are vector.
-constexpr long long kSvgMaxRectCells = 65536;
+// Up to this many cells (64 x 64) the SVG holds one rectangle per cell (vector all through);
+// above it the cells are one embedded PNG at one pixel per cell, and only the decorations are
+// vector. A rectangle costs about 60 bytes and a renderer's time per cell: a 256 x 256 grid was
+// 3.9 MB of rectangles that an image tool took 85 s to draw, and is now under 300 KB.
+constexpr long long kSvgMaxRectCells = 4096;
 
 std::string hexColor(Rgba8 c) {
   char buf[8];

@@ -87,8 +87,8 @@ void writePngImage(const std::string& path, const RgbImage& image);
 void writePng(const std::string& path, const Grid& g, const PngOptions& options, const ExportProgress& progress = {});
 
 // The same picture as SVG, laid out exactly as the PNG (same size, margins, text positions): text,
-// axes and colorbar are vector; grids of at most 65536 cells are one rectangle per cell, larger
-// ones one embedded PNG at cellScale pixels per cell, drawn pixelated. For slides and papers.
+// axes and colorbar are vector; grids of at most 4096 cells (64 x 64) are one rectangle per cell,
+// larger ones one embedded PNG at one pixel per cell, drawn pixelated. For slides and papers.
 void writeSvg(const std::string& path, const Grid& g, const PngOptions& options, const ExportProgress& progress = {});
 
 // Shortest text that reads back to the same value ("0.1", "-inf", "nan").

@@ -9,6 +9,7 @@
 #include "app/cli/args.hpp"
 #include "app/cli/cli.hpp"
 #include "app/cli/export.hpp"
+#include "core/learned.hpp"
 #include "core/colormap.hpp"
 #include "core/grid.hpp"
 #include "tests/support/export_support.hpp"
@@ -120,6 +121,33 @@ TEST_CASE("svg and png: a small grid prints every value in its cell and labels e
   o.axisTitles = false;
   posviz::cli::writeSvg((dir / "bare.svg").string(), g, o);
   CHECK(readText(dir / "bare.svg").find("<text") == std::string::npos);
+}
+
+TEST_CASE("svg: 64 x 64 cells stay rectangles; a 256 x 256 grid is one embedded PNG, under 300 KB") {
+  const fs::path dir = posviz::test::exportScratch("svg-threshold");
+  PngOptions o;
+  o.scale = ColorScale{Colormap::Viridis, -5.0f, 65536.0f};
+  posviz::cli::writeSvg((dir / "64.svg").string(), posviz::test::ramp(64, 64), o);
+  const std::string small = readText(dir / "64.svg");
+  CHECK(count(small, "<rect x=") == 64 * 64);
+  CHECK(count(small, "<image ") == 0);
+  posviz::cli::writeSvg((dir / "65.svg").string(), posviz::test::ramp(65, 64), o);
+  CHECK(count(readText(dir / "65.svg"), "<image ") == 1);
+  // 256 x 256 cells, decorated, of noise (the worst case for the embedded PNG's compression).
+  o.cellScale = 3;
+  o.colorbar = true;
+  o.axisTitles = true;
+  o.caption = "s(m, n)";
+  o.rowTitle = "query position m";
+  o.colTitle = "key position n";
+  const Grid noise = posviz::learnedInit(256, 256, 7, 1.0);
+  o.scale = ColorScale{Colormap::RdBu, -4.0f, 4.0f};
+  posviz::cli::writeSvg((dir / "256.svg").string(), noise, o);
+  const std::string big = readText(dir / "256.svg");
+  CHECK(count(big, "<image ") == 1);
+  CHECK(count(big, "<rect x=") <= 1);   // the colorbar's frame, no cell
+  CHECK(big.find(">query position m</text>") != std::string::npos);   // decorations stay vector
+  CHECK(fs::file_size(dir / "256.svg") < 300u * 1024u);
 }
 
 TEST_CASE("svg: a large grid embeds its cells as one PNG; a failed write leaves nothing") {

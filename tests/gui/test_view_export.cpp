@@ -110,6 +110,23 @@ TEST_CASE("export: File > Export writes the active view's heatmap and plot data"
 }
 
 
+TEST_CASE("view_export: the message after a write names the whole path and the size") {
+  const fs::path dir = scratch("done-message");
+  const fs::path file = dir / "x.csv";
+  { std::ofstream(file) << std::string(2048, 'a'); }
+  // A relative name is shown from the root, as the folder the window runs in would resolve it.
+  const fs::path cwd = fs::current_path();
+  fs::current_path(dir);
+  const std::string relative = posviz::app::exportDoneMessage("x.csv", 12.0);
+  fs::current_path(cwd);
+  CHECK(relative == "Wrote " + fs::absolute(file).lexically_normal().string() + " (2.0 KiB, 12 ms)");
+  fs::create_directories(dir / "sub");
+  CHECK(posviz::app::exportDoneMessage((dir / "sub" / ".." / "x.csv").string(), 0.5) ==
+        "Wrote " + fs::absolute(file).lexically_normal().string() + " (2.0 KiB, 0.5 ms)");
+  // A file that is not there (removed since) still gets a message, without a size.
+  CHECK(posviz::app::exportDoneMessage((dir / "gone.csv").string(), 3.0).ends_with("gone.csv (3 ms)"));
+}
+
 TEST_CASE("view_export: a view with export arguments writes what posviz export writes") {
   const fs::path dir = scratch("cli");
   posviz::app::ExportableView v;

@@ -893,7 +893,7 @@ void AppShell::runExport() {
     const auto t0 = std::chrono::steady_clock::now();
     exportView(exportView_, exportKind_, path);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    exportResult_ = "Wrote " + path + " (" + formatShort(ms, 3) + " ms)";
+    exportResult_ = exportDoneMessage(path, ms);
   } catch (const std::exception& e) {
     exportResult_ = e.what();
     exportFailed_ = true;

@@ -2,11 +2,14 @@
 #include "app/gui/shell/view_export.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include "app/cli/cli.hpp"
 #include "app/gui/base/app_context.hpp"
+#include "core/grid.hpp"
 #include "core/npy.hpp"
 
 namespace posviz::app {
@@ -48,6 +51,16 @@ std::string defaultExportFileName(const ExportableView& view, ViewExportKind kin
     case ViewExportKind::PlotCsv: return stem + "-plot.csv";
   }
   return stem;
+}
+
+std::string exportDoneMessage(const std::string& path, double milliseconds) {
+  std::error_code ec;
+  const std::filesystem::path where = std::filesystem::absolute(path, ec);
+  const std::string shown = ec ? path : where.lexically_normal().string();
+  const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
+  char ms[32];
+  std::snprintf(ms, sizeof ms, "%.3g ms", milliseconds);
+  return "Wrote " + shown + " (" + (ec ? std::string() : formatBytes(bytes) + ", ") + ms + ")";
 }
 
 }  // namespace posviz::app

@@ -39,4 +39,9 @@ std::vector<std::string> exportArguments(const ExportableView& view, ViewExportK
 // "NAME.png", "NAME.npy", "NAME.csv", "NAME.json", "NAME-plot.csv" (NAME = view.name, or "posviz").
 std::string defaultExportFileName(const ExportableView& view, ViewExportKind kind);
 
+// What the window says after writing path: "Wrote /home/ann/slides/rope-scores.svg (8.2 KiB,
+// 12 ms)". The whole path (a relative name says nothing of where the window was started) and
+// the file's size as written.
+std::string exportDoneMessage(const std::string& path, double milliseconds);
+
 }  // namespace posviz::app
