@@ -91,7 +91,8 @@ TEST_CASE("extrapolation: the run is toyAttention's last row, by distance, for t
       {ExtrapolationEncoding::Alibi, PositionEncoding::Alibi}};
   for (bool causal : {false, true}) {
     for (const auto& [lab, toy] : pairs) {
-      for (int length : {5, 13}) {
+      for (int length : {5, 13, 700}) {   // 700: past the 256 keys the lab steps angles in side by side
+        if (lab == ExtrapolationEncoding::Learned && length > s.trainedLength) continue;   // no row: no weights
         CAPTURE(extrapolationEncodingName(lab));
         CAPTURE(length);
         CAPTURE(causal);
@@ -113,7 +114,10 @@ TEST_CASE("extrapolation: scaled RoPE scores are the rotated q . k with the scal
   // Rebuild the last row by rotating q and every k with core's ropeRotate (YaRN, factor 3).
   ExtrapolationSetup s = smallSetup();
   s.factor = 3.0;
-  const int length = 40;
+  // 40 keys, and 600: the lab steps each angle from the last exact one (every 64 keys, four
+  // blocks side by side); every key's rotation here is its own cos and sin.
+  for (const int length : {40, 600}) {
+  CAPTURE(length);
   const ExtrapolationRun r = runExtrapolation(s, ExtrapolationEncoding::RopeYarn, length);
   RopeParams rp;
   rp.headDim = 8;
@@ -145,6 +149,7 @@ TEST_CASE("extrapolation: scaled RoPE scores are the rotated q . k with the scal
   for (int j = 0; j < length; ++j) {
     CAPTURE(j);
     CHECK(r.weights[static_cast<std::size_t>(length - 1 - j)] == doctest::Approx(std::exp(logits[static_cast<std::size_t>(j)] - mx) / z).epsilon(1e-9));
+  }
   }
 }
 
