@@ -180,6 +180,20 @@ AttentionMaps Trainer::attentionMaps(int length, int example, const EvalOptions&
   return m;
 }
 
+void Trainer::restoreHistory(std::vector<StepReport> history) {
+  for (std::size_t i = 1; i < history.size(); ++i) {
+    if (history[i].step != history[i - 1].step + 1)
+      failArgument("Trainer::restoreHistory", "steps must follow each other: step " + std::to_string(history[i - 1].step) +
+                                                  " is followed by " + std::to_string(history[i].step));
+  }
+  if (!history.empty() && (history.front().step < 1 || history.back().step != step_)) {
+    failArgument("Trainer::restoreHistory", "the history must run from step 1 or later to the run's step " + std::to_string(step_) +
+                                                ", got steps " + std::to_string(history.front().step) + ".." +
+                                                std::to_string(history.back().step));
+  }
+  history_ = std::move(history);
+}
+
 Grid Trainer::learnedTable() const {
   if (model_.config().position.scheme != PositionScheme::Learned) failArgument("Trainer::learnedTable", "the model has no learned table");
   return tensorGrid(model_, "pos_emb.weight");

@@ -117,6 +117,9 @@ class Trainer {
   long long step() const { return step_; }
   bool finished() const { return step_ >= config_.steps; }
   const std::vector<StepReport>& history() const { return history_; }
+  // A saved run's history (weights.hpp): consecutive steps ending at step(). Throws
+  // std::invalid_argument when the steps are not consecutive or do not end at step().
+  void restoreHistory(std::vector<StepReport> history);
   const AdamW<float>& optimizer() const { return optimizer_; }
   AdamW<float>& optimizer() { return optimizer_; }
 

@@ -223,6 +223,57 @@ void restoreOptimizer(const std::vector<NamedTensor>& tensors, Trainer& t, const
   t.optimizer().setMoments(std::move(m), std::move(v));
 }
 
+SafetensorsFile historyFile(const Trainer& t) {
+  SafetensorsFile f;
+  const std::vector<StepReport>& h = t.history();
+  const auto n = static_cast<long long>(h.size());
+  NamedTensor loss{"loss", {n}, {}}, rate{"learning_rate", {n}, {}}, norm{"grad_norm", {n}, {}};
+  for (const StepReport& r : h) {
+    loss.values.push_back(static_cast<float>(r.loss));
+    rate.values.push_back(static_cast<float>(r.learningRate));
+    norm.values.push_back(static_cast<float>(r.gradNorm));
+  }
+  f.tensors = {std::move(loss), std::move(rate), std::move(norm)};
+  f.metadata["format"] = "posviz-train-history";
+  f.metadata["first_step"] = std::to_string(h.empty() ? t.step() + 1 : h.front().step);
+  return f;
+}
+
+// The steps of a history file, checked against the run's step; WeightsError naming the file.
+std::vector<StepReport> readHistory(const SafetensorsFile& f, long long step, const std::string& what) {
+  const NamedTensor *loss = nullptr, *rate = nullptr, *norm = nullptr;
+  for (const NamedTensor& t : f.tensors) {
+    if (t.name == "loss") loss = &t;
+    else if (t.name == "learning_rate") rate = &t;
+    else if (t.name == "grad_norm") norm = &t;
+    else throw WeightsError(what + ": unknown tensor \"" + t.name + "\" (expected loss, learning_rate, grad_norm)");
+  }
+  if (!loss || !rate || !norm) throw WeightsError(what + ": needs the tensors loss, learning_rate and grad_norm");
+  const std::size_t n = loss->values.size();
+  if (loss->shape.size() != 1 || rate->values.size() != n || norm->values.size() != n || rate->shape.size() != 1 ||
+      norm->shape.size() != 1)
+    throw WeightsError(what + ": loss, learning_rate and grad_norm must be 1-D tensors of one length");
+  const auto it = f.metadata.find("first_step");
+  long long first = 0;
+  try {
+    first = it == f.metadata.end() ? -1 : std::stoll(it->second);
+  } catch (const std::exception&) {
+    first = -1;
+  }
+  if (first < 1 || static_cast<long long>(n) != step - first + 1)
+    throw WeightsError(what + ": its " + std::to_string(n) + " steps from first_step " +
+                       (it == f.metadata.end() ? std::string("(missing)") : it->second) + " do not end at the run's step " +
+                       std::to_string(step));
+  std::vector<StepReport> h(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    h[i].step = first + static_cast<long long>(i);
+    h[i].loss = loss->values[i];
+    h[i].learningRate = rate->values[i];
+    h[i].gradNorm = norm->values[i];
+  }
+  return h;
+}
+
 void writeBytes(const std::string& path, const std::string& bytes) {
   writeFileAtomically(path, [&](std::ostream& o) { o.write(bytes.data(), static_cast<std::streamsize>(bytes.size())); });
 }
@@ -240,6 +291,7 @@ void saveRun(const std::string& dir, const Trainer& t) {
   adam.tensors = optimizerTensors(t);
   adam.metadata["format"] = "posviz-train-optimizer";
   writeBytes(dir + "/" + kOptimizerFileName, serializeSafetensors(adam));
+  writeBytes(dir + "/" + kHistoryFileName, serializeSafetensors(historyFile(t)));
   writeBytes(dir + "/" + kConfigFileName, runConfigJson(t.config(), t.step()));
 }
 
@@ -269,6 +321,16 @@ Trainer loadRun(const std::string& dir) {
         throw WeightsError(e.what());
       }
       restoreOptimizer(parseSafetensors(adamBytes, adamPath).tensors, t, adamPath);
+    }
+    const std::string historyPath = dir + "/" + kHistoryFileName;
+    if (std::filesystem::exists(historyPath)) {
+      std::string bytes;
+      try {
+        bytes = readRegularFile(historyPath, kMaxFileBytes, "history");
+      } catch (const std::runtime_error& e) {
+        throw WeightsError(e.what());
+      }
+      t.restoreHistory(readHistory(parseSafetensors(bytes, historyPath), t.step(), historyPath));
     }
     return t;
   } catch (const std::invalid_argument& e) {

@@ -1,12 +1,16 @@
 // weights.hpp: a trained run on disk: its weights as safetensors, its architecture as JSON.
 //
-// FILES (saveRun(dir, trainer) writes all three, each atomically; loadRun(dir) reads them back)
+// FILES (saveRun(dir, trainer) writes all four, each atomically; loadRun(dir) reads them back)
 //   dir/model.safetensors  every tensor of model.hpp under its plain name (tok_emb.weight,
 //                          layers.0.attn.q.weight, ...), float32, shapes as listed there (matrices
 //                          [in, out]: y = x W)
 //   dir/optimizer.safetensors  AdamW's moments, "adam.m.<tensor>" and "adam.v.<tensor>": with it a
 //                          loaded run resumes exactly as if it had never stopped; without it (the
 //                          file is optional) the moments start again from zero
+//   dir/history.safetensors  the loss curve (optional, for display only): "loss", "learning_rate"
+//                          and "grad_norm", one float32 per step, the steps first_step ..
+//                          the run's step (first_step in "__metadata__"); a run saved without it
+//                          loads with no curve
 //   dir/config.json        {"format": "posviz-train", "version": 1, "architecture": {...},
 //                          "task": {...}, "training": {...}, "tensors": [{"name", "shape"}...]}:
 //                          everything needed to rebuild the model and regenerate its task
@@ -75,6 +79,7 @@ RunConfig parseRunConfigJson(std::string_view text, const std::string& what = "c
 inline constexpr const char* kWeightsFileName = "model.safetensors";
 inline constexpr const char* kConfigFileName = "config.json";
 inline constexpr const char* kOptimizerFileName = "optimizer.safetensors";
+inline constexpr const char* kHistoryFileName = "history.safetensors";
 
 // Writes dir/model.safetensors, dir/optimizer.safetensors and dir/config.json (dir must exist).
 // Throws std::runtime_error naming the path when a file cannot be written.

@@ -191,6 +191,14 @@ TEST_CASE("train tab: saved runs load back and give the same results; a bad fold
   TrainPanelState t;
   REQUIRE(loadTrainRuns(t, dir));
   CHECK(t.message.find("loaded 4 runs") != std::string::npos);
+  // Each run's loss curve comes back with it, from step 1 (float32 as saved).
+  for (const PositionScheme p : {PositionScheme::None, PositionScheme::Learned}) {
+    const TrainJob& saved = jobOf(s, p, 1);
+    const TrainJob& loaded = jobOf(t, p, 1);
+    CHECK(loaded.firstLossStep == 1);
+    REQUIRE(loaded.losses.size() == 20);
+    CHECK(loaded.losses.back() == static_cast<double>(static_cast<float>(saved.losses.back())));
+  }
   CHECK(t.trainLength == 2);
   CHECK(t.encodings[0]);   // nope
   CHECK(t.encodings[2]);   // learned

@@ -147,6 +147,48 @@ TEST_CASE("weights: a run saved midway and loaded again finishes with the uninte
   CHECK_THROWS_WITH_AS(loadRun(dir), doctest::Contains("adam.m.layers.0.kerple.r1"), WeightsError);
 }
 
+TEST_CASE("weights: the loss curve is saved with the run and read back; a history that disagrees is refused") {
+  TrainConfig c = tinyRun(PositionScheme::Alibi);
+  c.steps = 10;
+  Trainer t(c);
+  t.train(4);
+  const std::string dir = outDir("history");
+  saveRun(dir, t);
+  Trainer back = loadRun(dir);
+  REQUIRE(back.history().size() == 4);
+  for (std::size_t i = 0; i < 4; ++i) {
+    CAPTURE(i);
+    CHECK(back.history()[i].step == static_cast<long long>(i) + 1);
+    CHECK(back.history()[i].loss == static_cast<double>(static_cast<float>(t.history()[i].loss)));
+    CHECK(back.history()[i].learningRate == static_cast<double>(static_cast<float>(t.history()[i].learningRate)));
+    CHECK(back.history()[i].gradNorm == static_cast<double>(static_cast<float>(t.history()[i].gradNorm)));
+  }
+  // Training on appends: the curve runs 1..10 as in a run never saved.
+  back.train(10);
+  REQUIRE(back.history().size() == 10);
+  CHECK(back.history().back().step == 10);
+  // Saved again, the whole curve comes back.
+  saveRun(dir, back);
+  CHECK(loadRun(dir).history().size() == 10);
+
+  // A run saved before the file existed (or without it) loads with no curve.
+  std::filesystem::remove(dir + "/" + kHistoryFileName);
+  CHECK(loadRun(dir).history().empty());
+  // A history of another run's length is refused by name.
+  saveRun(outDir("history-short"), t);   // 4 steps
+  std::filesystem::copy_file(outDir("history-short") + "/" + kHistoryFileName, dir + "/" + kHistoryFileName);
+  CHECK_THROWS_WITH_AS(loadRun(dir), doctest::Contains("do not end at the run's step 10"), WeightsError);
+  // A file with a tensor it does not know, or one missing, is refused.
+  SafetensorsFile odd;
+  odd.tensors = {NamedTensor{"loss", {1}, {1.0f}}, NamedTensor{"learning_rate", {1}, {1.0f}}, NamedTensor{"gradnorm", {1}, {1.0f}}};
+  odd.metadata["first_step"] = "10";
+  {
+    std::ofstream out(dir + "/" + kHistoryFileName, std::ios::binary | std::ios::trunc);
+    out << serializeSafetensors(odd);
+  }
+  CHECK_THROWS_WITH_AS(loadRun(dir), doctest::Contains("unknown tensor \"gradnorm\""), WeightsError);
+}
+
 TEST_CASE("weights: lying or broken safetensors headers are refused, never trusted") {
   const std::string two = floats({1.0f, 2.0f});
   auto refused = [](const std::string& bytes, const std::string& needle) {

@@ -517,7 +517,12 @@ std::unique_ptr<TrainJob> loadedJob(const std::filesystem::path& dir) {
   job->step = loaded.step();
   job->folder = dir.string();
   job->folderStep = loaded.step();
-  job->firstLossStep = loaded.step() + 1;
+  // The saved loss curve (history.safetensors), so a loaded run's curve starts at step 1; a run
+  // saved without one starts at the loaded step.
+  const std::vector<train::StepReport>& history = loaded.history();
+  job->firstLossStep = history.empty() ? loaded.step() + 1 : history.front().step;
+  for (const train::StepReport& r : history) job->losses.push_back(r.loss);
+  job->trainer->restoreHistory(history);
   job->status = loaded.finished() ? TrainJobStatus::Queued : TrainJobStatus::Stopped;
   return job;
 }
