@@ -82,6 +82,7 @@ namespace {
 
 constexpr std::uint8_t kInk = 20;        // text grey level on the white margin
 constexpr int kMargin = 8;                // pixels around decorations
+constexpr int kMinCaptionWidth = 360;     // a caption wraps at the picture's width, but not narrower
 constexpr float kFontPixels = 15.0f;
 
 struct AlphaBitmap {
@@ -300,7 +301,31 @@ struct ImageLayout {
   // (below the "0" when the cells are too short to hold both labels).
   long long rowTitleCentre = 0, lastRowLabel = 0;
   CellMarks marks;                     // small grids: values in cells, every index labelled
+  std::vector<std::string> captionLines;  // the caption wrapped to the picture's width
 };
+
+// The caption's words in lines of at most `width` pixels (a word longer than that stands alone).
+std::vector<std::string> wrapCaption(const std::string& caption, long long width, const TextRenderer& text) {
+  std::vector<std::string> lines;
+  std::string current;
+  std::size_t i = 0;
+  while (i < caption.size()) {
+    const std::size_t start = caption.find_first_not_of(' ', i);
+    if (start == std::string::npos) break;
+    const std::size_t end = std::min(caption.find(' ', start), caption.size());
+    const std::string word = caption.substr(start, end - start);
+    const std::string joined = current.empty() ? word : current + " " + word;
+    if (!current.empty() && text.width(joined) > width) {
+      lines.push_back(current);
+      current = word;
+    } else {
+      current = joined;
+    }
+    i = end;
+  }
+  if (!current.empty()) lines.push_back(current);
+  return lines;
+}
 
 ImageLayout layoutHeatmapImage(const Grid& g, const PngOptions& o, const TextRenderer& text) {
   ImageLayout l;
@@ -325,10 +350,6 @@ ImageLayout layoutHeatmapImage(const Grid& g, const PngOptions& o, const TextRen
   if (decorated) {
     // Rows from the top: caption, colorbar title, then the heatmap; each gets its own band.
     l.left = right = l.top = bottom = kMargin;
-    if (!o.caption.empty()) {
-      captionWidth = text.width(o.caption);
-      l.top += line + kMargin / 2;
-    }
     if (o.axisTitles) {
       const AxisLabels labels = axisLabels(g, o);
       l.marks = cellMarks(g, o, text);
@@ -356,7 +377,16 @@ ImageLayout layoutHeatmapImage(const Grid& g, const PngOptions& o, const TextRen
     }
   }
   l.width = l.left + l.heatW + right;
-  if (decorated) l.width = std::max({l.width, static_cast<long long>(captionWidth + 2 * kMargin), titleRight});
+  if (decorated) l.width = std::max(l.width, titleRight);
+  // The caption wraps to the picture's width (at least kMinCaptionWidth), so a long one adds
+  // lines, not width; the bands below move down by its height.
+  if (!o.caption.empty()) {
+    l.captionLines = wrapCaption(o.caption, std::max<long long>(kMinCaptionWidth, l.width - 2 * kMargin), text);
+    for (const std::string& s : l.captionLines) captionWidth = std::max(captionWidth, text.width(s));
+    l.width = std::max(l.width, static_cast<long long>(captionWidth + 2 * kMargin));
+    const int band = static_cast<int>(l.captionLines.size()) * line + kMargin / 2;
+    l.top += band;
+  }
   l.height = l.top + l.contentH + bottom;
   return l;
 }
@@ -470,7 +500,8 @@ RgbImage renderHeatmapImage(const Grid& g, const PngOptions& o, const ExportProg
   img.rgb.assign(static_cast<std::size_t>(l.width) * static_cast<std::size_t>(l.height) * 3, 255);
   fillCells(img, g, o, l, progress);
   drawCellValues(img, g, o, l, text);
-  if (!o.caption.empty()) blit(img, text.render(o.caption), kMargin, kMargin);
+  for (std::size_t i = 0; i < l.captionLines.size(); ++i)
+    blit(img, text.render(l.captionLines[i]), kMargin, kMargin + static_cast<int>(i) * text.lineHeight());
   if (o.axisTitles) drawAxisTitles(img, g, o, l, text);
   if (o.colorbar) drawColorbar(img, o, l, text);
   return img;
@@ -698,7 +729,8 @@ void writeSvg(const std::string& path, const Grid& g, const PngOptions& o, const
        << "\" fill=\"#000000\" xml:space=\"preserve\">\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
     svgCells(os, g, o, l, progress);
     svgCellValues(os, g, o, l, text);
-    if (!o.caption.empty()) svgText(os, text, kMargin, kMargin, o.caption);
+    for (std::size_t i = 0; i < l.captionLines.size(); ++i)
+      svgText(os, text, kMargin, kMargin + static_cast<double>(i) * text.lineHeight(), l.captionLines[i]);
     if (o.axisTitles) svgAxisTitles(os, g, o, l, text);
     if (o.colorbar) svgColorbar(os, o, l, text);
     os << "</svg>\n";

@@ -389,18 +389,6 @@ json ropeParamsJson(const RopeParams& p) {
   return j;
 }
 
-std::string captionOf(const json& params) {
-  std::string out;
-  for (const auto& [key, value] : params.items()) {
-    if (value.is_object() || value.is_array()) continue;
-    std::string v = value.is_string()         ? value.get<std::string>()
-                    : value.is_number_float() ? formatNumber(value.get<double>())
-                                              : value.dump();
-    out += (out.empty() ? "" : "  ") + key + "=" + v;
-  }
-  return out;
-}
-
 std::uint64_t checkedProduct(std::initializer_list<std::uint64_t> factors) {
   std::uint64_t p = 1;
   for (std::uint64_t f : factors) {

@@ -161,7 +161,6 @@ void writeDataset(const Request& r, const Dataset& d, const ExportProgress& prog
 int evenDim(const std::string& flag, const std::string& text, long long max = kMaxHeadDim);
 std::uint64_t checkedProduct(std::initializer_list<std::uint64_t> factors);
 nlohmann::json ropeParamsJson(const RopeParams& p);
-std::string captionOf(const nlohmann::json& params);
 // A view's rows of a grid as nested JSON arrays.
 nlohmann::json gridRowsJson(const Grid& g);
 // "the model uses RoPE, but view alibi-bias needs an ALiBi model".

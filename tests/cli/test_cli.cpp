@@ -605,7 +605,8 @@ TEST_CASE("cli: SVG defaults match the PNG: readable size, colorbar, axis titles
   CHECK(contains(svg, ">dimension</text>"));
   CHECK(contains(svg, "rotate(-90)\" text-anchor=\"middle\">position</text>"));
   CHECK(contains(svg, "fill=\"url(#colorbar)\""));
-  CHECK(contains(svg, ">sinusoidal  base=10000"));
+  // The caption in words: what the view shows, then its parameters by their labels.
+  CHECK(contains(svg, ">sinusoidal PE matrix: d_model 8, base 10000"));
   CHECK(contains(svg, "width=\"64\" height=\"64\""));
   REQUIRE(runCli({"export", "sinusoidal", "--d-model", "8", "--positions", "4", "--plain", "-o", (dir / "plain.svg").string()})
               .code == 0);

@@ -123,6 +123,28 @@ TEST_CASE("svg and png: a small grid prints every value in its cell and labels e
   CHECK(readText(dir / "bare.svg").find("<text") == std::string::npos);
 }
 
+TEST_CASE("svg and png: a long caption wraps to the picture's width, word by word") {
+  const fs::path dir = posviz::test::exportScratch("svg-caption");
+  PngOptions o;
+  o.scale = ColorScale{Colormap::Viridis, -5.0f, 64.0f};
+  o.cellScale = 4;   // 64 x 64 cells: 256 px
+  std::string caption;
+  for (int i = 0; i < 40; ++i) caption += (i ? " word" : "word") + std::to_string(i);
+  o.caption = caption;
+  posviz::cli::writeSvg((dir / "c.svg").string(), posviz::test::ramp(8, 64), o);
+  const std::string svg = readText(dir / "c.svg");
+  const std::size_t lines = count(svg, "<text x=\"8\"");
+  CHECK(lines >= 4);   // 40 words of about 45 px in lines of at most 360 px
+  const std::size_t w = svg.find("width=\"");
+  CHECK(std::stoi(svg.substr(w + 7)) <= 360 + 16);
+  CHECK(svg.find(">word0 word1 ") != std::string::npos);   // words stay in order, joined by one space
+  CHECK(svg.find("word39</text>") != std::string::npos);
+  // The PNG takes the same lines: as tall as the SVG, text in each line's band.
+  const posviz::cli::RgbImage img = posviz::cli::renderHeatmapImage(posviz::test::ramp(8, 64), o);
+  CHECK(std::to_string(img.height) == svg.substr(svg.find("height=\"") + 8, std::to_string(img.height).size()));
+  CHECK(static_cast<std::size_t>(img.heatmapY) > lines * 10);
+}
+
 TEST_CASE("svg: 64 x 64 cells stay rectangles; a 256 x 256 grid is one embedded PNG, under 300 KB") {
   const fs::path dir = posviz::test::exportScratch("svg-threshold");
   PngOptions o;

@@ -71,7 +71,6 @@ Dataset computeT5Buckets(const Request& r, const ExportProgress& progress) {
   d.int32Values = true;
   d.document["params"] = {{"num_buckets", p.numBuckets}, {"max_distance", p.maxDistance},
                           {"bidirectional", p.bidirectional}, {"positions", r.positions}};
-  d.caption = captionOf(d.document["params"]);
   d.rowTitle = "query position i";
   d.colTitle = "key position j";
   d.valueName = "bucket";
@@ -172,7 +171,6 @@ Dataset computeXposScale(const Request& r, const ExportProgress& progress) {
   }
   d.document["params"] = {{"head_dim", p.headDim}, {"scale_base", p.scaleBase}, {"positions", r.positions},
                           {"first_position", r.firstPos}};
-  d.caption = captionOf(d.document["params"]);
   d.rowTitle = "position n";
   d.colTitle = "pair i";
   d.valueName = "zeta_i^(n/scale_base)";
@@ -237,7 +235,6 @@ Dataset computeKerpleBias(const Request& r, const ExportProgress& progress) {
   Dataset d = squareBias(kerpleBiasGrid(p, r.positions, r.causal), r, r.causal);
   d.document["params"] = {{"kernel", kerpleKernelName(p.kernel)}, {"r1", p.r1}, {"r2", p.r2}, {"positions", r.positions},
                           {"causal", r.causal}};
-  d.caption = captionOf(d.document["params"]);
   d.csvComments = {std::string("kerple bias, ") + (r.kerplePower ? "-r1*|i-j|^r2" : "-r1*log(1 + r2*|i-j|)") +
                    ": rows = query i, cols = key j" + (r.causal ? "; masked entries -inf" : "")};
   progress(1.0);
@@ -256,7 +253,6 @@ Dataset computeFireBias(const Request& r, const ExportProgress& progress) {
   Dataset d = squareBias(fireBiasGrid(p, f, r.positions), r, true);
   d.document["params"] = {{"c", p.c}, {"threshold", p.threshold}, {"hidden", r.fireHidden}, {"seed", r.seed},
                           {"positions", r.positions}};
-  d.caption = captionOf(d.document["params"]);
   d.document["mlp"] = {{"w1", f.w1}, {"b1", f.b1}, {"w2", f.w2}, {"b2", f.b2}};
   d.csvComments = {"fire bias f(log(c(i-j) + 1) / log(c max(L, i) + 1)), seeded MLP: rows = query i, cols = key j; masked "
                    "entries (j > i) -inf"};

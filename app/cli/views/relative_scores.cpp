@@ -80,7 +80,6 @@ Dataset computeShawScores(const Request& r, const ExportProgress& progress) {
     d.csvComments = {std::string("seeded q.k + q.table[row]") + (v == ShawVariant::RelativeKeyQuery ? " + k.table[row]" : "") +
                      " before the 1/sqrt(d) scale, row = " + rows + ": rows = query i, cols = key j"};
   }
-  d.caption = captionOf(d.document["params"]);
   progress(1.0);
   return d;
 }
@@ -121,7 +120,6 @@ Dataset computeTxlTerms(const Request& r, const ExportProgress& progress) {
   d.valueName = r.txlSum ? "a + b + c + d" : "term";
   d.document["params"] = {{"positions", r.positions}, {"d_model", r.dModel}, {"d_head", r.rope.headDim}, {"seed", r.seed},
                           {"sum", r.txlSum}};
-  d.caption = captionOf(d.document["params"]);
   d.document["terms"] = {"a: content E_i Wq^T Wk,E E_j", "b: content-position E_i Wq^T Wk,R R_{i-j}",
                          "c: global content u^T Wk,E E_j", "d: global position v^T Wk,R R_{i-j}"};
   d.document["u"] = w.u;
