@@ -276,9 +276,11 @@ std::vector<double> additiveScores(const ExtrapolationSetup& s, ExtrapolationEnc
   std::vector<double> score(static_cast<std::size_t>(length));
   for (int j = 0; j < length; ++j) score[static_cast<std::size_t>(j)] = slotScore[slotOf(s, j)];
   if (e == ExtrapolationEncoding::Learned) {
-    for (int j = 0; j < length; ++j) {
+    for (int j = 0; j < length; ++j) {   // P[j] . u, summed as dot() sums, without a copy per key
       const float* row = table.row(j);
-      score[static_cast<std::size_t>(j)] += dot(std::vector<double>(row, row + d), u);
+      double pu = 0.0;
+      for (int i = 0; i < d; ++i) pu += static_cast<double>(row[i]) * u[static_cast<std::size_t>(i)];
+      score[static_cast<std::size_t>(j)] += pu;
     }
   } else if (e == ExtrapolationEncoding::Sinusoidal) {
     const SinusoidalTable t = sinusoidalTable(sp);

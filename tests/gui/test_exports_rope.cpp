@@ -25,12 +25,6 @@ using posviz::test::contains;
 using posviz::test::exportsOf;
 using posviz::test::sameAsCommand;
 
-namespace {
-
-
-
-}  // namespace
-
 TEST_SUITE("exports_rope") {
 
 TEST_CASE("RoPE tab: s(m, n) exports as rope-scores --seed, typed q and k as lists, angle / cos / sin as their views") {

@@ -928,25 +928,28 @@ void drawCurves(const TrainSession& s) {
 
 namespace {
 
+// The first seed's job of a scheme (null when the session has none).
+const TrainJob* firstJob(const TrainSession& s, PositionScheme p) {
+  for (const auto& job : s.jobs())
+    if (job->config.model.position.scheme == p && job->seedIndex == 0) return job.get();
+  return nullptr;
+}
+
 // The first seed's result of a scheme (null when it has not finished).
 std::shared_ptr<const TrainRunResult> firstResult(const TrainSession& s, PositionScheme p) {
-  for (const auto& job : s.jobs()) {
-    if (job->config.model.position.scheme != p || job->seedIndex != 0) continue;
-    std::lock_guard lock(job->mutex);
-    return job->result;
-  }
-  return nullptr;
+  const TrainJob* job = firstJob(s, p);
+  if (job == nullptr) return nullptr;
+  std::lock_guard lock(job->mutex);
+  return job->result;
 }
 
 // The folder that holds the first seed's run of scheme p as it is now, "" when it is not on disk
 // (never saved, or trained on since).
 std::string savedFolder(const TrainSession& s, PositionScheme p) {
-  for (const auto& job : s.jobs()) {
-    if (job->config.model.position.scheme != p || job->seedIndex != 0) continue;
-    std::lock_guard lock(job->mutex);
-    return job->folderStep == job->step ? job->folder : std::string();
-  }
-  return "";
+  const TrainJob* job = firstJob(s, p);
+  if (job == nullptr) return "";
+  std::lock_guard lock(job->mutex);
+  return job->folderStep == job->step ? job->folder : std::string();
 }
 
 // A framed box saying why a view has nothing to show.
