@@ -38,6 +38,7 @@ struct Group {
 // Defined only in the targets that embed them (see the CMakeLists that call posviz_embed).
 extern const Group fonts;    // assets/fonts/*.ttf           (posviz_cli)
 extern const Group presets;  // assets/presets/*.json        (posviz_cli)
+extern const Group model_types;  // assets/model_types.json  (posviz_cli)
 extern const Group shaders;  // shaders/*.comp, *.glsl       (posviz_gpu)
 extern const Group lessons;  // assets/lessons/*.json        (posviz_lessons)
 extern const Group comparison;  // assets/lessons/comparison.json (posviz_lessons; not a lesson)

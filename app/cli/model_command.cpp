@@ -1,9 +1,11 @@
 #include "core/untrusted_text.hpp"
 #include "app/cli/model_command.hpp"
 
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
+#include "app/cli/model_compare.hpp"
 #include "app/cli/request.hpp"
 #include "core/context_extension.hpp"
 
@@ -15,7 +17,10 @@ using nlohmann::json;
 
 const char* kUsage =
     "usage: posviz model (--config FILE | --preset NAME) [--json]\n"
-    "  prints each kind of layer of the model with its layer indices and positional scheme\n";
+    "       posviz model --compare A B [C ...] [--json]     (each a preset name or a config file)\n"
+    "  prints each kind of layer of the model with its layer indices and positional scheme, where the\n"
+    "  reading comes from (the family's modeling code), and a GUESS line for a model_type posviz's\n"
+    "  table of model types lacks; --compare prints the models side by side, marking what differs\n";
 
 std::string num(double v) {
   std::ostringstream os;
@@ -46,9 +51,30 @@ std::string layerKindText(const LayerKind& k) {
     case LayerScheme::NoPE: return "NoPE (no position encoding)";
     case LayerScheme::Alibi: return "ALiBi";
     case LayerScheme::Learned: return "learned absolute positions";
-    case LayerScheme::None: return "no positions (linear attention)";
+    case LayerScheme::None: return "no positions (no attention over positions in these layers)";
+    case LayerScheme::Sinusoidal: return "sinusoidal positions added to the embeddings";
+    case LayerScheme::RelativeBuckets: return "T5 relative-position buckets (a learned bias per bucket and head)";
   }
   return "?";
+}
+
+// One line on the table a model's learned or sinusoidal positions come from, or on its buckets.
+std::string tableText(const ModelConfig& m) {
+  std::string t;
+  if (m.encoding == ModelEncoding::Learned || m.encoding == ModelEncoding::Sinusoidal) {
+    t = (m.encoding == ModelEncoding::Learned ? "learned table: " : "sinusoidal table: ") + std::to_string(m.maxPositions) +
+        " rows of width " + std::to_string(m.hiddenSize);
+    if (m.encoding == ModelEncoding::Sinusoidal) t += ", " + m.sinusoidalLayout;
+    if (m.positionOffset > 0) {
+      t += "; position 0 is row " + std::to_string(m.positionOffset) + " (" + m.positionOffsetRule + "), so " +
+           std::to_string(m.maxPositions - m.positionOffset) + " positions";
+    }
+  }
+  if (m.encoding == ModelEncoding::RelativeBuckets) {
+    t = "buckets: " + std::to_string(m.relativeBuckets) + ", max distance " + std::to_string(m.relativeMaxDistance) +
+        "; encoder bidirectional, decoder causal; the bias is added in each stack's first layer and shared by the others";
+  }
+  return t;
 }
 
 std::string layerRangesText(const std::vector<int>& layers) {
@@ -83,6 +109,10 @@ void printModel(std::ostream& out, const ModelConfig& m) {
     out << (m.mropeInterleaved ? ", interleaved axes\n" : ", contiguous sections\n");
   }
   for (const std::string& e : m.extras) out << "  extra: " << e << "\n";
+  if (const std::string t = tableText(m); !t.empty()) out << "  " << t << "\n";
+  if (!m.family.empty()) out << "  read as: " << m.family << "\n";
+  for (const std::string& k : m.unreadKeys) out << "  note: " << k << " is in the file, but this family's code never reads it\n";
+  if (!m.guess.empty()) out << "  GUESS: " << m.guess << "\n";
 }
 
 json modelJson(const ModelConfig& m) {
@@ -103,11 +133,51 @@ json modelJson(const ModelConfig& m) {
     out["mrope_section"] = m.mropeSection;
     out["mrope_interleaved"] = m.mropeInterleaved;
   }
+  out["family"] = m.family;
+  out["guess"] = m.guess.empty() ? json(nullptr) : json(m.guess);
+  out["unread_keys"] = m.unreadKeys;
+  if (m.encoding == ModelEncoding::Learned || m.encoding == ModelEncoding::Sinusoidal) {
+    out["table"] = {{"rows", m.maxPositions}, {"width", m.hiddenSize}, {"offset", m.positionOffset}};
+    if (m.encoding == ModelEncoding::Sinusoidal) out["table"]["layout"] = m.sinusoidalLayout;
+  }
+  if (m.encoding == ModelEncoding::RelativeBuckets) {
+    out["relative_buckets"] = {{"buckets", m.relativeBuckets}, {"max_distance", m.relativeMaxDistance}, {"heads", m.numHeads}};
+  }
   return out;
 }
 
+namespace {
+
+// A preset name, or a config file when a file of that name exists.
+ModelConfig loadNamedModel(const std::string& nameOrFile) {
+  std::error_code ec;
+  if (std::filesystem::exists(std::filesystem::symlink_status(nameOrFile, ec))) return loadModelConfig(nameOrFile);
+  return loadPreset(nameOrFile);
+}
+
+int runCompare(const std::vector<std::string>& names, bool asJson) {
+  std::vector<ModelConfig> models;
+  for (const std::string& n : names) {
+    models.push_back(loadNamedModel(n));
+    if (!models.back().guess.empty()) std::cerr << "posviz model: guess: " << models.back().name << ": " << models.back().guess << "\n";
+  }
+  if (!asJson) {
+    printComparison(std::cout, models);
+    return 0;
+  }
+  json rows = json::array();
+  for (const CompareRow& r : compareModels(models)) rows.push_back({{"field", r.field}, {"values", r.values}, {"differs", r.differs}});
+  json names_ = json::array();
+  for (const ModelConfig& m : models) names_.push_back(m.name);
+  std::cout << json{{"models", names_}, {"rows", rows}}.dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace
+
 int runModelCommand(const std::vector<std::string>& args) {
   std::string config, preset;
+  std::vector<std::string> compare;
   bool asJson = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -117,6 +187,12 @@ int runModelCommand(const std::vector<std::string>& args) {
     }
     if (a == "--json") {
       asJson = true;
+    } else if (a == "--compare") {
+      while (i + 1 < args.size() && !args[i + 1].starts_with("--")) compare.push_back(args[++i]);
+      if (compare.size() < 2) {
+        std::cerr << "posviz model: --compare needs two or more models (preset names or config files)\n" << kUsage;
+        return 2;
+      }
     } else if ((a == "--config" || a == "--preset") && i + 1 < args.size()) {
       (a == "--config" ? config : preset) = args[++i];
     } else {
@@ -125,12 +201,18 @@ int runModelCommand(const std::vector<std::string>& args) {
       return 2;
     }
   }
-  if (config.empty() == preset.empty()) {
-    std::cerr << "posviz model: give exactly one of --config FILE or --preset NAME\n" << kUsage;
+  if (!compare.empty() && (!config.empty() || !preset.empty())) {
+    std::cerr << "posviz model: give --compare, or one of --config FILE or --preset NAME, not both\n" << kUsage;
+    return 2;
+  }
+  if (compare.empty() && config.empty() == preset.empty()) {
+    std::cerr << "posviz model: give exactly one of --config FILE or --preset NAME (or --compare A B ...)\n" << kUsage;
     return 2;
   }
   try {
+    if (!compare.empty()) return runCompare(compare, asJson);
     const ModelConfig m = config.empty() ? loadPreset(preset) : loadModelConfig(config);
+    if (!m.guess.empty()) std::cerr << "posviz model: guess: " << m.guess << "\n";
     if (asJson) {
       std::cout << modelJson(m).dump(2) << "\n";
     } else {

@@ -19,6 +19,8 @@ int runModelCommand(const std::vector<std::string>& args);
 
 std::string layerRangesText(const std::vector<int>& layers);  // {0,1,2,5} -> "0-2, 5"
 std::string layerKindText(const LayerKind& k);            // "RoPE, rotary dims 64 of head_dim 128, ..."
+// Learned / sinusoidal table rows, width and offset, or T5's buckets; "" for other schemes.
+std::string tableText(const ModelConfig& m);
 void printModel(std::ostream& out, const ModelConfig& m);  // the text report
 nlohmann::json modelJson(const ModelConfig& m);            // the --json report
 

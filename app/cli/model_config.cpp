@@ -19,7 +19,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli/config_reader.hpp"
 #include "app/cli/limits.hpp"
+#include "app/cli/model_types.hpp"
 #include "core/atomic_file.hpp"
 #include "core/check.hpp"
 #include "core/embedded.hpp"
@@ -36,109 +38,6 @@ namespace {
 
 constexpr std::size_t kMaxConfigBytes = 16u << 20;
 
-// The value as a message quotes it: its type and its first characters, escaped. The file's
-// nesting was capped before parsing (jsonNestingProblem), so dump() cannot recurse deeply; an
-// object or array is shown by its size unless it is small.
-std::string describeJson(const json& v) {
-  if ((v.is_object() || v.is_array()) && v.size() > 8) {
-    return std::string(v.type_name()) + " of " + std::to_string(v.size()) + (v.is_object() ? " keys" : " elements");
-  }
-  return std::string(v.type_name()) + " " + displayText(v.dump(-1, ' ', false, json::error_handler_t::replace), 60);
-}
-
-class Reader {
- public:
-  // prefix: where root sits in the file ("text_config." for a nested language model), so
-  // errors name the field as the file spells it.
-  Reader(const json& root, std::string name, std::string prefix = "")
-      : root_(root), name_(std::move(name)), prefix_(std::move(prefix)) {}
-
-  [[noreturn]] void fail(const std::string& field, const std::string& message) const {
-    throw ConfigError("config " + name_ + ": " + prefix_ + field + " " + message);
-  }
-
-  // nullptr when absent or null.
-  const json* find(const json& obj, const std::string& key) const {
-    auto it = obj.find(key);
-    if (it == obj.end() || it->is_null()) return nullptr;
-    return &*it;
-  }
-
-  std::optional<double> number(const json& obj, const std::string& key, const std::string& path) const {
-    const json* v = find(obj, key);
-    if (v == nullptr) return std::nullopt;
-    if (!v->is_number()) fail(path, "must be a number, got " + describeJson(*v));
-    const double d = v->get<double>();
-    if (!std::isfinite(d)) fail(path, "must be finite, got " + describeJson(*v));
-    return d;
-  }
-
-  std::optional<double> positiveNumber(const json& obj, const std::string& key, const std::string& path) const {
-    std::optional<double> d = number(obj, key, path);
-    if (d && !(*d > 0.0)) fail(path, "must be > 0, got " + formatValue(*d));
-    return d;
-  }
-
-  std::optional<long long> integer(const json& obj, const std::string& key, const std::string& path, long long min,
-                                   long long max) const {
-    const json* v = find(obj, key);
-    if (v == nullptr) return std::nullopt;
-    if (!v->is_number()) fail(path, "must be an integer, got " + describeJson(*v));
-    const double d = v->get<double>();
-    if (!std::isfinite(d) || d != std::floor(d)) fail(path, "must be an integer, got " + describeJson(*v));
-    if (d < static_cast<double>(min) || d > static_cast<double>(max)) {
-      fail(path, "must be in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + describeJson(*v));
-    }
-    return v->is_number_integer() ? v->get<long long>() : static_cast<long long>(d);
-  }
-
-  std::optional<bool> boolean(const json& obj, const std::string& key, const std::string& path) const {
-    const json* v = find(obj, key);
-    if (v == nullptr) return std::nullopt;
-    if (!v->is_boolean()) fail(path, "must be true or false, got " + describeJson(*v));
-    return v->get<bool>();
-  }
-
-  std::optional<std::string> string(const json& obj, const std::string& key, const std::string& path) const {
-    const json* v = find(obj, key);
-    if (v == nullptr) return std::nullopt;
-    if (!v->is_string()) fail(path, "must be a string, got " + describeJson(*v));
-    return v->get<std::string>();
-  }
-
-  std::vector<double> numberList(const json& obj, const std::string& key, const std::string& path) const {
-    const json* v = find(obj, key);
-    if (v == nullptr) fail(path, "is missing");
-    if (!v->is_array()) fail(path, "must be a list of numbers, got " + describeJson(*v));
-    std::vector<double> out;
-    for (std::size_t i = 0; i < v->size(); ++i) {
-      const json& e = (*v)[i];
-      const std::string where = path + "[" + std::to_string(i) + "]";
-      if (!e.is_number()) fail(where, "must be a number, got " + describeJson(e));
-      const double d = e.get<double>();
-      if (!std::isfinite(d) || !(d > 0.0)) fail(where, "must be a finite number > 0, got " + describeJson(e));
-      out.push_back(d);
-    }
-    return out;
-  }
-
-  // The first of keys present (non-null), for fields with several spellings.
-  template <typename F>
-  auto firstOf(const std::vector<std::string>& keys, F get) const -> decltype(get(std::string())) {
-    for (const std::string& k : keys) {
-      if (find(root_, k) != nullptr) return get(k);
-    }
-    return std::nullopt;
-  }
-
-  const json& root() const { return root_; }
-
- private:
-  const json& root_;
-  std::string name_;
-  std::string prefix_;
-};
-
 std::string lowercase(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
@@ -150,16 +49,30 @@ bool contains(const std::vector<std::string>& list, const std::string& s) {
   return std::find(list.begin(), list.end(), s) != list.end();
 }
 
-// model_type values, lowercased.
-const std::vector<std::string> kRopeModelTypes = {
-    "llama", "mistral", "mixtral", "ministral", "ministral3", "qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qwen3",
-    "qwen3_moe", "qwen3_next", "qwen3_5", "qwen3_5_text", "gpt_neox", "phi3", "phi", "gemma", "gemma2", "gemma3_text",
-    "gptj", "codegen", "stablelm", "stablelm_epoch", "starcoder2", "olmo", "olmo2", "olmo3", "cohere", "deepseek_v2",
-    "deepseek_v3", "internlm2", "baichuan", "chatglm", "glm", "glm4", "exaone4", "llama4_text", "falcon",
-    "refinedweb", "refinedwebmodel"};
-const std::vector<std::string> kAlibiModelTypes = {"bloom"};
-const std::vector<std::string> kLearnedModelTypes = {"gpt2", "bert", "roberta", "distilbert", "gpt_neo", "opt",
-                                                     "xlm-roberta", "electra", "albert", "mpt"};
+// Model types whose published files name a remote-code class that transformers took in under
+// another name, with the same positional code.
+const std::vector<std::pair<std::string, std::string>> kAliases = {
+    {"refinedweb", "falcon"},       // tiiuae's RW remote code, merged into transformers as falcon
+    {"refinedwebmodel", "falcon"},
+    {"stablelm_epoch", "stablelm"},  // Stability's StableLMEpoch remote code, merged as stablelm
+};
+
+// The table's entry for a model_type (a multimodal wrapper's: its text model's), following the
+// aliases above; nullptr when the table has none.
+const ModelTypeEntry* entryFor(const std::string& modelType, std::string* alias = nullptr) {
+  std::string t = modelType;
+  for (const auto& [from, to] : kAliases) {
+    if (t == from) {
+      t = to;
+      if (alias != nullptr) *alias = to;
+    }
+  }
+  const ModelTypeEntry* e = t.empty() ? nullptr : findModelType(t);
+  if (e != nullptr && e->stack == "multimodal" && !e->textConfig.empty()) {
+    if (const ModelTypeEntry* text = findModelType(e->textConfig)) return text;
+  }
+  return e;
+}
 
 // Falcon: alibi true in the file switches its rotary embedding off; MPT: attn_config.alibi.
 std::optional<bool> readAlibiFlag(const Reader& r) {
@@ -179,25 +92,81 @@ std::optional<bool> readAlibiFlag(const Reader& r) {
   return alibi;
 }
 
-ModelEncoding detectEncoding(const Reader& r, const std::string& modelType) {
+// The scheme the family's table entry gives, after any key that switches it (Falcon's alibi, BERT's
+// position_embedding_type).
+std::string tableScheme(const Reader& r, const ModelTypeEntry& e) {
+  for (const auto& [key, values] : e.schemeByKey) {
+    const json* v = &r.root();  // "attn_config.alibi": a key inside an object
+    for (std::size_t at = 0; v != nullptr && at <= key.size();) {
+      const std::size_t dot = std::min(key.find('.', at), key.size());
+      v = v->is_object() ? r.find(*v, key.substr(at, dot - at)) : nullptr;
+      at = dot + 1;
+    }
+    if (v == nullptr) continue;
+    const std::string text = v->dump();
+    if (auto it = values.find(text); it != values.end()) return it->second;
+    std::string allowed;
+    for (const auto& [value, scheme] : values) allowed += (allowed.empty() ? "" : "|") + value;
+    r.fail(key, "must be one of " + allowed + " for model_type " + quotedText(e.modelType) + ", got " + describeJson(*v));
+  }
+  return e.scheme;
+}
+
+ModelEncoding encodingOfScheme(const Reader& r, const ModelTypeEntry& e, const std::string& scheme) {
+  if (scheme == "rope") return ModelEncoding::Rope;
+  if (scheme == "alibi") return ModelEncoding::Alibi;
+  if (scheme == "learned") return ModelEncoding::Learned;
+  if (scheme == "sinusoidal") return ModelEncoding::Sinusoidal;
+  if (scheme == "relative-buckets") return ModelEncoding::RelativeBuckets;
+  if (scheme == "none") return ModelEncoding::None;
+  r.fail("model_type", quotedText(e.modelType) + " uses " + (scheme == "relative-key" ? "BERT-style relative distance embeddings" : "a positional scheme") +
+                           " posviz does not draw" + (e.note.empty() ? std::string() : " (" + e.note + ")") +
+                           "; posviz reads RoPE, ALiBi, learned, sinusoidal, T5-bucket and position-free models");
+}
+
+// Generic rules, for a model_type the table lacks; *why names the key that decided.
+ModelEncoding guessEncoding(const Reader& r, const std::string& modelType, std::string* why) {
+  const json& root = r.root();
+  for (const char* key : {"rope_theta", "rope_scaling", "rope_parameters", "rotary_emb_base", "rotary_pct", "rope_pct",
+                          "partial_rotary_factor", "rotary_dim", "qk_rope_head_dim"}) {
+    if (r.find(root, key) != nullptr) {
+      *why = std::string("RoPE, because the file has ") + key;
+      return ModelEncoding::Rope;
+    }
+  }
+  for (const char* key : {"relative_attention_num_buckets"}) {
+    if (r.find(root, key) != nullptr) {
+      *why = std::string("T5 relative buckets, because the file has ") + key;
+      return ModelEncoding::RelativeBuckets;
+    }
+  }
+  for (const char* key : {"n_positions", "max_position_embeddings"}) {
+    if (r.find(root, key) != nullptr) {
+      *why = std::string("a learned position table, because the file has ") + key + " and no RoPE key";
+      return ModelEncoding::Learned;
+    }
+  }
+  r.fail("model_type", "does not say which position encoding the model uses: " +
+                           (modelType.empty() ? std::string("the file has no model_type") : quotedText(modelType) + " is not in posviz's table of model types") +
+                           ", and the file has none of rope_theta, rope_scaling, rotary_pct, alibi, attn_config.alibi, "
+                           "position_embedding_type, relative_attention_num_buckets, n_positions or max_position_embeddings");
+}
+
+// A family in the table: its code decides (a key switches the scheme only where that code reads
+// it). Otherwise the generic rules, position_embedding_type first.
+ModelEncoding detectEncoding(const Reader& r, const std::string& modelType, const ModelTypeEntry* entry, std::string* why) {
   const json& root = r.root();
   if (readAlibiFlag(r).value_or(false)) return ModelEncoding::Alibi;
+  if (entry != nullptr) return encodingOfScheme(r, *entry, tableScheme(r, *entry));
   if (std::optional<std::string> pet = r.string(root, "position_embedding_type", "position_embedding_type")) {
+    *why = "the file's position_embedding_type " + quotedText(*pet);
     if (*pet == "alibi") return ModelEncoding::Alibi;
     if (*pet == "absolute") return ModelEncoding::Learned;
     if (*pet == "rotary" || *pet == "rope") return ModelEncoding::Rope;
-    r.fail("position_embedding_type", "must be one of absolute|alibi|rotary, got " + quotedText(*pet));
+    r.fail("position_embedding_type", "must be one of absolute|alibi|rotary (relative_key and relative_key_query, BERT's "
+                                      "distance embeddings, are not drawn by posviz), got " + quotedText(*pet));
   }
-  if (contains(kAlibiModelTypes, modelType)) return ModelEncoding::Alibi;
-  for (const char* key : {"rope_theta", "rope_scaling", "rope_parameters", "rotary_emb_base", "rotary_pct", "rope_pct",
-                          "partial_rotary_factor", "rotary_dim", "qk_rope_head_dim"}) {
-    if (r.find(root, key) != nullptr) return ModelEncoding::Rope;
-  }
-  if (contains(kRopeModelTypes, modelType)) return ModelEncoding::Rope;
-  if (contains(kLearnedModelTypes, modelType) || r.find(root, "n_positions") != nullptr) return ModelEncoding::Learned;
-  r.fail("model_type", "does not say which position encoding the model uses: expected rope_theta, rope_scaling, "
-                       "rotary_pct, alibi, attn_config.alibi, position_embedding_type or a known model_type, got " +
-                           (modelType.empty() ? std::string("none") : quotedText(modelType)));
+  return guessEncoding(r, modelType, why);
 }
 
 // What a model class assumes where its config.json is silent (the defaults of its Hugging Face
@@ -210,15 +179,37 @@ struct Family {
   double localBase = 0.0;          // Gemma 3: rope_local_base_freq for sliding layers, 0 = same base
   int globalEvery = 0;             // Gemma: sliding_window_pattern, every Nth layer global; 0 = none
   long long slidingWindow = 0;     // default sliding_window where the family has one
-  int numHeads = 0, numLayers = 0;
+  int hiddenSize = 0, numHeads = 0, numLayers = 0;
   long long maxPositions = 0;
   bool defaultSlidingRope = false; // OLMo 3: sliding layers use unscaled RoPE
   bool globalNoPE = false;         // EXAONE 4: full-attention layers use no RoPE when sliding_window is set
   bool iRope = false;              // Llama 4: every no_rope_layer_interval-th layer NoPE, others chunked
 };
 
-Family familyOf(const std::string& t) {
+// The configuration class's defaults and the pairing its modeling code uses, from the table.
+void tableDefaults(const ModelTypeEntry& e, Family& f) {
+  if (e.layout == "interleaved") f.layout = RopeLayout::Interleaved;
+  auto whole = [&](const char* key, auto& field) {
+    if (auto v = e.defaultNumber(key); v && *v > 0.0 && *v == std::floor(*v) && *v < 1e15) {
+      field = static_cast<std::remove_reference_t<decltype(field)>>(*v);
+    }
+  };
+  if (auto v = e.defaultNumber("rope_theta")) f.base = *v;
+  if (auto v = e.defaultNumber("rope_theta.global")) f.base = *v;   // Gemma 3: default_theta {"global", "local"}
+  if (auto v = e.defaultNumber("rope_theta.local")) f.localBase = *v;
+  for (const char* k : {"partial_rotary_factor", "rotary_pct", "rope_pct"}) {
+    if (auto v = e.defaultNumber(k); v && *v > 0.0 && *v <= 1.0) f.rotaryFraction = *v;
+  }
+  for (const char* k : {"hidden_size", "d_model", "n_embd", "dim", "embed_dim"}) whole(k, f.hiddenSize);
+  whole("head_dim", f.headDim);
+  for (const char* k : {"num_attention_heads", "n_head", "n_heads", "num_heads", "encoder_attention_heads"}) whole(k, f.numHeads);
+  for (const char* k : {"num_hidden_layers", "n_layer", "n_layers", "num_layers"}) whole(k, f.numLayers);
+  whole("max_position_embeddings", f.maxPositions);
+}
+
+Family familyOf(const std::string& t, const ModelTypeEntry* e) {
   Family f;
+  if (e != nullptr) tableDefaults(*e, f);
   if (t == "gptj" || t == "codegen" || t == "deepseek_v2" || t == "deepseek_v3") f.layout = RopeLayout::Interleaved;
   if (t == "chatglm" || t == "glm" || t == "glm4") {
     f.layout = RopeLayout::Interleaved;  // GLM rotates adjacent pairs of the first half of each head
@@ -390,6 +381,7 @@ void readRopeScaling(const Reader& r, const json& rs, const std::string& p, Rope
 struct Ctx {
   const Reader& r;
   std::string type;                 // model_type, lowercased
+  const ModelTypeEntry* entry;      // the table's entry for it, nullptr when the table has none
   Family fam;
   ModelConfig& c;
   const json* ropeParams = nullptr; // rope_parameters (v5) or rope_scaling
@@ -524,25 +516,74 @@ std::vector<std::string> typesFromPattern(const Ctx& x, int n) {
   return types;
 }
 
+// The layer types a family's code knows: the four attention kinds, and the table's own ("mamba",
+// "conv", ...).
+bool knownLayerType(const Ctx& x, const std::string& t) {
+  return contains(kLayerTypes, t) || (x.entry != nullptr && x.entry->layerKindValues.count(t) != 0);
+}
+
+std::string knownLayerTypes(const Ctx& x) {
+  std::string list;
+  for (const std::string& t : kLayerTypes) list += (list.empty() ? "" : "|") + t;
+  if (x.entry != nullptr) {
+    for (const auto& [t, what] : x.entry->layerKindValues) {
+      if (!contains(kLayerTypes, t)) list += "|" + t;
+    }
+  }
+  return list;
+}
+
+// A list of one type per layer under `key` (layer_types; Zamba's layers_block_type).
+std::vector<std::string> typeList(const Ctx& x, const std::string& key, const json& lt, int n) {
+  const Reader& r = x.r;
+  if (!lt.is_array()) r.fail(key, "must be a list of strings, got " + describeJson(lt));
+  // RecurrentGemma: block_types is a pattern the layers repeat (layers_block_type cycles it).
+  const bool cyclic = key == "block_types" && !lt.empty();
+  if (n > 0 && static_cast<int>(lt.size()) != n && !cyclic) {
+    r.fail(key, "has " + std::to_string(lt.size()) + " entries, expected num_hidden_layers " + std::to_string(n));
+  }
+  std::vector<std::string> types;
+  for (std::size_t i = 0; i < lt.size(); ++i) {
+    const json& e = lt[i];
+    if (!e.is_string() || !knownLayerType(x, e.get<std::string>())) {
+      r.fail(key + "[" + std::to_string(i) + "]", "must be one of " + knownLayerTypes(x) + ", got " + describeJson(e));
+    }
+    types.push_back(e.get<std::string>());
+  }
+  for (std::size_t i = types.size(); cyclic && static_cast<int>(i) < n; ++i) types.push_back(types[i % lt.size()]);
+  if (cyclic && n > 0) types.resize(static_cast<std::size_t>(n));
+  return types;
+}
+
+// Jamba: attention on layers with i % attn_layer_period == attn_layer_offset, Mamba elsewhere.
+std::optional<std::vector<std::string>> periodTypes(const Ctx& x, int n) {
+  if (x.entry == nullptr || x.entry->layerKindsKey != "attn_layer_period") return std::nullopt;
+  const Reader& r = x.r;
+  const long long period = r.integer(r.root(), "attn_layer_period", "attn_layer_period", 1, kMaxInt)
+                               .value_or(static_cast<long long>(x.entry->defaultNumber("attn_layer_period").value_or(1)));
+  const long long offset = r.integer(r.root(), "attn_layer_offset", "attn_layer_offset", 0, kMaxInt)
+                               .value_or(static_cast<long long>(x.entry->defaultNumber("attn_layer_offset").value_or(0)));
+  std::string other = "mamba";
+  for (const auto& [t, what] : x.entry->layerKindValues) {
+    if (what == "none") other = t;
+  }
+  std::vector<std::string> types(static_cast<std::size_t>(n), other);
+  for (int i = 0; i < n; ++i) {
+    if (i % period == offset) types[static_cast<std::size_t>(i)] = "full_attention";
+  }
+  return types;
+}
+
 // One attention type per layer ("full_attention", ...); empty when the layer count is unknown.
 std::vector<std::string> layerTypes(const Ctx& x, int n, const std::vector<int>& ropeLayers) {
   const Reader& r = x.r;
-  if (const json* lt = r.find(r.root(), "layer_types")) {
-    if (!lt->is_array()) r.fail("layer_types", "must be a list of strings, got " + describeJson(*lt));
-    if (n > 0 && static_cast<int>(lt->size()) != n) {
-      r.fail("layer_types", "has " + std::to_string(lt->size()) + " entries, expected num_hidden_layers " + std::to_string(n));
+  if (const json* lt = r.find(r.root(), "layer_types")) return typeList(x, "layer_types", *lt, n);
+  if (x.entry != nullptr && !x.entry->layerKindsKey.empty() && x.entry->layerKindsKey != "layer_types") {
+    if (const json* lt = r.find(r.root(), x.entry->layerKindsKey); lt != nullptr && lt->is_array()) {
+      return typeList(x, x.entry->layerKindsKey, *lt, n);
     }
-    std::vector<std::string> types;
-    for (std::size_t i = 0; i < lt->size(); ++i) {
-      const json& e = (*lt)[i];
-      if (!e.is_string() || !contains(kLayerTypes, e.get<std::string>())) {
-        r.fail("layer_types[" + std::to_string(i) + "]", "must be one of full_attention|sliding_attention|"
-                                                        "chunked_attention|linear_attention, got " + describeJson(e));
-      }
-      types.push_back(e.get<std::string>());
-    }
-    return types;
   }
+  if (auto types = periodTypes(x, n)) return *types;
   if (x.fam.iRope) {  // Llama 4: RoPE layers attend in chunks, NoPE layers globally
     std::vector<std::string> types(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) types[i] = ropeLayers[i] != 0 ? "chunked_attention" : "full_attention";
@@ -577,8 +618,21 @@ std::vector<int> ropeLayerFlags(const Ctx& x, int n) {
 
 LayerScheme schemeOf(const Ctx& x, int layer, const std::string& attention, const std::vector<int>& ropeLayers) {
   if (attention == "linear_attention") return LayerScheme::None;
-  if (x.c.encoding == ModelEncoding::Alibi) return LayerScheme::Alibi;
-  if (x.c.encoding == ModelEncoding::Learned) return LayerScheme::Learned;
+  if (x.entry != nullptr) {
+    auto it = x.entry->layerKindValues.find(attention);
+    if (it != x.entry->layerKindValues.end() && it->second == "none") return LayerScheme::None;
+    // A model without positions whose attention layers attend (Jamba): attention without any
+    // position signal.
+    if (x.c.encoding == ModelEncoding::None && !x.entry->layerKindValues.empty()) return LayerScheme::NoPE;
+  }
+  switch (x.c.encoding) {
+    case ModelEncoding::Alibi: return LayerScheme::Alibi;
+    case ModelEncoding::Learned: return LayerScheme::Learned;
+    case ModelEncoding::Sinusoidal: return LayerScheme::Sinusoidal;
+    case ModelEncoding::RelativeBuckets: return LayerScheme::RelativeBuckets;
+    case ModelEncoding::None: return LayerScheme::None;
+    case ModelEncoding::Rope: break;
+  }
   // EXAONE 4 modeling: "We use global NoPE for hybrid attention model".
   if (x.fam.globalNoPE && x.window > 0 && attention == "full_attention") return LayerScheme::NoPE;
   if (!ropeLayers.empty() && ropeLayers[static_cast<std::size_t>(layer)] == 0) return LayerScheme::NoPE;
@@ -646,6 +700,24 @@ std::string deepSeekSoftmaxExtra(double factor, double m, const char* field, int
          formatShort(m) + ")^2 = x" + formatShort(ms * ms) + " on every layer's scores";
 }
 
+// Qwen (v1) remote code, modeling_qwen.py: both switches act only past seq_length, at inference.
+// QWenModel.forward: dynamic NTK raises the base by ntk_alpha^(d / (d - 2)), ntk_alpha =
+// 2^ceil(log2(context / seq_length) + 1) - 1; QWenAttention: log-n attention multiplies q by
+// log_seq_length(position) for positions past seq_length.
+void addQwenExtras(const Ctx& x) {
+  const Reader& r = x.r;
+  const json& root = r.root();
+  const long long seq = r.integer(root, "seq_length", "seq_length", 1, kMaxInt).value_or(x.c.maxPositions);
+  if (r.boolean(root, "use_dynamic_ntk", "use_dynamic_ntk").value_or(false)) {
+    x.c.extras.push_back("dynamic NTK past seq_length " + std::to_string(seq) + ": for a context of L tokens the base becomes base x a^(d/(d-2)), "
+                         "a = 2^ceil(log2(L / " + std::to_string(seq) + ") + 1) - 1 (inference only)");
+  }
+  if (r.boolean(root, "use_logn_attn", "use_logn_attn").value_or(false)) {
+    x.c.extras.push_back("log-n attention past seq_length " + std::to_string(seq) + ": q x ln(pos) / ln(" + std::to_string(seq) +
+                         ") for positions pos > " + std::to_string(seq));
+  }
+}
+
 void addExtras(const Ctx& x) {
   const Reader& r = x.r;
   const json& root = r.root();
@@ -666,6 +738,7 @@ void addExtras(const Ctx& x) {
                        " * ln(floor((pos + 1) / " + formatShort(floorScale) + ") + 1))");
     c.nopeTemperature = AttnTemperatureParams{floorScale, attnScale};
   }
+  if (x.type == "qwen") addQwenExtras(x);
   const json* rp = x.perLayerType ? nullptr : x.ropeParams;
   if (rp != nullptr) {
     if (auto beta = r.number(*rp, "llama_4_scaling_beta", x.ropeParamsPath + "llama_4_scaling_beta")) {
@@ -677,10 +750,15 @@ void addExtras(const Ctx& x) {
 }
 
 // Fields that change positions in ways posviz does not model: refused, not dropped.
-void checkUnsupported(const Reader& r) {
+void checkUnsupported(const Reader& r, const ModelTypeEntry* entry) {
   const json& root = r.root();
-  for (const char* k : {"use_dynamic_ntk", "use_logn_attn"}) {  // Qwen (v1) remote code
-    if (r.boolean(root, k, k).value_or(false)) r.fail(k, "is true: Qwen's dynamic NTK / log-n attention is not supported (allowed: false)");
+  // Qwen (v1)'s switches: read for model_type qwen (addQwenExtras), a key a known family never
+  // reads (noteFamily), and not guessed at for a model the table lacks.
+  for (const char* k : {"use_dynamic_ntk", "use_logn_attn"}) {
+    if (entry == nullptr && r.boolean(root, k, k).value_or(false)) {
+      r.fail(k, "is true, and the model_type is not one whose code posviz knows: only Qwen (v1)'s code (model_type qwen) "
+                "defines it, so what it does here is not supported (allowed: false)");
+    }
   }
   if (auto f = r.number(root, "rotary_scaling_factor", "rotary_scaling_factor"); f && *f != 1.0) {
     r.fail("rotary_scaling_factor", "must be 1 (no scaling; other values are not supported), got " + formatValue(*f));
@@ -760,6 +838,12 @@ std::string describe(const ModelConfig& c) {
     case ModelEncoding::Sinusoidal:
       os << "sinusoidal positions, d_model " << c.hiddenSize;
       break;
+    case ModelEncoding::RelativeBuckets:
+      os << "T5 relative buckets (" << c.relativeBuckets << ", max distance " << c.relativeMaxDistance << "), " << c.numHeads << " heads";
+      break;
+    case ModelEncoding::None:
+      os << "no positions (no attention)";
+      break;
   }
   if (c.maxPositions > 0) os << ", " << c.maxPositions << " positions";
   if (c.layerKinds.size() > 1) {
@@ -808,11 +892,12 @@ std::string numberOverflowMessage(const std::string& jsonText, const std::string
          ", out of range (a number must fit a 64-bit float, |x| < 1.8e308)";
 }
 
-void readSizes(const Reader& r, const Family& fam, ModelConfig& c) {
+void readSizes(const Reader& r, const Family& fam, const ModelTypeEntry* entry, ModelConfig& c) {
   const json& root = r.root();
   auto field = [&](long long max) { return [&r, &root, max](const std::string& key) { return r.integer(root, key, key, 1, max); }; };
   if (auto v = r.firstOf({"hidden_size", "n_embd", "n_embed", "d_model", "dim"}, field(cli::kMaxWidth))) c.hiddenSize = static_cast<int>(*v);
-  if (auto v = r.firstOf({"num_attention_heads", "n_head", "n_heads", "num_heads"}, field(cli::kMaxHeads))) c.numHeads = static_cast<int>(*v);
+  else c.hiddenSize = fam.hiddenSize;
+  if (auto v = r.firstOf({"num_attention_heads", "n_head", "n_heads", "num_heads", "encoder_attention_heads"}, field(cli::kMaxHeads))) c.numHeads = static_cast<int>(*v);
   else c.numHeads = fam.numHeads;
   if (auto v = r.firstOf({"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, field(cli::kMaxLayers))) c.numLayers = static_cast<int>(*v);
   else c.numLayers = fam.numLayers;
@@ -822,7 +907,13 @@ void readSizes(const Reader& r, const Family& fam, ModelConfig& c) {
   auto longField = [&](const std::string& key) {
     return r.integer(root, key, key, 1, std::numeric_limits<long long>::max() / 2);
   };
-  if (auto v = r.firstOf({"max_position_embeddings", "n_positions", "max_seq_len", "seq_length"}, longField)) c.maxPositions = *v;
+  // The length keys the family's code reads (Qwen v1 reads seq_length, not n_positions); every
+  // spelling for a model the table lacks.
+  std::vector<std::string> lengthKeys;
+  for (const char* k : {"max_position_embeddings", "n_positions", "max_seq_len", "seq_length"}) {
+    if (entry == nullptr || entry->reads.empty() || entry->readsKey(k)) lengthKeys.emplace_back(k);
+  }
+  if (auto v = r.firstOf(lengthKeys, longField)) c.maxPositions = *v;
   else c.maxPositions = fam.maxPositions;
 }
 
@@ -888,34 +979,55 @@ void summarise(ModelConfig& c) {
   if (rope != nullptr) c.rope = rope->rope;
 }
 
-void parseModel(const Reader& r, const std::string& modelType, ModelConfig& c) {
-  Ctx x{r, lowercase(modelType), familyOf(lowercase(modelType)), c, nullptr, "", false, 0};
-  c.encoding = detectEncoding(r, x.type);
-  readSizes(r, x.fam, c);
+// What the generic rules assumed for a model_type the table lacks.
+std::string guessText(const ModelConfig& c, const std::string& why) {
+  std::string t = (c.modelType.empty() ? std::string("the file has no model_type")
+                                       : "model_type " + quotedText(c.modelType) + " is not in posviz's table of model types") +
+                  " (" + modelTypeTableSource() + " and remote-code families, " + std::to_string(modelTypeTableInfo().count) +
+                  " types): read by generic rules, assuming " + why;
   if (c.encoding == ModelEncoding::Rope) {
-    checkUnsupported(r);
+    t += std::string(", ") + (c.rope.layout == RopeLayout::HalfSplit ? "half-split pairs (rotate_half, as most families)"
+                                                                      : "interleaved pairs");
+    t += ", base " + formatShort(c.rope.base);
+  }
+  return t;
+}
+
+void parseModel(const Reader& r, const std::string& modelType, ModelConfig& c) {
+  std::string alias, why;
+  const std::string type = lowercase(modelType);
+  const ModelTypeEntry* entry = entryFor(type, &alias);
+  Ctx x{r, type, entry, familyOf(type, entry), c, nullptr, "", false, 0};
+  c.encoding = detectEncoding(r, x.type, entry, &why);
+  readSizes(r, x.fam, entry, c);
+  noteFamily(r, entry, alias, c);
+  if (c.encoding == ModelEncoding::Rope) {
+    checkUnsupported(r, entry);
     x.window = slidingWindow(r, x.fam);
     findRopeParameters(x);
     buildLayerKinds(x);
     summarise(c);
     readMrope(x);
     addExtras(x);
-    return;
+  } else {
+    if (c.encoding == ModelEncoding::Alibi) {
+      if (c.numHeads <= 0) r.fail("num_attention_heads", "is missing (ALiBi needs the head count: n_head, n_heads or num_attention_heads)");
+    }
+    readTableDetails(r, entry, c);
+    if (c.encoding == ModelEncoding::Learned) {
+      if (c.hiddenSize <= 0) r.fail("hidden_size", "is missing (a learned table needs its width: hidden_size or n_embd)");
+      if (c.maxPositions <= 0) r.fail("max_position_embeddings", "is missing (a learned table needs its length: max_position_embeddings or n_positions)");
+    }
+    if (!readEncoderDecoder(r, entry, c)) buildLayerKinds(x);
   }
-  if (c.encoding == ModelEncoding::Alibi) {
-    if (c.numHeads <= 0) r.fail("num_attention_heads", "is missing (ALiBi needs the head count: n_head, n_heads or num_attention_heads)");
-  } else if (c.encoding == ModelEncoding::Learned) {
-    if (c.hiddenSize <= 0) r.fail("hidden_size", "is missing (a learned table needs its width: hidden_size or n_embd)");
-    if (c.maxPositions <= 0) r.fail("max_position_embeddings", "is missing (a learned table needs its length: max_position_embeddings or n_positions)");
-  }
-  buildLayerKinds(x);
+  if (entry == nullptr) c.guess = guessText(c, why);
 }
 
 ModelConfig parseModelConfigUnchecked(const std::string& jsonText, const std::string& name) {
   if (std::optional<std::string> deep = jsonNestingProblem(jsonText)) throw ConfigError("config " + name + ": " + *deep);
   json root;
   try {
-    root = json::parse(jsonText);
+    root = json::parse(withNonFiniteMarkers(jsonText));
   } catch (const json::parse_error& e) {
     throw ConfigError("config " + name + ": not valid JSON: " + e.what());
   } catch (const json::out_of_range& e) {
@@ -964,6 +1076,8 @@ const char* layerSchemeName(LayerScheme s) {
     case LayerScheme::Alibi: return "alibi";
     case LayerScheme::Learned: return "learned";
     case LayerScheme::None: return "none";
+    case LayerScheme::Sinusoidal: return "sinusoidal";
+    case LayerScheme::RelativeBuckets: return "relative-buckets";
   }
   return "?";
 }

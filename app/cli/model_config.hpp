@@ -3,6 +3,12 @@
 // (assets/presets/NAME.json, the published files byte for byte; sources in
 // assets/presets/SOURCES.md).
 //
+// FAMILIES
+//   The model_type picks the family's entry in the table of model types (model_types.hpp,
+//   assets/model_types.json, derived from transformers' modeling code): its scheme, pairing
+//   layout, defaults and the keys its code reads. A model_type the table lacks is read by the
+//   generic rules below and labelled a guess (ModelConfig::guess).
+//
 // FIELDS READ
 //   Nesting: a multimodal wrapper's text_config is the language model's config.
 //   RoPE base: rope_theta (top level, or inside rope_parameters), rotary_emb_base; Gemma 3's
@@ -27,8 +33,8 @@
 //   256, rope_theta 1e6, rope_local_base_freq 1e4, a global layer every 6th; Falcon: base 10000).
 //
 // PAIR LAYOUT
-//   Half-split (rotate_half) for Llama, NeoX, Qwen, Mistral, Phi, Gemma, Falcon, StableLM, OLMo,
-//   EXAONE; interleaved (adjacent pairs) for GPT-J, ChatGLM / GLM, DeepSeek MLA and Llama 4.
+//   The family's, from the table (rotate_half over halves: Llama, NeoX, Qwen, ...; adjacent
+//   pairs: GPT-J, CodeGen, GLM, Cohere, DeepSeek MLA, Llama 4); half-split for a guess.
 //
 // ERRORS
 //   A malformed field, or one that changes positions and is not understood, throws ConfigError
@@ -49,7 +55,9 @@ struct ConfigError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class ModelEncoding { Rope, Alibi, Learned, Sinusoidal };
+// The model's positional scheme (its first layers'): RelativeBuckets is T5's bucketed bias, None a
+// model with no attention over positions at all (Mamba, RWKV).
+enum class ModelEncoding { Rope, Alibi, Learned, Sinusoidal, RelativeBuckets, None };
 
 // What one kind of layer does with positions.
 enum class LayerScheme {
@@ -57,12 +65,17 @@ enum class LayerScheme {
   NoPE,     // attention without any position signal (EXAONE 4 global, Llama 4 every 4th)
   Alibi,    // linear bias on the scores
   Learned,  // learned absolute table added to the embeddings
-  None,     // no attention over positions at all (Qwen3.5's linear-attention layers)
+  None,     // no attention over positions at all (Qwen3.5's linear-attention layers, Mamba, convolutions)
+  Sinusoidal,       // fixed sin/cos table added to the embeddings (Marian, M2M100, XGLM, Whisper's encoder)
+  RelativeBuckets,  // T5's learned per-head bias over bucketed distances
 };
-const char* layerSchemeName(LayerScheme s);  // "rope", "nope", "alibi", "learned", "none"
+// "rope", "nope", "alibi", "learned", "none", "sinusoidal", "relative-buckets"
+const char* layerSchemeName(LayerScheme s);
 
 struct LayerKind {
-  std::string attention;          // "full_attention", "sliding_attention", "chunked_attention", "linear_attention"
+  // "full_attention", "sliding_attention", "chunked_attention", "linear_attention", or a kind
+  // without attention ("mamba", "conv"); encoder-decoder models: "encoder", "decoder".
+  std::string attention;
   std::vector<int> layers;        // 0-based layer indices, ascending
   LayerScheme scheme = LayerScheme::Rope;
   RopeParams rope;                // scheme Rope only
@@ -84,6 +97,18 @@ struct ModelConfig {
   std::vector<int> mropeSection;     // M-RoPE pairs per (t, h, w) axis; empty = 1-D positions
   bool mropeInterleaved = false;     // Qwen3.5: axes alternate pair by pair instead of in blocks
   std::vector<std::string> extras;   // position-dependent factors beside the encoding, one sentence each
+  // Where the reading comes from: "llama (transformers 5.0.0.dev0 models/llama/modeling_llama.py)".
+  std::string family;
+  // Non-empty when the model_type is not in the table of model types: what the generic rules
+  // assumed. Shown on stderr, in --json and as a banner in the Model tab.
+  std::string guess;
+  // Positional keys the file gives that its family's code never reads (they change nothing).
+  std::vector<std::string> unreadKeys;
+  int positionOffset = 0;            // learned / sinusoidal tables: rows before position 0 (BART, OPT: 2)
+  std::string positionOffsetRule;    // how the offset is decided, "" when 0
+  std::string sinusoidalLayout;      // "sin-first-half", "cos-first-half", "interleaved-sin-cos"
+  int relativeBuckets = 0;           // T5: relative_attention_num_buckets
+  int relativeMaxDistance = 0;       // T5: relative_attention_max_distance
   // Llama 4's attention temperature on NoPE layers (attn_temperature_tuning), when the model has it.
   std::optional<AttnTemperatureParams> nopeTemperature;
 };

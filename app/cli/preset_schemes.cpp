@@ -24,6 +24,8 @@ ModelSchemes modelSchemes(const ModelConfig& m) {
       case LayerScheme::NoPE: addOnce(out.schemes, Scheme::NoPE); break;
       case LayerScheme::Alibi: addOnce(out.schemes, Scheme::Alibi); break;
       case LayerScheme::Learned: addOnce(out.schemes, Scheme::Learned); break;
+      case LayerScheme::Sinusoidal: addOnce(out.schemes, Scheme::Sinusoidal); break;
+      case LayerScheme::RelativeBuckets:
       case LayerScheme::None: break;
     }
   }
@@ -33,7 +35,9 @@ ModelSchemes modelSchemes(const ModelConfig& m) {
       case ModelEncoding::Rope: addOnce(out.schemes, Scheme::Rope); break;
       case ModelEncoding::Alibi: addOnce(out.schemes, Scheme::Alibi); break;
       case ModelEncoding::Learned: addOnce(out.schemes, Scheme::Learned); break;
-      case ModelEncoding::Sinusoidal: break;
+      case ModelEncoding::Sinusoidal: addOnce(out.schemes, Scheme::Sinusoidal); break;
+      case ModelEncoding::RelativeBuckets:
+      case ModelEncoding::None: break;
     }
   }
   return out;

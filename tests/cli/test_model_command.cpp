@@ -85,7 +85,7 @@ TEST_CASE("model: usage errors exit 2 naming the problem") {
   const Run bare = run({"model"});
   CHECK(bare.code == 2);
   CHECK(bare.out.empty());
-  CHECK(bare.err.rfind("posviz model: give exactly one of --config FILE or --preset NAME\nusage: posviz model", 0) == 0);
+  CHECK(bare.err.rfind("posviz model: give exactly one of --config FILE or --preset NAME (or --compare A B ...)\nusage: posviz model", 0) == 0);
   CHECK(std::count(bare.err.begin(), bare.err.end(), '\n') <= 15);
   CHECK(run({"model", "--help"}).out.rfind("usage: posviz model", 0) == 0);
   CHECK(contains(run({"model", "--preset"}).err, "--preset: needs a value"));

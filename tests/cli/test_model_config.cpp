@@ -260,11 +260,11 @@ TEST_CASE("model_config: a malformed or unsupported field is an error naming the
       {R"({"hidden_size": -64, "num_attention_heads": 4, "rope_theta": 10000})", {"hidden_size", "[1,"}},
       {"{" + base + R"(, "partial_rotary_factor": 1.5})", {"partial_rotary_factor", "(0, 1]", "1.5"}},
       {"{" + base + R"(, "rotary_pct": 0.01})", {"rotary_pct", "no rotating pair"}},
-      {R"({"model_type": "bloom", "hidden_size": 64})", {"num_attention_heads", "missing"}},
+      {R"({"alibi": true, "hidden_size": 64})", {"num_attention_heads", "missing"}},
       {R"({"alibi": "yes", "n_head": 4})", {"alibi", "true or false"}},
       {R"({"attn_config": [1], "n_heads": 4})", {"attn_config", "object"}},
       {R"({"position_embedding_type": "relative_key", "hidden_size": 64})", {"position_embedding_type", "relative_key"}},
-      {R"({"model_type": "gpt2", "n_embd": 64})", {"max_position_embeddings", "missing"}},
+      {R"({"model_type": "gpt2", "n_embd": 64, "n_positions": 0})", {"n_positions", "[1,"}},
       {R"({"model_type": "mystery", "hidden_size": 64})", {"model_type", "mystery"}},
   };
   for (const Case& c : cases) {

@@ -33,6 +33,8 @@ ImVec4 kindColor(const cli::LayerKind& k) {
     case cli::LayerScheme::Alibi: return {0.90f, 0.55f, 0.20f, 1.0f};
     case cli::LayerScheme::Learned: return {0.35f, 0.75f, 0.35f, 1.0f};
     case cli::LayerScheme::None: return {0.25f, 0.25f, 0.28f, 1.0f};
+    case cli::LayerScheme::Sinusoidal: return {0.80f, 0.40f, 0.75f, 1.0f};
+    case cli::LayerScheme::RelativeBuckets: return {0.85f, 0.75f, 0.25f, 1.0f};
   }
   return {1, 1, 1, 1};
 }
@@ -72,12 +74,37 @@ void drawPresetPicker(ModelPanelState& s) {
              "File > Open config. The same report: posviz model --preset NAME.");
 }
 
+// Where the reading comes from; a guess (a model_type the table lacks) as a banner; keys the
+// family's code never reads.
+void drawProvenance(const cli::ModelConfig& m) {
+  if (!m.guess.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.25f, 1.0f));
+    ImGui::TextWrapped("Guess: %s", m.guess.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (!m.family.empty()) ImGui::TextDisabled("Read as %s", m.family.c_str());
+  for (const std::string& k : m.unreadKeys) {
+    ImGui::TextWrapped("Note: the file gives %s, but this family's code never reads it.", k.c_str());
+  }
+}
+
+// Encoder-decoder models number each stack from 0; the strip draws the decoder after the encoder.
+int stripOffset(const cli::ModelConfig& m, int kind) {
+  int offset = 0;
+  for (int k = 0; k < kind; ++k) {
+    const cli::LayerKind& prev = m.layerKinds[static_cast<std::size_t>(k)];
+    if (prev.attention == "encoder") offset += static_cast<int>(prev.layers.size());
+  }
+  return m.layerKinds[static_cast<std::size_t>(kind)].attention == "decoder" ? offset : 0;
+}
+
 // One cell per layer, coloured by its kind's scheme; clicking selects the kind.
 void drawLayerStrip(ModelPanelState& s) {
   const cli::ModelConfig& m = *s.config;
   std::vector<int> kindOf(static_cast<std::size_t>(std::max(m.numLayers, 0)), -1);
   for (int k = 0; k < static_cast<int>(m.layerKinds.size()); ++k) {
     for (int layer : m.layerKinds[static_cast<std::size_t>(k)].layers) {
+      layer += stripOffset(m, k);
       if (layer >= 0 && layer < m.numLayers) kindOf[static_cast<std::size_t>(layer)] = k;
     }
   }
@@ -197,8 +224,10 @@ std::optional<int> drawModelPanel(ModelPanelState& s, AppContext& /*ctx*/) {
   if (!s.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "%s", s.error.c_str());
   if (!s.config) return std::nullopt;
   const cli::ModelConfig& m = *s.config;
-  ImGui::Text("%s%s%s: %d layers, %lld positions", m.name.c_str(), m.modelType.empty() ? "" : ", model_type ",
-              m.modelType.c_str(), m.numLayers, m.maxPositions);
+  const std::string positions = m.maxPositions > 0 ? ", " + std::to_string(m.maxPositions) + " positions" : ", no position limit in the config";
+  ImGui::Text("%s%s%s: %d layers%s", m.name.c_str(), m.modelType.empty() ? "" : ", model_type ", m.modelType.c_str(),
+              m.numLayers, positions.c_str());
+  drawProvenance(m);
   ImGui::Spacing();
   drawLayerStrip(s);
   ImGui::Spacing();
@@ -209,6 +238,7 @@ std::optional<int> drawModelPanel(ModelPanelState& s, AppContext& /*ctx*/) {
     ImGui::Text("M-RoPE: pairs per (t, h, w) axis %s, %s", sec.c_str(), m.mropeInterleaved ? "interleaved axes" : "contiguous sections");
   }
   for (const std::string& e : m.extras) ImGui::BulletText("%s", e.c_str());
+  if (const std::string t = cli::tableText(m); !t.empty()) ImGui::BulletText("%s", t.c_str());
   drawTemperature(s);
   return open;
 }
@@ -237,6 +267,8 @@ void openLayerKind(AppState& a, int kindIndex) {
       break;
     case cli::LayerScheme::Alibi: c.encoding = cli::ModelEncoding::Alibi; break;
     case cli::LayerScheme::Learned: c.encoding = cli::ModelEncoding::Learned; break;
+    case cli::LayerScheme::Sinusoidal: c.encoding = cli::ModelEncoding::Sinusoidal; break;
+    case cli::LayerScheme::RelativeBuckets: c.encoding = cli::ModelEncoding::RelativeBuckets; break;
     case cli::LayerScheme::NoPE:
     case cli::LayerScheme::None: return;
   }

@@ -1,0 +1,267 @@
+// The table of model types (assets/model_types.json, derived from transformers' modeling code by
+// scripts/model_types/derive.py) and what the config reader does with it: the family decides, an
+// unknown model_type is a labelled guess, keys a family never reads are reported, configs written
+// from every configuration class's defaults are read or refused by name, and the published files
+// of tests/data/published-configs/EXPECTED.json give the numbers their modeling code uses.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/model_config.hpp"
+#include "app/cli/model_types.hpp"
+#include "core/rope.hpp"
+#include "tests/support/cli_support.hpp"
+
+namespace fs = std::filesystem;
+using posviz::cli::LayerKind;
+using posviz::cli::LayerScheme;
+using posviz::cli::ModelConfig;
+using posviz::cli::ModelEncoding;
+
+namespace {
+
+const std::string kData = POSVIZ_SOURCE_DIR "/tests/data/";
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+std::string readText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+const char* encodingScheme(ModelEncoding e) {
+  switch (e) {
+    case ModelEncoding::Rope: return "rope";
+    case ModelEncoding::Alibi: return "alibi";
+    case ModelEncoding::Learned: return "learned";
+    case ModelEncoding::Sinusoidal: return "sinusoidal";
+    case ModelEncoding::RelativeBuckets: return "relative-buckets";
+    case ModelEncoding::None: return "none";
+  }
+  return "?";
+}
+
+int attentionLayers(const ModelConfig& m) {
+  int n = 0;
+  for (const LayerKind& k : m.layerKinds) {
+    if (k.scheme != LayerScheme::None) n += static_cast<int>(k.layers.size());
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("model types: the table is the pinned transformers snapshot, and its rules match the modeling code") {
+  const posviz::cli::ModelTypeTableInfo& info = posviz::cli::modelTypeTableInfo();
+  CHECK(info.repository == "huggingface/transformers");
+  CHECK(info.commit == "d6a6c82680cba9c51decdacac6dd6315ea4a766a");
+  CHECK(info.count > 500);
+  // Each RoPE family says how it pairs; every entry cites where its scheme comes from.
+  for (const posviz::cli::ModelTypeEntry* e : posviz::cli::allModelTypes()) {
+    CAPTURE(e->modelType);
+    const bool text = e->stack == "decoder" || e->stack == "encoder" || e->stack == "encoder-decoder";
+    if (e->scheme == "rope" && text) CHECK((e->layout == "half-split" || e->layout == "interleaved"));
+    // Wrappers take their text model's scheme, whose entry cites the code.
+    if (e->scheme != "none" && e->scheme != "other" && e->stack != "multimodal") CHECK(!e->evidence.empty());
+  }
+  // Facts read from the modeling files at that commit.
+  struct Fact {
+    const char* type;
+    const char* scheme;
+    const char* layout;
+  };
+  for (const Fact& f : {Fact{"llama", "rope", "half-split"},       // modeling_llama.py rotate_half over halves
+                        Fact{"gpt_neox", "rope", "half-split"},    // modeling_gpt_neox.py rotate_half
+                        Fact{"gptj", "rope", "interleaved"},       // modeling_gptj.py rotate_every_two
+                        Fact{"codegen", "rope", "interleaved"},    // modeling_codegen.py rotate_every_two
+                        Fact{"glm", "rope", "interleaved"},        // modeling_glm.py rotate_half over x[..., 0::2]
+                        Fact{"llama4_text", "rope", "interleaved"},  // modeling_llama4.py view_as_complex
+                        Fact{"cohere", "rope", "interleaved"},     // modeling_cohere.py rotate_half stacks x[..., ::2]
+                        Fact{"bloom", "alibi", ""}, Fact{"gpt2", "learned", ""}, Fact{"t5", "relative-buckets", ""},
+                        Fact{"marian", "sinusoidal", ""}, Fact{"mamba", "none", ""}}) {
+    CAPTURE(f.type);
+    const posviz::cli::ModelTypeEntry* e = posviz::cli::findModelType(f.type);
+    REQUIRE(e != nullptr);
+    CHECK(e->scheme == f.scheme);
+    CHECK(e->layout == f.layout);
+  }
+  CHECK(posviz::cli::findModelType("opt")->learnedOffset == 2);               // OPTLearnedPositionalEmbedding offset 2
+  CHECK(posviz::cli::findModelType("roberta")->learnedOffsetRule == "pad_token_id+1");
+  CHECK(posviz::cli::findModelType("falcon")->schemeByKey.at("alibi").at("true") == "alibi");
+  CHECK(posviz::cli::findModelType("qwen")->origin == "remote-code");
+  CHECK(posviz::cli::findModelType("no_such_model_type") == nullptr);
+}
+
+TEST_CASE("model types: published files give the numbers their modeling code uses (EXPECTED.json)") {
+  const nlohmann::json expected = nlohmann::json::parse(readText(kData + "published-configs/EXPECTED.json"));
+  REQUIRE(expected.size() >= 5);
+  for (const auto& [file, want] : expected.items()) {
+    CAPTURE(file);
+    const ModelConfig m = posviz::cli::loadModelConfig(kData + "published-configs/" + file);
+    CHECK(m.guess.empty());
+    CHECK(encodingScheme(m.encoding) == want.at("scheme").get<std::string>());
+    CHECK(m.numLayers == want.at("num_layers").get<int>());
+    CHECK(attentionLayers(m) == want.at("attention_layers").get<int>());
+    CHECK(m.maxPositions == want.at("max_positions").get<long long>());
+    if (want.at("scheme") == "rope") {
+      CHECK(posviz::ropeLayoutName(m.rope.layout) == want.at("layout").get<std::string>());
+      CHECK(m.rope.base == want.at("rope_theta").get<double>());
+      CHECK(m.rope.headDim == want.at("head_dim").get<int>());
+      CHECK(posviz::ropeRotaryDims(m.rope) == want.at("rotary_dims").get<int>());
+    }
+  }
+}
+
+TEST_CASE("model types: every configuration class's defaults are read as its family's scheme, or refused by name") {
+  // Text stacks whose defaults alone cannot be read, each for a reason its message names: the
+  // class's own defaults disagree (hidden_size not divisible by the heads), the text model lives in
+  // a sub-config the defaults leave empty, or the scheme is one posviz does not draw.
+  const std::set<std::string> refused = {
+      "beit", "conditional_detr", "cpmant", "deberta", "deberta-v2", "detr", "edgetam_video", "flaubert", "funnel",
+      "glm4_moe", "glm4v_moe", "glm4v_moe_text", "jetmoe", "lasr_ctc", "led", "maskformer", "moonshine", "prophetnet",
+      "qwen3_omni_moe", "qwen3_omni_moe_text", "qwen3_omni_moe_thinker", "reformer", "sam", "sam2_video",
+      "sam3_tracker_video", "sam_hq", "t5gemma", "t5gemma2", "table-transformer", "xlm", "xlnet"};
+  int read = 0;
+  std::set<std::string> refusedNow;
+  for (const fs::directory_entry& f : fs::directory_iterator(kData + "class-default-configs")) {
+    const nlohmann::json raw = nlohmann::json::parse(readText(f.path().string()));
+    const std::string type = raw.at("model_type");
+    const posviz::cli::ModelTypeEntry* e = posviz::cli::findModelType(type);
+    REQUIRE(e != nullptr);
+    const bool text = e->stack == "decoder" || e->stack == "encoder" || e->stack == "encoder-decoder" || e->stack == "multimodal";
+    CAPTURE(type);
+    try {
+      const ModelConfig m = posviz::cli::loadModelConfig(f.path().string());
+      ++read;
+      CHECK(m.guess.empty());
+      CHECK(!m.family.empty());
+      const posviz::cli::ModelTypeEntry* scheme = e;
+      if (e->stack == "multimodal" && !e->textConfig.empty() && posviz::cli::findModelType(e->textConfig) != nullptr) {
+        scheme = posviz::cli::findModelType(e->textConfig);
+      }
+      if (text && scheme->schemeByKey.empty()) CHECK(encodingScheme(m.encoding) == scheme->scheme);
+      if (m.encoding == ModelEncoding::Rope) CHECK(m.rope.layout == (scheme->layout == "interleaved" ? posviz::RopeLayout::Interleaved : posviz::RopeLayout::HalfSplit));
+    } catch (const posviz::cli::ConfigError& err) {
+      CHECK(contains(err.what(), "config " + f.path().filename().string() + ": "));
+      if (text) refusedNow.insert(type);
+    }
+  }
+  CHECK(read >= 300);
+  CHECK(refusedNow == refused);
+}
+
+TEST_CASE("model types: a model_type the table lacks is read by generic rules and labelled a guess") {
+  const std::string text = R"({"model_type": "made_up_lm", "hidden_size": 512, "num_attention_heads": 8,
+                               "num_hidden_layers": 4, "rope_theta": 50000, "max_position_embeddings": 4096})";
+  const ModelConfig m = posviz::cli::parseModelConfig(text, "made-up.json");
+  CHECK(m.encoding == ModelEncoding::Rope);
+  CHECK(m.rope.base == 50000.0);
+  CHECK(contains(m.guess, "model_type \"made_up_lm\" is not in posviz's table of model types"));
+  CHECK(contains(m.guess, "because the file has rope_theta"));
+  CHECK(contains(m.guess, "half-split pairs"));
+  CHECK(m.family.empty());
+  // The CLI says so on stderr and in --json.
+  const fs::path dir = fs::temp_directory_path() / "posviz-test-model-types";
+  fs::create_directories(dir);
+  { std::ofstream(dir / "made-up.json") << text; }
+  const posviz::test::CliRun human = posviz::test::runCli({"model", "--config", (dir / "made-up.json").string()});
+  CHECK(human.code == 0);
+  CHECK(contains(human.err, "posviz model: guess: model_type \"made_up_lm\""));
+  CHECK(contains(human.out, "GUESS: "));
+  const posviz::test::CliRun js = posviz::test::runCli({"model", "--config", (dir / "made-up.json").string(), "--json"});
+  CHECK(nlohmann::json::parse(js.out).at("guess").get<std::string>() == m.guess);
+  // A known family is no guess.
+  const posviz::test::CliRun known = posviz::test::runCli({"model", "--preset", "llama-2-7b", "--json"});
+  CHECK(nlohmann::json::parse(known.out).at("guess").is_null());
+  CHECK(known.err.empty());
+  fs::remove_all(dir);
+}
+
+TEST_CASE("model types: keys mean what the family's code makes them mean") {
+  // GPT-2's code reads n_positions and never rope_theta: the table is learned, the key reported.
+  const ModelConfig gpt2 = posviz::cli::parseModelConfig(
+      R"({"model_type": "gpt2", "n_embd": 64, "n_head": 4, "n_layer": 2, "n_positions": 128, "rope_theta": 10000})", "g.json");
+  CHECK(gpt2.encoding == ModelEncoding::Learned);
+  CHECK(gpt2.unreadKeys == std::vector<std::string>{"rope_theta"});
+  // OPT's table has 2 offset rows (OPTLearnedPositionalEmbedding); RoBERTa's start at pad_token_id + 1.
+  const ModelConfig opt = posviz::cli::parseModelConfig(R"({"model_type": "opt", "hidden_size": 768, "num_attention_heads": 12,
+      "num_hidden_layers": 12, "max_position_embeddings": 2048})", "o.json");
+  CHECK(opt.positionOffset == 2);
+  const ModelConfig roberta = posviz::cli::parseModelConfig(R"({"model_type": "roberta", "hidden_size": 768,
+      "num_attention_heads": 12, "num_hidden_layers": 12, "max_position_embeddings": 514, "pad_token_id": 1})", "r.json");
+  CHECK(roberta.positionOffset == 2);
+  CHECK(roberta.maxPositions == 514);
+  // T5: an encoder and a decoder stack, each with its own layer count; buckets from the file.
+  const ModelConfig t5 = posviz::cli::parseModelConfig(R"({"model_type": "t5", "d_model": 512, "num_heads": 8,
+      "num_layers": 6, "num_decoder_layers": 4, "relative_attention_num_buckets": 33, "n_positions": 512})", "t.json");
+  CHECK(t5.encoding == ModelEncoding::RelativeBuckets);
+  REQUIRE(t5.layerKinds.size() == 2);
+  CHECK(t5.layerKinds[0].attention == "encoder");
+  CHECK(t5.layerKinds[0].layers.size() == 6);
+  CHECK(t5.layerKinds[1].layers.size() == 4);
+  CHECK(t5.relativeBuckets == 33);
+  CHECK(t5.relativeMaxDistance == 128);  // T5Config default
+  CHECK(t5.unreadKeys == std::vector<std::string>{"n_positions"});
+  // Falcon's alibi key switches its scheme; its code reads it.
+  const ModelConfig falcon = posviz::cli::parseModelConfig(R"({"model_type": "falcon", "hidden_size": 64,
+      "num_attention_heads": 4, "num_hidden_layers": 2, "alibi": true})", "f.json");
+  CHECK(falcon.encoding == ModelEncoding::Alibi);
+  // Jamba: attention every attn_layer_period-th layer from attn_layer_offset, without positions.
+  const ModelConfig jamba = posviz::cli::parseModelConfig(R"({"model_type": "jamba", "hidden_size": 64,
+      "num_attention_heads": 4, "num_hidden_layers": 32, "attn_layer_period": 8, "attn_layer_offset": 4})", "j.json");
+  CHECK(attentionLayers(jamba) == 4);
+  const posviz::cli::LayerKind* att = posviz::cli::findLayerKind(jamba, "full_attention");
+  REQUIRE(att != nullptr);
+  CHECK(att->scheme == LayerScheme::NoPE);
+  CHECK(att->layers == std::vector<int>{4, 12, 20, 28});
+}
+
+TEST_CASE("model types: files are read as the HF loader reads them (NaN and Infinity)") {
+  const std::string ok = R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 4, "num_hidden_layers": 2,
+                              "rope_theta": 10000, "layer_norm_eps": NaN, "clip": -Infinity, "note": "NaN in a string"})";
+  CHECK(posviz::cli::parseModelConfig(ok, "n.json").rope.base == 10000.0);
+  try {
+    posviz::cli::parseModelConfig(R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 4, "rope_theta": Infinity})", "i.json");
+    FAIL("Infinity as rope_theta was accepted");
+  } catch (const posviz::cli::ConfigError& e) {
+    CHECK(contains(e.what(), "rope_theta must be a number, got Infinity"));
+  }
+}
+
+TEST_CASE("model --compare: models side by side, what differs marked") {
+  const posviz::test::CliRun r = posviz::test::runCli({"model", "--compare", "llama-2-7b", "llama-3.1-8b"});
+  CHECK(r.code == 0);
+  std::istringstream lines(r.out);
+  std::string line, base, layers;
+  while (std::getline(lines, line)) {
+    if (contains(line, "RoPE base")) base = line;
+    if (line.find("  layers ") == 0 || line.find("* layers ") == 0) layers = line;
+  }
+  CHECK(base.rfind("* RoPE base", 0) == 0);
+  CHECK(contains(base, "10000"));
+  CHECK(contains(base, "500000"));
+  CHECK(layers.rfind("  layers", 0) == 0);  // both have 32 layers: not marked
+  const posviz::test::CliRun js = posviz::test::runCli({"model", "--compare", "llama-2-7b", "gpt2", "--json"});
+  const nlohmann::json j = nlohmann::json::parse(js.out);
+  CHECK(j.at("models") == nlohmann::json::array({"llama-2-7b", "gpt2"}));
+  bool sawBase = false;
+  for (const nlohmann::json& row : j.at("rows")) {
+    if (row.at("field") != "RoPE base") continue;
+    sawBase = true;
+    CHECK(row.at("values") == nlohmann::json::array({"10000", "-"}));
+    CHECK(row.at("differs") == true);
+  }
+  CHECK(sawBase);
+  CHECK(posviz::test::runCli({"model", "--compare", "llama-2-7b"}).code == 2);
+  CHECK(contains(posviz::test::runCli({"model", "--compare", "llama-2-7b", "no-such-preset"}).err, "unknown preset"));
+}
