@@ -296,26 +296,8 @@ void applyYarn(RopeFrequencies& f, int rotaryDims, double base, const RopeScalin
 }
 
 void applyLlama3(RopeFrequencies& f, const RopeScaling& s) {
-  const double factor = s.factor;
-  const double l0 = static_cast<double>(s.originalMaxPositions);
-  const double lowFreqWavelen = l0 / s.lowFreqFactor;
-  const double highFreqWavelen = l0 / s.highFreqFactor;
-  for (std::size_t i = 0; i < f.baseInvFreq.size(); ++i) {
-    const double freq = f.baseInvFreq[i];
-    const double wavelen = kTwoPi / freq;
-    if (wavelen < highFreqWavelen) {
-      f.invFreq[i] = freq;
-      f.ramp[i] = 0.0;
-    } else if (wavelen > lowFreqWavelen) {
-      f.invFreq[i] = freq / factor;
-      f.ramp[i] = 1.0;
-    } else {
-      const double smooth = (l0 / wavelen - s.lowFreqFactor) / (s.highFreqFactor - s.lowFreqFactor);
-      f.invFreq[i] = (1.0 - smooth) * freq / factor + smooth * freq;
-      f.ramp[i] = 1.0 - smooth;
-    }
-    if (!(factor > 1.0)) f.ramp[i] = 0.0;
-  }
+  f.invFreq = llama3Scaled(f.baseInvFreq, s, &f.ramp);
+  if (!(s.factor > 1.0)) f.ramp.assign(f.ramp.size(), 0.0);
   classifyByRamp(f);
 }
 
@@ -334,6 +316,32 @@ void applyLongRope(RopeFrequencies& f, int rotaryDims, double base, const RopeSc
 }
 
 }  // namespace
+
+std::vector<double> llama3Scaled(const std::vector<double>& invFreq, const RopeScaling& s, std::vector<double>* ramp) {
+  const double factor = s.factor;
+  const double l0 = static_cast<double>(s.originalMaxPositions);
+  const double lowFreqWavelen = l0 / s.lowFreqFactor;
+  const double highFreqWavelen = l0 / s.highFreqFactor;
+  std::vector<double> out(invFreq.size());
+  if (ramp != nullptr) ramp->assign(invFreq.size(), 0.0);
+  for (std::size_t i = 0; i < invFreq.size(); ++i) {
+    const double freq = invFreq[i];
+    const double wavelen = kTwoPi / freq;
+    double r = 0.0;
+    if (wavelen < highFreqWavelen) {
+      out[i] = freq;
+    } else if (wavelen > lowFreqWavelen) {
+      out[i] = freq / factor;
+      r = 1.0;
+    } else {
+      const double smooth = (l0 / wavelen - s.lowFreqFactor) / (s.highFreqFactor - s.lowFreqFactor);
+      out[i] = (1.0 - smooth) * freq / factor + smooth * freq;
+      r = 1.0 - smooth;
+    }
+    if (ramp != nullptr) (*ramp)[i] = r;
+  }
+  return out;
+}
 
 RopeFrequencies computeRopeFrequencies(int rotaryDims, double base, const RopeScaling& s) {
   const char* fn = "computeRopeFrequencies";

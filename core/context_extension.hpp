@@ -110,5 +110,8 @@ double ntkAwareBase(double base, int rotaryDims, double factor);
 double dynamicNtkBase(double base, int rotaryDims, double factor, long long seqLen, int originalMaxPositions);
 double yarnCorrectionDim(double numRotations, int rotaryDims, double base, int originalMaxPositions);
 double yarnGetMscale(double scale, double mscale);
+// Llama 3.1's apply_scaling on any inverse frequencies (by wavelength, so it can be applied to
+// frequencies that are already scaled); ramp, when given, receives each pair's ramp.
+std::vector<double> llama3Scaled(const std::vector<double>& invFreq, const RopeScaling& s, std::vector<double>* ramp = nullptr);
 
 }  // namespace posviz

@@ -26,6 +26,7 @@
 #include "app/cli/args.hpp"
 #include "app/cli/examples_command.hpp"
 #include "app/cli/learn_command.hpp"
+#include "app/cli/check_command.hpp"
 #include "app/cli/model_command.hpp"
 #include "app/cli/export.hpp"
 #include "app/cli/model_config.hpp"
@@ -83,7 +84,8 @@ std::string mainHelp() {
      << "                                  the documents' worked examples and code audits, recomputed and\n"
      << "                                  checked; --tests: the test list of Teaching Transformers to\n"
      << "                                  Count run against every listing\n"
-     << "  posviz model --config FILE      a model's positional scheme layer by layer (--preset NAME, --json)\n"
+     << "  posviz model --config FILE      a model's positional scheme layer by layer (--preset NAME, --json, --compare A B)\n"
+     << "  posviz check --config FILE ...  your RoPE tensors (.npy) against the model's exact reference, mistakes named\n"
      << "  posviz train [--task copy --encodings nope,rope,alibi --steps N --seeds N -o results.json]\n"
      << "                                  train a small transformer with each scheme and report accuracy\n"
      << "                                  against length (posviz train --help: every option)\n"
@@ -370,7 +372,7 @@ std::string commandLine(const std::vector<std::string>& args) {
 std::optional<int> runCli(int argc, char** argv) {
   if (argc < 2 || argv[1] == nullptr) return std::nullopt;
   const std::string command = argv[1];
-  if (command != "export" && command != "examples" && command != "learn" && command != "model" && command != "train" && command != "--help" && command != "-h" && command != "--version") {
+  if (command != "export" && command != "examples" && command != "learn" && command != "model" && command != "check" && command != "train" && command != "--help" && command != "-h" && command != "--version") {
     return std::nullopt;
   }
   std::vector<std::string> args;
@@ -391,6 +393,9 @@ std::optional<int> runCli(int argc, char** argv) {
   }
   if (command == "model") {
     return runModelCommand(args);
+  }
+  if (command == "check") {
+    return runCheckCommand(args);
   }
   if (command == "train") {
     return runTrainCommand(args);

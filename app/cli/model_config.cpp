@@ -910,7 +910,7 @@ void readSizes(const Reader& r, const Family& fam, const ModelTypeEntry* entry, 
   // The length keys the family's code reads (Qwen v1 reads seq_length, not n_positions); every
   // spelling for a model the table lacks.
   std::vector<std::string> lengthKeys;
-  for (const char* k : {"max_position_embeddings", "n_positions", "max_seq_len", "seq_length"}) {
+  for (const char* k : {"max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "model_max_length"}) {
     if (entry == nullptr || entry->reads.empty() || entry->readsKey(k)) lengthKeys.emplace_back(k);
   }
   if (auto v = r.firstOf(lengthKeys, longField)) c.maxPositions = *v;

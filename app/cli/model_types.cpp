@@ -39,6 +39,16 @@ void readSchemeParts(const json& e, ModelTypeEntry& m) {
       }
     }
   }
+  // Remote code whose size picks the file that runs (Baichuan: 4096 wide is RoPE, 5120 ALiBi)
+  // reads like a key that switches the scheme.
+  if (auto it = e.find("size_rule"); it != e.end() && it->is_object()) {
+    const std::string key = str(*it, "key");
+    if (auto v = it->find("values"); !key.empty() && v != it->end() && v->is_object()) {
+      for (const auto& [value, scheme] : v->items()) {
+        if (scheme.is_string()) m.schemeByKey[key][value] = scheme.get<std::string>();
+      }
+    }
+  }
   if (auto it = e.find("learned"); it != e.end() && it->is_object()) {
     m.learnedRowsKey = str(*it, "rows_key");
     m.learnedOffset = integer(*it, "offset");

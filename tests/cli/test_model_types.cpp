@@ -105,7 +105,9 @@ TEST_CASE("model types: the table is the pinned transformers snapshot, and its r
 TEST_CASE("model types: published files give the numbers their modeling code uses (EXPECTED.json)") {
   const nlohmann::json expected = nlohmann::json::parse(readText(kData + "published-configs/EXPECTED.json"));
   REQUIRE(expected.size() >= 5);
-  for (const auto& [file, want] : expected.items()) {
+  for (auto it = expected.begin(); it != expected.end(); ++it) {
+    const std::string file = it.key();
+    const nlohmann::json& want = it.value();
     CAPTURE(file);
     const ModelConfig m = posviz::cli::loadModelConfig(kData + "published-configs/" + file);
     CHECK(m.guess.empty());
