@@ -58,6 +58,15 @@ std::string layerKindText(const LayerKind& k) {
   return "?";
 }
 
+std::string mlaText(const ModelConfig& m) {
+  const ModelConfig::Mla& a = m.mla;
+  if (a.ropeHeadDim == 0) return "";
+  return "MLA: each head's q and k have " + std::to_string(a.nopeHeadDim) + " position-free dims and " + std::to_string(a.ropeHeadDim) +
+         " rotated ones (the rotated key is one vector shared by every head); only the " + std::to_string(a.ropeHeadDim) +
+         " rotate, v (" + std::to_string(a.vHeadDim) + " dims) and the " + std::to_string(a.kvLoraRank) +
+         "-dim compressed kv carry no position";
+}
+
 // One line on the table a model's learned or sinusoidal positions come from, or on its buckets.
 std::string tableText(const ModelConfig& m) {
   std::string t;
@@ -109,6 +118,7 @@ void printModel(std::ostream& out, const ModelConfig& m) {
     out << (m.mropeInterleaved ? ", interleaved axes\n" : ", contiguous sections\n");
   }
   for (const std::string& e : m.extras) out << "  extra: " << e << "\n";
+  if (const std::string t = mlaText(m); !t.empty()) out << "  " << t << "\n";
   if (const std::string t = tableText(m); !t.empty()) out << "  " << t << "\n";
   if (!m.family.empty()) out << "  read as: " << m.family << "\n";
   for (const std::string& k : m.unreadKeys) out << "  note: " << k << " is in the file, but this family's code never reads it\n";
@@ -132,6 +142,10 @@ json modelJson(const ModelConfig& m) {
   if (!m.mropeSection.empty()) {
     out["mrope_section"] = m.mropeSection;
     out["mrope_interleaved"] = m.mropeInterleaved;
+  }
+  if (m.mla.ropeHeadDim > 0) {
+    out["mla"] = {{"qk_nope_head_dim", m.mla.nopeHeadDim}, {"qk_rope_head_dim", m.mla.ropeHeadDim}, {"v_head_dim", m.mla.vHeadDim},
+                  {"kv_lora_rank", m.mla.kvLoraRank}};
   }
   out["family"] = m.family;
   out["guess"] = m.guess.empty() ? json(nullptr) : json(m.guess);

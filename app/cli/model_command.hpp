@@ -21,6 +21,8 @@ std::string layerRangesText(const std::vector<int>& layers);  // {0,1,2,5} -> "0
 std::string layerKindText(const LayerKind& k);            // "RoPE, rotary dims 64 of head_dim 128, ..."
 // Learned / sinusoidal table rows, width and offset, or T5's buckets; "" for other schemes.
 std::string tableText(const ModelConfig& m);
+// What multi-head latent attention rotates and what it does not; "" for other attention.
+std::string mlaText(const ModelConfig& m);
 void printModel(std::ostream& out, const ModelConfig& m);  // the text report
 nlohmann::json modelJson(const ModelConfig& m);            // the --json report
 

@@ -768,6 +768,17 @@ void checkUnsupported(const Reader& r, const ModelTypeEntry* entry) {
   }
 }
 
+// MLA's split of each head (DeepSeek-V2/V3, MiniCPM3, Kimi): HF and native key names.
+void readMla(const Reader& r, ModelConfig& c) {
+  const json& root = r.root();
+  auto dims = [&](const char* key) { return static_cast<int>(r.integer(root, key, key, 0, cli::kMaxHeadDim).value_or(0)); };
+  c.mla.ropeHeadDim = dims("qk_rope_head_dim");
+  if (c.mla.ropeHeadDim == 0) return;
+  c.mla.nopeHeadDim = dims("qk_nope_head_dim");
+  c.mla.vHeadDim = dims("v_head_dim");
+  c.mla.kvLoraRank = static_cast<int>(r.integer(root, "kv_lora_rank", "kv_lora_rank", 0, cli::kMaxWidth).value_or(0));
+}
+
 // [SECTION] DeepSeek's own inference config
 
 // deepseek-ai/DeepSeek-V3 inference/configs/*.json: no model_type; ModelArgs names (dim, n_layers,
@@ -807,6 +818,7 @@ void parseDeepSeekNative(const Reader& r, ModelConfig& c) {
     c.extras.push_back(deepSeekSoftmaxExtra(factor, mscale, "mscale", qkHead));
   }
   validateRope("parseModelConfig", rope);
+  readMla(r, c);
   LayerKind k;
   k.attention = "full_attention";
   k.rope = rope;
@@ -1021,6 +1033,7 @@ void parseModel(const Reader& r, const std::string& modelType, ModelConfig& c) {
     if (!readEncoderDecoder(r, entry, c)) buildLayerKinds(x);
   }
   if (entry == nullptr) c.guess = guessText(c, why);
+  readMla(r, c);
 }
 
 ModelConfig parseModelConfigUnchecked(const std::string& jsonText, const std::string& name) {

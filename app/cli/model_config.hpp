@@ -109,6 +109,12 @@ struct ModelConfig {
   std::string sinusoidalLayout;      // "sin-first-half", "cos-first-half", "interleaved-sin-cos"
   int relativeBuckets = 0;           // T5: relative_attention_num_buckets
   int relativeMaxDistance = 0;       // T5: relative_attention_max_distance
+  // Multi-head latent attention (DeepSeek-V2 paper, section 2.1.3): each head's q and k are
+  // nopeHeadDim position-free dims and ropeHeadDim rotated ones; the rotated key part is one
+  // vector shared by every head; v has vHeadDim dims. All 0 for other attention.
+  struct Mla {
+    int nopeHeadDim = 0, ropeHeadDim = 0, vHeadDim = 0, kvLoraRank = 0;
+  } mla;
   // Llama 4's attention temperature on NoPE layers (attn_temperature_tuning), when the model has it.
   std::optional<AttnTemperatureParams> nopeTemperature;
 };

@@ -650,6 +650,7 @@ TEST_CASE("settings: round trip, and a corrupt file is ignored with a notice") {
   s.backend = BackendChoice::Cpu;
   s.fontScale = 1.25f;
   s.panels["sinusoidal"] = {{"base", 500.0}};
+  s.recentConfigs = {"/models/a/config.json", "/models/b/config.json"};
   std::string error;
   REQUIRE(saveSettings(path, s, &error));
   std::string notice;
@@ -661,6 +662,7 @@ TEST_CASE("settings: round trip, and a corrupt file is ignored with a notice") {
   CHECK(t.backend == BackendChoice::Cpu);
   CHECK(t.fontScale == doctest::Approx(1.25));
   CHECK(t.panels["sinusoidal"]["base"] == 500.0);
+  CHECK(t.recentConfigs == std::vector<std::string>{"/models/a/config.json", "/models/b/config.json"});
 
   {
     std::ofstream out(path, std::ios::trunc);
@@ -674,7 +676,7 @@ TEST_CASE("settings: round trip, and a corrupt file is ignored with a notice") {
   // Out-of-range values fall back to the defaults one by one.
   {
     std::ofstream out(path, std::ios::trunc);
-    out << R"({"window_width": -5, "window_height": 600, "font_scale": 99, "backend": "gpu"})";
+    out << R"({"window_width": -5, "window_height": 600, "font_scale": 99, "backend": "gpu", "recent_configs": [3, "", "/ok.json", null]})";
   }
   notice.clear();
   const Settings v = loadSettings(path, &notice);
@@ -683,6 +685,7 @@ TEST_CASE("settings: round trip, and a corrupt file is ignored with a notice") {
   CHECK(v.windowHeight == 600);
   CHECK(v.fontScale == 1.0f);
   CHECK(v.backend == BackendChoice::Gpu);
+  CHECK(v.recentConfigs == std::vector<std::string>{"/ok.json"});  // only non-empty paths are kept
 
   // An unwritable target: an error, and the directory holds no stray temporary file.
   CHECK_FALSE(saveSettings("/proc/posviz-no/settings.json", s, &error));

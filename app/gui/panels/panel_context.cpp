@@ -23,6 +23,7 @@
 #include "app/cli/view_table.hpp"
 #include "app/gui/widgets/param_widgets.hpp"
 #include "app/gui/widgets/plot.hpp"
+#include "app/gui/widgets/regime_bands.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 
 namespace posviz::app {
@@ -148,6 +149,12 @@ void applyContextExtensionConfig(ContextExtensionPanelState& s, const cli::Model
   const ScalingMethod m = config.scaling.method;
   scalingOf(s, m) = config.scaling;
   s.selected = static_cast<int>(m);
+  // The model's own method beside plain RoPE, not all seven (each can be ticked back on).
+  if (m != ScalingMethod::None) {
+    for (int i = 0; i < kNumScalingMethods; ++i) {
+      s.visible[static_cast<std::size_t>(i)] = i == static_cast<int>(ScalingMethod::None) || i == static_cast<int>(m);
+    }
+  }
   if (m == ScalingMethod::LongRope) {
     s.listsAuto = false;
     s.shortText = formatNumberList(config.scaling.shortFactor);
@@ -355,15 +362,6 @@ void drawMethodParameters(ContextExtensionPanelState& s) {
 // [SECTION] Drawing: the panel (plot, bands, attention-factor table)
 //-----------------------------------------------------------------------------
 
-ImU32 regimeColor(PairRegime r) {
-  switch (r) {
-    case PairRegime::Kept: return IM_COL32(0, 158, 115, 48);          // green
-    case PairRegime::Blended: return IM_COL32(150, 150, 210, 46);     // lavender (no series uses it)
-    case PairRegime::Interpolated: return IM_COL32(213, 94, 0, 48);   // vermillion
-  }
-  return IM_COL32(128, 128, 128, 40);
-}
-
 // Left column: which methods are shown, which one is edited, and the parameters.
 void drawParameterColumn(ContextExtensionPanelState& s, AppContext& ctx, float width, float height) {
   const float scale = ctx.uiScale;
@@ -460,14 +458,7 @@ PlotSpec frequencyPlot(const ContextExtensionPanelState& s) {
   // Regime bands of the selected method: one band per run of equal regime.
   const RopeFrequencies& sel = s.freqs[static_cast<std::size_t>(s.selected)];
   if (static_cast<int>(sel.regime.size()) == numPairs && methodHasRegimes(static_cast<ScalingMethod>(s.selected))) {
-    int start = 0;
-    for (int i = 1; i <= numPairs; ++i) {
-      if (i == numPairs || sel.regime[static_cast<std::size_t>(i)] != sel.regime[static_cast<std::size_t>(start)]) {
-        const PairRegime r = sel.regime[static_cast<std::size_t>(start)];
-        ps.bands.push_back({static_cast<double>(start) - 0.5, static_cast<double>(i - 1) + 0.5, regimeName(r), regimeColor(r)});
-        start = i;
-      }
-    }
+    addRegimeBands(ps, sel.regime);
   }
   return ps;
 }

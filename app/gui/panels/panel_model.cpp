@@ -50,6 +50,7 @@ void loadPresetInto(ModelPanelState& s, int index) {
     s.config = cli::loadPreset(names[static_cast<std::size_t>(index)]);
     s.error.clear();
     buildTemperatureCurve(s);
+    rebuildCompareRows(s);
   } catch (const std::exception& e) {  // a preset that does not load is shown, not thrown
     s.error = e.what();
   }
@@ -217,6 +218,7 @@ void applyModelPanelConfig(ModelPanelState& s, const cli::ModelConfig& config, C
   s.config = config;
   s.error.clear();
   buildTemperatureCurve(s);
+  rebuildCompareRows(s);
 }
 
 std::optional<int> drawModelPanel(ModelPanelState& s, AppContext& /*ctx*/) {
@@ -238,7 +240,11 @@ std::optional<int> drawModelPanel(ModelPanelState& s, AppContext& /*ctx*/) {
     ImGui::Text("M-RoPE: pairs per (t, h, w) axis %s, %s", sec.c_str(), m.mropeInterleaved ? "interleaved axes" : "contiguous sections");
   }
   for (const std::string& e : m.extras) ImGui::BulletText("%s", e.c_str());
+  if (const std::string t = cli::mlaText(m); !t.empty()) ImGui::BulletText("%s", t.c_str());
   if (const std::string t = cli::tableText(m); !t.empty()) ImGui::BulletText("%s", t.c_str());
+  ImGui::Spacing();
+  drawModelCompare(s);
+  drawModelWavelengths(s);
   drawTemperature(s);
   return open;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app/gui/base/panel_def.hpp"
+#include "app/cli/model_compare.hpp"
 #include "app/cli/model_config.hpp"
 #include "app/gui/base/app_context.hpp"
 #include "app/gui/base/config_notes.hpp"
@@ -27,7 +28,23 @@ struct ModelPanelState {
   std::string error;                  // a preset that failed to load
   // Llama 4's NoPE-layer query scale against position (core/attn_temperature), built on load.
   std::vector<double> temperaturePos, temperatureScale;
+  // Compare with: models overlaid on this one (presets or files), and their rows side by side
+  // (cli::compareModels, as `posviz model --compare` prints them), rebuilt when either changes.
+  std::vector<cli::ModelConfig> others;
+  std::vector<cli::CompareRow> rows;
+  int addPreset = 0;                  // the preset the Compare with combo shows
+  char addPath[1024] = {};            // a config file to add
+  std::string addError;
 };
+
+// panel_model_compare.cpp: the engineers' part of the tab.
+// Wavelength 2 pi / theta_i of every rotary pair per RoPE layer kind (and of each compared model's
+// full-attention layers), with the trained and the maximum context and the selected kind's kept /
+// blended / interpolated pairs.
+void drawModelWavelengths(const ModelPanelState& s);
+// The Compare with row (add a preset or a file, clear) and the table of differences.
+void drawModelCompare(ModelPanelState& s);
+void rebuildCompareRows(ModelPanelState& s);
 
 // The layer kind whose "Open" button was pressed this frame, if any.
 std::optional<int> drawModelPanel(ModelPanelState& s, AppContext& ctx);

@@ -16,6 +16,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -566,7 +567,8 @@ void AppShell::drawHelpWindows() {
       ImGui::Text("Ctrl+1 .. Ctrl+%d   switch to one of the first %d tabs", std::min(9, static_cast<int>(panels().size())),
                   std::min(9, static_cast<int>(panels().size())));
       ImGui::TextUnformatted("F12                save a screenshot (PNG)");
-      ImGui::TextUnformatted("Ctrl+O             open a learned table (.npy)");
+      ImGui::TextUnformatted("Ctrl+O             open a model config.json");
+      ImGui::TextUnformatted("Ctrl+Shift+O       open a learned table (.npy)");
       ImGui::TextUnformatted("Ctrl+= / Ctrl+-    larger / smaller text");
       ImGui::TextUnformatted("Ctrl+Q             quit");
       ImGui::TextUnformatted("Page Down / Up     Learn: next / previous step (also Right / Left)");
@@ -688,7 +690,8 @@ void AppShell::handleShortcuts() {
     if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9 && key - GLFW_KEY_1 < static_cast<int>(table.size()))
       state_.requestedPanel = key - GLFW_KEY_1;
     if (key == GLFW_KEY_Q) requestClose();
-    if (key == GLFW_KEY_O && !typing) openTab("learned", &PanelDef::openFile);
+    if (key == GLFW_KEY_O && !typing && (mods & GLFW_MOD_SHIFT)) openTab("learned", &PanelDef::openFile);
+    if (key == GLFW_KEY_O && !typing && !(mods & GLFW_MOD_SHIFT)) openConfigDialog();
     if (key == GLFW_KEY_EQUAL || key == GLFW_KEY_KP_ADD) {
       settings_.fontScale = std::min(3.0f, settings_.fontScale * 1.1f);
       fontsDirty_ = true;
@@ -706,11 +709,14 @@ void AppShell::drawMenuBar() {
   const auto& table = panels();
   if (ImGui::BeginMenu("File")) {
     if (ImGui::IsWindowAppearing()) menuExport_ = activeExports();
-    if (ImGui::MenuItem("Open learned table (.npy)...", "Ctrl+O")) openTab("learned", &PanelDef::openFile);
-    if (ImGui::MenuItem("Open model config.json...")) {
-      openConfigPopup_ = true;
-      configError_.clear();
+    if (ImGui::MenuItem("Open model config.json...", "Ctrl+O")) openConfigDialog();
+    if (ImGui::BeginMenu("Open recent config", !settings_.recentConfigs.empty())) {
+      for (const std::string& path : settings_.recentConfigs) {
+        if (ImGui::MenuItem(displayText(path, 120).c_str())) openConfigFile(path);
+      }
+      ImGui::EndMenu();
     }
+    if (ImGui::MenuItem("Open learned table (.npy)...", "Ctrl+Shift+O")) openTab("learned", &PanelDef::openFile);
     if (ImGui::BeginMenu("Model presets")) {
       for (const std::string& name : cli::presetNames()) {
         if (!ImGui::MenuItem(name.c_str())) continue;
@@ -807,6 +813,28 @@ void AppShell::showConfigNotes(const std::string& configName, const ConfigNotes&
   if (!notes.empty()) state_.notice = configNotesText(configName, notes);
 }
 
+void AppShell::openConfigDialog() {
+  openConfigPopup_ = true;
+  configError_.clear();
+}
+
+bool AppShell::openConfigFile(const std::string& path) {
+  try {
+    applyConfig(cli::loadModelConfig(path));
+    configError_.clear();
+  } catch (const std::exception& e) {
+    configError_ = displayMessage(e.what());
+    state_.message = "Config " + displayText(path, 120) + ": " + configError_;
+    return false;
+  }
+  std::vector<std::string>& recent = settings_.recentConfigs;
+  const std::string abs = std::filesystem::absolute(path).lexically_normal().string();
+  recent.erase(std::remove(recent.begin(), recent.end(), abs), recent.end());
+  recent.insert(recent.begin(), abs);
+  if (recent.size() > kRecentConfigs) recent.resize(kRecentConfigs);
+  return true;
+}
+
 void AppShell::drawConfigPopup() {
   if (openConfigPopup_) {
     ImGui::OpenPopup("Open model config");
@@ -822,12 +850,13 @@ void AppShell::drawConfigPopup() {
                                               ImGuiInputTextFlags_EnterReturnsTrue);
   if (!configError_.empty()) ErrorText(configError_);
   if (ImGui::Button("Open") || enter) {
-    try {
-      applyConfig(cli::loadModelConfig(configPath_));
-      configError_.clear();
-      ImGui::CloseCurrentPopup();
-    } catch (const std::exception& e) {
-      configError_ = displayMessage(e.what());
+    if (openConfigFile(configPath_)) ImGui::CloseCurrentPopup();
+  }
+  for (const std::string& path : settings_.recentConfigs) {  // a copy: opening one reorders the list
+    if (ImGui::Selectable(displayText(path, 120).c_str())) {
+      std::snprintf(configPath_, sizeof configPath_, "%s", path.c_str());
+      if (openConfigFile(path)) ImGui::CloseCurrentPopup();
+      break;
     }
   }
   ImGui::SameLine();

@@ -143,7 +143,9 @@ class AppShell {
   int exportCountdown_ = -1;          // frames until the export runs; -1 = none pending
   std::string exportResult_;
   bool exportFailed_ = false;
-  // File > Open config.json.
+  // File > Open config.json (Ctrl+O), and File > Open recent config.
+  void openConfigDialog();
+  bool openConfigFile(const std::string& path);  // false: the error is in configError_ and the status line
   bool openConfigPopup_ = false;
   char configPath_[1024] = {};
   std::string configError_;

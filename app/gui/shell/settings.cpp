@@ -88,6 +88,14 @@ Settings parseSettings(const std::string& text) {
   readSetting(j, "inline_help", s.inlineHelp);
   readSetting(j, "start_here_dismissed", s.startHereDismissed);
   if (j.contains("panels") && j["panels"].is_object()) s.panels = j["panels"];
+  // Paths only (a path is at most 4096 bytes); anything else in the list is dropped.
+  if (auto it = j.find("recent_configs"); it != j.end() && it->is_array()) {
+    for (const nlohmann::json& p : *it) {
+      if (p.is_string() && !p.get<std::string>().empty() && p.get<std::string>().size() <= 4096 && s.recentConfigs.size() < kRecentConfigs) {
+        s.recentConfigs.push_back(p.get<std::string>());
+      }
+    }
+  }
   return s;
 }
 
@@ -112,6 +120,7 @@ bool saveSettings(const std::string& path, const Settings& s, std::string* error
   j["inline_help"] = s.inlineHelp;
   j["start_here_dismissed"] = s.startHereDismissed;
   j["panels"] = s.panels;
+  j["recent_configs"] = s.recentConfigs;
   try {
     const std::filesystem::path dir = std::filesystem::path(path).parent_path();
     if (!dir.empty()) std::filesystem::create_directories(dir);

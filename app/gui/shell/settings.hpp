@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "app/gui/base/app_context.hpp"
 #include "app/gui/base/read_setting.hpp"
@@ -34,9 +35,11 @@ struct Settings {
   float fontScale = 1.0f;              // on top of the monitor's content scale, 0.5..3
   bool startHereDismissed = false;     // "Start here" was closed once: never shown at start again
   bool inlineHelp = true;              // View > Control help on screen (ui_common.hpp HelpMarker)
+  std::vector<std::string> recentConfigs;  // File > Open model config: the last kRecentConfigs opened, newest first
   nlohmann::json panels = nlohmann::json::object();   // per panel: its own saved parameters
 };
 
+inline constexpr std::size_t kRecentConfigs = 8;
 inline constexpr std::size_t kMaxSettingsBytes = 4u << 20;  // a real file is a few KiB
 inline constexpr std::size_t kMaxLayoutBytes = 256u << 10;   // imgui.ini: a few KiB in use
 

@@ -1,0 +1,64 @@
+// The Model tab for engineers (app/gui/panels/panel_model_compare.cpp): other models side by side
+// with their differences marked, and the wavelength plot drawn with them.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "app/cli/model_config.hpp"
+#include "app/gui/panels/app_state.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/shell/app_shell.hpp"
+#include "tests/gui/test_shell.hpp"
+
+using namespace posviz::app;
+
+TEST_SUITE("app") {
+
+TEST_CASE("model tab: compared models give one row per property, the differing ones marked, and draw") {
+  auto app = testing::makeTestShell(1440, 900);
+  if (!app) return;
+  app->selectPanel(findPanel("model"));
+  ModelPanelState& s = app->state().model;
+  ConfigNotes notes;
+  applyModelPanelConfig(s, posviz::cli::loadPreset("llama-3.1-8b"), notes);
+  CHECK(s.rows.empty());  // nothing to compare yet
+  s.others.push_back(posviz::cli::loadPreset("llama-2-7b"));
+  s.others.push_back(posviz::cli::loadPreset("gemma-3-4b-it"));
+  rebuildCompareRows(s);
+  REQUIRE(!s.rows.empty());
+  bool sawBase = false;
+  for (const posviz::cli::CompareRow& r : s.rows) {
+    REQUIRE(r.values.size() == 3);
+    if (r.field == "RoPE base") {
+      sawBase = true;
+      CHECK(r.values == std::vector<std::string>{"500000", "10000", "1e+06"});
+      CHECK(r.differs);
+    }
+    if (r.field == "pairing") CHECK_FALSE(r.differs);  // all three rotate halves
+  }
+  CHECK(sawBase);
+  // A new main model keeps the compared ones and rebuilds the rows against it.
+  applyModelPanelConfig(s, posviz::cli::loadPreset("qwen3-8b"), notes);
+  REQUIRE(s.rows.size() > 2);
+  CHECK(s.rows[0].values[0] == "qwen3");
+  const std::string path = (std::filesystem::temp_directory_path() / "posviz-model-compare.png").string();
+  CHECK(app->renderUntilIdle(3, 60.0));
+  std::string error;
+  CHECK(app->frame(path, &error));
+  CAPTURE(error);
+  CHECK(std::filesystem::file_size(path) > 10000);
+}
+
+TEST_CASE("model tab: a model's scaled RoPE opens the context-extension tab on its own method beside plain RoPE") {
+  AppState a;
+  applyModelConfig(a, posviz::cli::loadPreset("llama-3.1-8b"));
+  for (int i = 0; i < static_cast<int>(a.context.visible.size()); ++i) {
+    CAPTURE(i);
+    const bool own = i == static_cast<int>(posviz::ScalingMethod::Llama3) || i == static_cast<int>(posviz::ScalingMethod::None);
+    CHECK(a.context.visible[static_cast<std::size_t>(i)] == own);
+  }
+  CHECK(a.context.selected == static_cast<int>(posviz::ScalingMethod::Llama3));
+}
+
+}  // TEST_SUITE
