@@ -207,46 +207,26 @@ void tableDefaults(const ModelTypeEntry& e, Family& f) {
   whole("max_position_embeddings", f.maxPositions);
 }
 
+// The table gives each family's pairing and its configuration class's defaults; what stays here
+// is behaviour the modeling code builds from layer indices, which a default cannot say.
 Family familyOf(const std::string& t, const ModelTypeEntry* e) {
   Family f;
   if (e != nullptr) tableDefaults(*e, f);
-  if (t == "gptj" || t == "codegen" || t == "deepseek_v2" || t == "deepseek_v3") f.layout = RopeLayout::Interleaved;
-  if (t == "chatglm" || t == "glm" || t == "glm4") {
-    f.layout = RopeLayout::Interleaved;  // GLM rotates adjacent pairs of the first half of each head
-    f.rotaryFraction = 0.5;
-  }
-  if (t == "gemma" || t == "gemma2" || t == "gemma3_text") f.headDim = 256;
-  if (t == "gemma2") {  // configuration_gemma2.py
+  if (t == "chatglm") f.rotaryFraction = 0.5;  // THUDM modeling_chatglm.py: RotaryEmbedding(kv_channels // 2)
+  if (t == "gemma2") {  // modeling_gemma2.py: every second layer global (layer_types default)
     f.globalEvery = 2;
     f.slidingWindow = 4096;
-    f.numHeads = 8;
-    f.numLayers = 26;
-    f.maxPositions = 8192;
   }
-  if (t == "gemma3_text") {  // configuration_gemma3.py Gemma3TextConfig
-    f.base = 1.0e6;
-    f.localBase = 1.0e4;
+  if (t == "gemma3_text") {  // configuration_gemma3.py: a global layer every 6th, local layers on rope_local_base_freq
     f.globalEvery = 6;
     f.slidingWindow = 4096;
-    f.numHeads = 8;
-    f.numLayers = 26;
-    f.maxPositions = 131072;
   }
-  if (t == "falcon" || t == "refinedweb" || t == "refinedwebmodel") f.maxPositions = 2048;  // configuration_falcon.py
-  if (t == "olmo3") {
+  if (t == "olmo3") {  // modeling_olmo3.py: sliding layers use the unscaled rope
     f.defaultSlidingRope = true;
     f.slidingWindow = 4096;
   }
-  if (t == "exaone4") f.globalNoPE = true;
-  if (t == "llama4_text") {  // configuration_llama4.py Llama4TextConfig
-    f.layout = RopeLayout::Interleaved;  // modeling_llama4.py: view_as_complex over adjacent pairs
-    f.headDim = 128;
-    f.base = 500000.0;
-    f.numHeads = 40;
-    f.numLayers = 48;
-    f.maxPositions = 131072;
-    f.iRope = true;
-  }
+  if (t == "exaone4") f.globalNoPE = true;  // modeling_exaone4.py: "global NoPE for hybrid attention"
+  if (t == "llama4_text") f.iRope = true;    // modeling_llama4.py: NoPE every no_rope_layer_interval-th layer
   return f;
 }
 
