@@ -11,9 +11,6 @@ namespace posviz {
 
 void validateT5Buckets(const char* fn, const T5BucketParams& p) {
   if (p.numBuckets < 2) failArgument(fn, "numBuckets must be >= 2, got " + std::to_string(p.numBuckets));
-  if (p.bidirectional && p.numBuckets % 2 != 0) {
-    failArgument(fn, "numBuckets must be even when bidirectional (half for each direction), got " + std::to_string(p.numBuckets));
-  }
   const int perSide = p.bidirectional ? p.numBuckets / 2 : p.numBuckets;
   const int maxExact = perSide / 2;
   if (maxExact < 1) failArgument(fn, "numBuckets " + std::to_string(p.numBuckets) + " leaves no exact bucket per direction");

@@ -4,6 +4,8 @@
 // FORMULA (HF transformers, modeling_t5.py, T5Attention._relative_position_bucket)
 //   r = j - i                    (key position minus query position)
 //   bidirectional: half the buckets for r > 0:  b0 = (r > 0) * N/2,  N' = N/2,  a = |r|
+//                  (N/2 in integers, as HF's num_buckets //= 2: an odd N uses the buckets of N - 1,
+//                  and the table's last row is never looked up)
 //   causal:        only the past counts:        b0 = 0,              N' = N,    a = max(-r, 0)
 //   exact part:    a < N'/2           -> bucket b0 + a
 //   log part:      otherwise          -> b0 + min(N'/2 + trunc(log(a / (N'/2)) / log(D / (N'/2)) * (N' - N'/2)), N' - 1)
@@ -17,8 +19,8 @@
 // LAYOUT
 //   Bucket and bias grids: row = query position i, col = key position j, row-major.
 // ERRORS
-//   std::invalid_argument naming the function and parameter: numBuckets >= 2 and even when
-//   bidirectional, maxDistance > the exact range, positions >= 1.
+//   std::invalid_argument naming the function and parameter: numBuckets >= 2 (>= 4 when
+//   bidirectional, for an exact bucket each way), maxDistance > the exact range, positions >= 1.
 #pragma once
 
 #include <cstdint>

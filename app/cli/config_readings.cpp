@@ -70,6 +70,15 @@ std::optional<MropeReading> readMropeConfig(const ModelConfig& m) {
   return MropeReading{.rope = m.rope, .section = m.mropeSection, .interleaved = m.mropeInterleaved};
 }
 
+std::optional<T5Reading> readT5Config(const ModelConfig& m) {
+  if (m.encoding != ModelEncoding::RelativeBuckets) return std::nullopt;
+  T5Reading r;
+  if (m.relativeBuckets > 0) r.numBuckets = m.relativeBuckets;
+  if (m.relativeMaxDistance > 0) r.maxDistance = m.relativeMaxDistance;
+  if (m.numHeads > 0) r.heads = m.numHeads;
+  return r;
+}
+
 std::optional<AlibiReading> readAlibiConfig(const ModelConfig& m) {
   if (m.encoding != ModelEncoding::Alibi) return std::nullopt;
   AlibiReading r;

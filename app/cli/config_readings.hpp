@@ -55,6 +55,15 @@ struct AlibiReading {
 };
 std::optional<AlibiReading> readAlibiConfig(const ModelConfig& m);
 
+// T5's relative buckets (Raffel et al. 2020; HF modeling_t5.py): the bucket count, the distance
+// past which every distance shares a bucket, and the heads of the bias table.
+struct T5Reading {
+  std::optional<int> numBuckets;   // relative_attention_num_buckets
+  std::optional<int> maxDistance;  // relative_attention_max_distance
+  std::optional<int> heads;        // num_heads
+};
+std::optional<T5Reading> readT5Config(const ModelConfig& m);
+
 // "the config's layer kinds: full_attention (28 layers, RoPE), ..." (ropeOnly: RoPE kinds only).
 std::string layerKindList(const ModelConfig& m, bool ropeOnly);
 

@@ -267,3 +267,26 @@ TEST_CASE("model --compare: models side by side, what differs marked") {
   CHECK(posviz::test::runCli({"model", "--compare", "llama-2-7b"}).code == 2);
   CHECK(contains(posviz::test::runCli({"model", "--compare", "llama-2-7b", "no-such-preset"}).err, "unknown preset"));
 }
+
+TEST_CASE("model types: a T5 config reaches the T5 views; odd bucket counts split as HF splits them") {
+  const fs::path dir = fs::temp_directory_path() / "posviz-test-t5-views";
+  fs::create_directories(dir);
+  const std::string out = (dir / "b.json").string();
+  const posviz::test::CliRun r = posviz::test::runCli(
+      {"export", "t5-bias-table", "--config", kData + "published-configs/t5-base.json", "-o", out});
+  CHECK(r.code == 0);
+  const nlohmann::json j = nlohmann::json::parse(readText(out));
+  CHECK(j.at("params").at("num_buckets") == 32);  // t5-base: relative_attention_num_buckets 32, num_heads 12
+  CHECK(j.at("params").at("heads") == 12);
+  CHECK(j.at("shape") == nlohmann::json::array({32, 12}));
+  // A flag still overrides the config; 33 bidirectional buckets are 16 a side, as num_buckets // 2.
+  CHECK(posviz::test::runCli({"export", "t5-buckets", "--config", kData + "published-configs/t5-base.json", "--num-buckets", "33",
+                              "--positions", "8", "-o", out}).code == 0);
+  const nlohmann::json b = nlohmann::json::parse(readText(out));
+  CHECK(b.at("params").at("num_buckets") == 33);
+  // A model without T5 buckets is refused by name.
+  const posviz::test::CliRun gpt2 = posviz::test::runCli({"export", "t5-buckets", "--preset", "gpt2", "-o", out});
+  CHECK(gpt2.code == 2);
+  CHECK(contains(gpt2.err, "a T5-bucket model"));
+  fs::remove_all(dir);
+}

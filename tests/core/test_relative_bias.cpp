@@ -3,6 +3,7 @@
 // 1.13 on the relative positions listed.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -76,9 +77,25 @@ TEST_CASE("relative_bias: the bucket grid is bucket(j - i), and a bias grid read
   CHECK(bias.at(3, 3) == table.at(0, 2));
 }
 
+TEST_CASE("relative_bias: an odd bidirectional count is split as HF splits it") {
+  // modeling_t5.py _relative_position_bucket: num_buckets //= 2, so 33 buckets bucket as 32 do
+  // (16 a side, exact up to 8) and bucket 32 is never used. Hand values for N = 33, D = 128:
+  // r = 3 -> 16 + 3; r = -3 -> 3; r = 8 -> 16 + 8 + trunc(log(1) ...) = 24;
+  // r = 20 -> 16 + 8 + trunc(ln(20/8) / ln(128/8) * 8) = 16 + 8 + trunc(2.64) = 26; r = -200 -> 15.
+  const posviz::T5BucketParams odd{33, 128, true};
+  CHECK(t5RelativePositionBucket(odd, 3) == 19);
+  CHECK(t5RelativePositionBucket(odd, -3) == 3);
+  CHECK(t5RelativePositionBucket(odd, 8) == 24);
+  CHECK(t5RelativePositionBucket(odd, 20) == 26);
+  CHECK(t5RelativePositionBucket(odd, -200) == 15);
+  CHECK(t5RelativePositionBucket(odd, 200) == 31);
+  const posviz::Grid g33 = posviz::t5BucketGrid(odd, 300), g32 = posviz::t5BucketGrid({32, 128, true}, 300);
+  CHECK(g33.values == g32.values);
+  CHECK(*std::max_element(g33.values.begin(), g33.values.end()) == 31.0f);
+}
+
 TEST_CASE("relative_bias: bad parameters name themselves") {
-  CHECK_THROWS_WITH_AS(t5RelativePositionBucket({31, 128, true}, 1), doctest::Contains("numBuckets must be even when bidirectional"),
-                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(t5RelativePositionBucket({3, 128, true}, 1), doctest::Contains("leaves no exact bucket"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(t5RelativePositionBucket({32, 8, true}, 1), doctest::Contains("maxDistance must be > the exact range 8"),
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(t5RelativePositionBucket({1, 8, false}, 1), doctest::Contains("numBuckets must be >= 2"),

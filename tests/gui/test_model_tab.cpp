@@ -61,4 +61,13 @@ TEST_CASE("model tab: a model's scaled RoPE opens the context-extension tab on i
   CHECK(a.context.selected == static_cast<int>(posviz::ScalingMethod::Llama3));
 }
 
+TEST_CASE("model tab: a T5 config sets the Relative tab's buckets, max distance and heads") {
+  AppState a;
+  a.relative.numBuckets = 8;
+  applyModelConfig(a, posviz::cli::loadModelConfig(POSVIZ_SOURCE_DIR "/tests/data/published-configs/flan-t5-large.json"));
+  CHECK(a.relative.numBuckets == 32);   // relative_attention_num_buckets
+  CHECK(a.relative.maxDistance == 128);  // relative_attention_max_distance
+  CHECK(a.relative.t5Heads == 16);       // num_heads
+}
+
 }  // TEST_SUITE

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/untrusted_text.hpp"
+#include "app/cli/config_readings.hpp"
 #include "app/cli/scheme_params.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
@@ -34,13 +35,7 @@ T5BucketParams t5Params(const Request& r) { return {r.numBuckets, r.maxDistance,
 void t5BucketsParse(Request& r, const ParsedOptions& o) {
   const Param& buckets = table::t5::kNumBuckets;
   const Param& distance = table::t5::kMaxDistance;
-  readParam(o, buckets, r.numBuckets);
-  if (!r.causal && r.numBuckets % 2 != 0) {
-    throw UsageError(std::string(buckets.flag) + ": got " + std::to_string(r.numBuckets) + ", expected an even integer in [" +
-                     std::to_string(static_cast<long long>(buckets.min)) + ", " +
-                     std::to_string(static_cast<long long>(buckets.max)) +
-                     "] (bidirectional buckets are split in half; odd counts need --causal)");
-  }
+  readParam(o, buckets, r.numBuckets);  // an odd bidirectional count is split as HF splits it (num_buckets // 2)
   // The exact range: T5 gives distances below it a bucket each; max_distance must lie above it.
   const int exact = (r.causal ? r.numBuckets : r.numBuckets / 2) / 2;
   const std::string distanceFlag(distance.flag);
@@ -78,6 +73,15 @@ Dataset computeT5Buckets(const Request& r, const ExportProgress& progress) {
                    "query i, cols = key j, " + std::string(p.bidirectional ? "bidirectional" : "causal")};
   progress(1.0);
   return d;
+}
+
+// --config / --preset: a T5 model's buckets, max distance and heads.
+void t5Model(Request& r, const ModelConfig& m, const std::string& source) {
+  const auto reading = readT5Config(m);
+  if (!reading) modelMismatch(r, m, source, "a T5-bucket model");
+  r.numBuckets = reading->numBuckets.value_or(r.numBuckets);
+  r.maxDistance = reading->maxDistance.value_or(r.maxDistance);
+  r.heads = reading->heads.value_or(r.heads);
 }
 
 // [SECTION] t5-bias-table, t5-bias: a seeded table of one scalar per (bucket, head), as T5 learns it
@@ -273,12 +277,13 @@ std::vector<ViewDef> relativeViews() {
               "table with it (table[b] is (positions, positions, heads)); .csv: the same matrix; .json: shape, params, "
               "values; .png/.svg: the grid";
   t5.png = true;
-  t5.options = {"--positions", "--num-buckets", "--max-distance", "--causal"};
+  t5.options = {"--positions", "--num-buckets", "--max-distance", "--causal", "--config", "--preset"};
   t5.params = {&table::relative::kPositions, &table::t5::kNumBuckets, &table::t5::kMaxDistance, &table::t5::kCausal};
   t5.setDefaults = t5Defaults;
   t5.parse = t5Parse;
   t5.elements = t5Elements;
   t5.compute = computeT5Buckets;
+  t5.applyModel = t5Model;
 
   ViewDef t5Table;
   t5Table.name = "t5-bias-table";
@@ -287,12 +292,13 @@ std::vector<ViewDef> relativeViews() {
   t5Table.layout = ".npy: (num_buckets, heads), row = bucket, col = head (from 0); .csv: the same matrix; .json: shape, "
                    "params, values; .png/.svg: the grid";
   t5Table.png = true;
-  t5Table.options = {"--num-buckets", "--heads", "--seed"};
+  t5Table.options = {"--num-buckets", "--heads", "--seed", "--config", "--preset"};
   t5Table.params = {&table::t5::kNumBuckets, &table::t5::kHeads};
   t5Table.setDefaults = t5TableDefaults;
   t5Table.parse = t5TableParse;
   t5Table.elements = t5TableElements;
   t5Table.compute = computeT5BiasTable;
+  t5Table.applyModel = t5Model;
 
   ViewDef t5Bias;
   t5Bias.name = "t5-bias";
@@ -302,13 +308,14 @@ std::vector<ViewDef> relativeViews() {
   t5Bias.layout = ".npy: (positions, positions), row = query i, col = key j; .csv: the same matrix; .json: shape, params, "
                   "values; .png/.svg: the grid";
   t5Bias.png = true;
-  t5Bias.options = {"--positions", "--num-buckets", "--max-distance", "--causal", "--heads", "--head", "--seed"};
+  t5Bias.options = {"--positions", "--num-buckets", "--max-distance", "--causal", "--heads", "--head", "--seed", "--config", "--preset"};
   t5Bias.params = {&table::relative::kPositions, &table::t5::kNumBuckets, &table::t5::kMaxDistance, &table::t5::kCausal,
                    &table::t5::kHeads, &table::t5::kHead};
   t5Bias.setDefaults = t5TableDefaults;
   t5Bias.parse = t5BiasParse;
   t5Bias.elements = t5Elements;
   t5Bias.compute = computeT5Bias;
+  t5Bias.applyModel = t5Model;
 
   ViewDef xpos;
   xpos.name = "xpos-scale";

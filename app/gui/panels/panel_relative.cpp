@@ -9,6 +9,8 @@
 #include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_relative.hpp"
 
+#include "app/cli/config_readings.hpp"
+
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
@@ -51,7 +53,6 @@ constexpr double kPowerMaxR2 = 2.0;
 // The sliders cannot express every constraint: bidirectional buckets come in pairs, and
 // max_distance must lie above the exact range.
 void clampParameters(RelativePanelState& s) {
-  if (!s.t5Causal) s.numBuckets += s.numBuckets % 2;
   const int exact = (s.t5Causal ? s.numBuckets : s.numBuckets / 2) / 2;
   s.maxDistance = std::max(s.maxDistance, exact + 1);
   s.t5Head = std::clamp(s.t5Head, 0, s.t5Heads - 1);
@@ -587,8 +588,20 @@ void loadRelativePanel(RelativePanelState& s, const nlohmann::json& j) {
 // [SECTION] The tab's entry in the panel list
 // -----------------------------------------------------------------------------------------------
 
+void applyRelativePanelConfig(RelativePanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
+  const auto t5 = cli::readT5Config(c);
+  if (!t5) return;
+  const char* tab = "Relative";
+  if (t5->numBuckets) s.numBuckets = static_cast<int>(fitConfigParam(tab, "relative_attention_num_buckets", cli::params::t5::kNumBuckets, *t5->numBuckets, notes));
+  if (t5->maxDistance) s.maxDistance = static_cast<int>(fitConfigParam(tab, "relative_attention_max_distance", cli::params::t5::kMaxDistance, *t5->maxDistance, notes));
+  if (t5->heads) s.t5Heads = static_cast<int>(fitConfigParam(tab, "num_heads", cli::params::t5::kHeads, *t5->heads, notes));
+  s.t5Head = std::min(s.t5Head, s.t5Heads - 1);
+  s.t5Causal = false;  // the encoder's buckets; the decoder's are the causal switch
+  s.dirty = true;
+}
+
 const PanelDef kRelativePanel{"relative", [](AppState& a, AppContext& c) { drawRelativePanel(a.relative, c); },
-    nullptr,
+    [](AppState& a, const cli::ModelConfig& m, ConfigNotes& n) { applyRelativePanelConfig(a.relative, m, n); },
     [](const AppState& a, nlohmann::json& j) { saveRelativePanel(a.relative, j); }, [](AppState& a, const nlohmann::json& j) { loadRelativePanel(a.relative, j); }, [](AppState& a) { a.relative.t5Causal = !a.relative.t5Causal; a.relative.dirty = true; },
     nullptr, nullptr, nullptr, nullptr, [](const AppState& a) { return relativeExports(a.relative); }};
 

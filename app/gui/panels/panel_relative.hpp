@@ -7,6 +7,8 @@
 // row beside the xPos curves. The panel recomputes when a widget changes, never every frame.
 #pragma once
 
+#include "app/gui/base/config_notes.hpp"
+
 #include <string>
 #include <vector>
 
@@ -29,7 +31,7 @@ struct RelativePanelState {
 
   // T5 buckets
   int numPositions = relativeDefault(cli::params::relative::kTabPositions);   // T of every grid
-  int numBuckets = relativeDefault(cli::params::t5::kNumBuckets);             // even when bidirectional
+  int numBuckets = relativeDefault(cli::params::t5::kNumBuckets);             // odd: split as HF does (N // 2 a side)
   int maxDistance = relativeDefault(cli::params::t5::kMaxDistance);           // > the exact range
   bool t5Causal = false;             // decoder buckets (only the past counts)
   int t5Heads = relativeDefault(cli::params::t5::kHeads);                     // columns of the bias table
@@ -77,6 +79,8 @@ struct RelativePanelState {
 };
 
 void drawRelativePanel(RelativePanelState& s, AppContext& ctx);
+// A T5 config (File > Open config, the Model tab's Open): its buckets, max distance and heads.
+void applyRelativePanelConfig(RelativePanelState& s, const cli::ModelConfig& c, ConfigNotes& notes);
 
 // Recomputes when dirty. Exposed for tests.
 void updateRelativePanel(RelativePanelState& s);
