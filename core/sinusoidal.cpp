@@ -16,8 +16,8 @@ namespace {
 constexpr long long kMaxPosition = 1ll << 53;
 
 void requireLayout(const char* fn, SinusoidalLayout l) {
-  if (l != SinusoidalLayout::Interleaved && l != SinusoidalLayout::Tensor2Tensor)
-    failArgument(fn, "layout must be Interleaved or Tensor2Tensor, got " + std::to_string(static_cast<int>(l)));
+  if (l != SinusoidalLayout::Interleaved && l != SinusoidalLayout::Tensor2Tensor && l != SinusoidalLayout::Halves)
+    failArgument(fn, "layout must be Interleaved, Tensor2Tensor or Halves, got " + std::to_string(static_cast<int>(l)));
 }
 
 // omega_i of a checked p, the one formula: its logarithm is taken once, for all pairs.
@@ -25,11 +25,11 @@ class FrequencyLaw {
  public:
   explicit FrequencyLaw(const SinusoidalParams& p)
       : p_(p),
-        log_(p.layout == SinusoidalLayout::Interleaved
+        log_(p.layout != SinusoidalLayout::Tensor2Tensor
                  ? std::log(p.base)
                  : std::log(p.base / p.minTimescale) / std::max(p.dModel / 2 - 1, 1)) {}
   double operator()(int pair) const {
-    if (p_.layout == SinusoidalLayout::Interleaved) return std::exp(-2.0 * pair * log_ / p_.dModel);
+    if (p_.layout != SinusoidalLayout::Tensor2Tensor) return std::exp(-2.0 * pair * log_ / p_.dModel);
     return p_.minTimescale * std::exp(-static_cast<double>(pair) * log_);   // log_: the log-timescale step
   }
 

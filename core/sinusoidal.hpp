@@ -32,7 +32,10 @@
 
 namespace posviz {
 
-enum class SinusoidalLayout { Interleaved, Tensor2Tensor };
+// Halves: the paper's frequencies, all sines then all cosines (HF MarianSinusoidalPositionalEmbedding
+// and Pegasus: out[:, :d/2] = sin, out[:, d/2:] = cos of pos / 10000^(2i/d)). A column permutation
+// of Interleaved, unlike Tensor2Tensor.
+enum class SinusoidalLayout { Interleaved, Tensor2Tensor, Halves };
 
 struct SinusoidalParams {
   int dModel = 128;                                 // even, >= 2

@@ -9,6 +9,7 @@ std::optional<SinusoidalReading> readSinusoidalConfig(const ModelConfig& m) {
   SinusoidalReading r;
   if (m.hiddenSize > 0) r.dModel = m.hiddenSize;
   if (m.encoding == ModelEncoding::Sinusoidal && m.maxPositions > 0) r.maxPositions = m.maxPositions;
+  if (m.encoding == ModelEncoding::Sinusoidal) r.layout = m.sinusoidalCoreLayout;
   if (!r.dModel && !r.maxPositions) return std::nullopt;
   return r;
 }

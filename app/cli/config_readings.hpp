@@ -21,6 +21,7 @@ namespace posviz::cli {
 struct SinusoidalReading {
   std::optional<int> dModel;              // hidden_size
   std::optional<long long> maxPositions;  // max_position_embeddings
+  std::optional<SinusoidalLayout> layout; // a sinusoidal model's own layout (Marian: halves; M2M100: t2t)
 };
 // Any model with a hidden_size: a sinusoidal table of that width is what the model would have
 // used had it been built the original way. maxPositions only when the model is sinusoidal.

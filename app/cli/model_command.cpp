@@ -71,12 +71,13 @@ std::string mlaText(const ModelConfig& m) {
 std::string tableText(const ModelConfig& m) {
   std::string t;
   if (m.encoding == ModelEncoding::Learned || m.encoding == ModelEncoding::Sinusoidal) {
-    t = (m.encoding == ModelEncoding::Learned ? "learned table: " : "sinusoidal table: ") + std::to_string(m.maxPositions) +
+    const long long rows = m.maxPositions + (m.offsetRowsAdded ? m.positionOffset : 0);
+    t = (m.encoding == ModelEncoding::Learned ? "learned table: " : "sinusoidal table: ") + std::to_string(rows) +
         " rows of width " + std::to_string(m.hiddenSize);
     if (m.encoding == ModelEncoding::Sinusoidal) t += ", " + m.sinusoidalLayout;
     if (m.positionOffset > 0) {
       t += "; position 0 is row " + std::to_string(m.positionOffset) + " (" + m.positionOffsetRule + "), so " +
-           std::to_string(m.maxPositions - m.positionOffset) + " positions";
+           std::to_string(rows - m.positionOffset) + " positions";
     }
   }
   if (m.encoding == ModelEncoding::RelativeBuckets) {
@@ -151,7 +152,8 @@ json modelJson(const ModelConfig& m) {
   out["guess"] = m.guess.empty() ? json(nullptr) : json(m.guess);
   out["unread_keys"] = m.unreadKeys;
   if (m.encoding == ModelEncoding::Learned || m.encoding == ModelEncoding::Sinusoidal) {
-    out["table"] = {{"rows", m.maxPositions}, {"width", m.hiddenSize}, {"offset", m.positionOffset}};
+    const long long rows = m.maxPositions + (m.offsetRowsAdded ? m.positionOffset : 0);
+    out["table"] = {{"rows", rows}, {"width", m.hiddenSize}, {"offset", m.positionOffset}, {"positions", rows - m.positionOffset}};
     if (m.encoding == ModelEncoding::Sinusoidal) out["table"]["layout"] = m.sinusoidalLayout;
   }
   if (m.encoding == ModelEncoding::RelativeBuckets) {

@@ -48,6 +48,7 @@
 
 #include "core/attn_temperature.hpp"
 #include "core/rope.hpp"
+#include "core/sinusoidal.hpp"
 
 namespace posviz::cli {
 
@@ -106,7 +107,11 @@ struct ModelConfig {
   std::vector<std::string> unreadKeys;
   int positionOffset = 0;            // learned / sinusoidal tables: rows before position 0 (BART, OPT: 2)
   std::string positionOffsetRule;    // how the offset is decided, "" when 0
-  std::string sinusoidalLayout;      // "sin-first-half", "cos-first-half", "interleaved-sin-cos"
+  // The offset rows come on top of maxPositions (BART, OPT, M2M100: every position up to
+  // maxPositions has a row) rather than out of it (RoBERTa: maxPositions - offset positions).
+  bool offsetRowsAdded = false;
+  std::string sinusoidalLayout;      // "sin-first-half", "cos-first-half", "interleaved-sin-cos", with ", t2t spacing"
+  std::optional<SinusoidalLayout> sinusoidalCoreLayout;  // the same in core's terms; empty when core has no such layout
   int relativeBuckets = 0;           // T5: relative_attention_num_buckets
   int relativeMaxDistance = 0;       // T5: relative_attention_max_distance
   // Multi-head latent attention (DeepSeek-V2 paper, section 2.1.3): each head's q and k are

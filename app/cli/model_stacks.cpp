@@ -33,8 +33,9 @@ void readLearned(const Reader& r, const ModelTypeEntry& e, ModelConfig& c) {
     c.positionOffsetRule = "pad_token_id + 1";
   } else if (c.positionOffset > 0) {
     c.positionOffsetRule = "fixed by the family's code";
+    c.offsetRowsAdded = e.learnedOffsetRowsAdded;
   }
-  if (c.positionOffset >= c.maxPositions) {
+  if (!c.offsetRowsAdded && c.positionOffset >= c.maxPositions) {
     r.fail(e.learnedRowsKey.empty() ? "max_position_embeddings" : e.learnedRowsKey,
            "is " + std::to_string(c.maxPositions) + ", which leaves no row past the " + std::to_string(c.positionOffset) +
                " offset rows");
@@ -45,7 +46,14 @@ void readSinusoidal(const Reader& r, const ModelTypeEntry& e, ModelConfig& c) {
   c.maxPositions = rowsOf(r, e.sinusoidalRowsKey, c.maxPositions);
   c.positionOffset = e.sinusoidalOffset;
   if (c.positionOffset > 0) c.positionOffsetRule = "fixed by the family's code";
+  c.offsetRowsAdded = e.sinusoidalOffsetRowsAdded;
   c.sinusoidalLayout = e.sinusoidalLayout.empty() ? "sin-first-half" : e.sinusoidalLayout;
+  const bool t2t = e.sinusoidalSpacing == "t2t";
+  if (t2t) c.sinusoidalLayout += ", t2t spacing";
+  // Marian, Pegasus: the paper's frequencies in halves; fairseq (M2M100, XGLM) and Whisper:
+  // tensor2tensor's timescales in halves; the paper's own table interleaved.
+  if (e.sinusoidalLayout == "sin-first-half") c.sinusoidalCoreLayout = t2t ? SinusoidalLayout::Tensor2Tensor : SinusoidalLayout::Halves;
+  if (e.sinusoidalLayout == "interleaved-sin-cos" && !t2t) c.sinusoidalCoreLayout = SinusoidalLayout::Interleaved;
   if (c.hiddenSize <= 0) r.fail("d_model", "is missing (a sinusoidal table needs its width: d_model or hidden_size)");
   if (c.hiddenSize % 2 != 0) r.fail("d_model", "must be even for sin/cos pairs, got " + std::to_string(c.hiddenSize));
 }

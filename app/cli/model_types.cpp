@@ -53,11 +53,14 @@ void readSchemeParts(const json& e, ModelTypeEntry& m) {
     m.learnedRowsKey = str(*it, "rows_key");
     m.learnedOffset = integer(*it, "offset");
     m.learnedOffsetRule = str(*it, "offset_rule");
+    m.learnedOffsetRowsAdded = it->value("offset_rows_added", false);
   }
   if (auto it = e.find("sinusoidal"); it != e.end() && it->is_object()) {
     m.sinusoidalRowsKey = str(*it, "rows_key");
     m.sinusoidalLayout = str(*it, "layout");
     m.sinusoidalOffset = integer(*it, "offset");
+    m.sinusoidalSpacing = str(*it, "spacing");
+    m.sinusoidalOffsetRowsAdded = it->value("offset_rows_added", false);
   }
   if (auto it = e.find("relative"); it != e.end() && it->is_object()) {
     m.bucketsKey = str(*it, "buckets_key");

@@ -42,9 +42,12 @@ struct ModelTypeEntry {
   std::string learnedRowsKey;
   int learnedOffset = 0;            // rows before position 0 (BART, OPT: 2)
   std::string learnedOffsetRule;    // "fixed" or "pad_token_id+1" (RoBERTa)
+  bool learnedOffsetRowsAdded = false;     // the table has rows_key + offset rows (BART, OPT), not rows_key (RoBERTa)
   std::string sinusoidalRowsKey;
   std::string sinusoidalLayout;     // "sin-first-half", "cos-first-half", "interleaved-sin-cos"
   int sinusoidalOffset = 0;
+  bool sinusoidalOffsetRowsAdded = false;  // fairseq's make_weights(num_positions + offset)
+  std::string sinusoidalSpacing;    // "paper" (base^(-2i/d)) or "t2t" (log step over half - 1: fairseq, Whisper)
   std::string bucketsKey, maxDistanceKey;  // relative-buckets
   std::string layerKindsKey;               // "layer_types", "attn_layer_period", ...
   std::map<std::string, std::string> layerKindValues;  // layer type -> "attention" or "none"

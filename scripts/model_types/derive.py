@@ -473,6 +473,15 @@ def sin_layout(src):
     return None
 
 
+def sin_spacing(src):
+    """How the frequencies are spaced: "t2t" when the log step divides by (half - 1), as fairseq's
+    get_embedding (M2M100, XGLM) and Whisper's sinusoids do; "paper" for base^(-2i/d)."""
+    s = src.replace(" ", "")
+    if re.search(r"log\([^)]*\)\)?/\(\w+(//2)?-1\)", s):
+        return "t2t"
+    return "paper"
+
+
 class Analysis:
     """Positional features found in the closure of modeling defs bound to one config class."""
 
@@ -821,7 +830,10 @@ def derive(tf, source, overrides):
             if any("create_position_ids_from_input_ids" in x.name or "create_position_ids_from_input_ids" in x.attrs
                    for x in an.defs) and "padding_idx" in s:
                 offset, rule = 1, "pad_token_id+1"
-            learned = {"rows_key": rows_key or "", "offset": offset, "offset_rule": rule}
+            # BART, OPT: nn.Embedding(num_embeddings + self.offset): the offset rows come on top of
+            # rows_key, so every one of its positions has a row. RoBERTa: the table is rows_key long.
+            learned = {"rows_key": rows_key or "", "offset": offset, "offset_rule": rule,
+                       "offset_rows_added": bool(re.search(r"\w+\s*\+\s*self\.offset", ld.src)) and rule == "fixed"}
             if rule == "pad_token_id+1":
                 pad = defaults.get("pad_token_id", (None,))[0]
                 learned["offset"] = (pad + 1) if isinstance(pad, int) else 1
@@ -832,11 +844,13 @@ def derive(tf, source, overrides):
         if scheme == "sinusoidal":
             sd = feats["sinusoidal"]
             lay = sin_layout(sd.src)
+            builder = sd.src
             if lay is None:
                 for x in an.defs:
                     if "get_embedding" in [m.name for m in x.methods()] or x.name in ("sinusoids",):
                         lay = sin_layout(x.src)
                         if lay:
+                            builder = x.src
                             break
             rows_key = None
             for k in ("max_position_embeddings", "max_source_positions", "max_target_positions", "n_positions"):
@@ -847,7 +861,9 @@ def derive(tf, source, overrides):
             offset = int(m.group(1)) if m else 0
             if "padding_idx + 1" in sd.src or "padding_idx+1" in sd.src.replace(" ", ""):
                 offset = (defaults.get("pad_token_id", (1,))[0] or 0) + 1
-            e["sinusoidal"] = {"rows_key": rows_key or "", "layout": lay or "unknown", "offset": offset}
+            e["sinusoidal"] = {"rows_key": rows_key or "", "layout": lay or "unknown", "offset": offset,
+                               "spacing": sin_spacing(builder),
+                               "offset_rows_added": bool(re.search(r"\w+\s*\+\s*self\.offset", sd.src))}
             evidence.append(ev("sinusoidal", sd))
         if scheme == "relative-buckets":
             e["relative"] = {"buckets_key": "relative_attention_num_buckets" if "relative_attention_num_buckets" in defaults else "",

@@ -18,6 +18,7 @@
 #include "app/cli/model_config.hpp"
 #include "app/cli/model_types.hpp"
 #include "core/rope.hpp"
+#include "core/sinusoidal.hpp"
 #include "tests/support/cli_support.hpp"
 
 namespace fs = std::filesystem;
@@ -288,5 +289,37 @@ TEST_CASE("model types: a T5 config reaches the T5 views; odd bucket counts spli
   const posviz::test::CliRun gpt2 = posviz::test::runCli({"export", "t5-buckets", "--preset", "gpt2", "-o", out});
   CHECK(gpt2.code == 2);
   CHECK(contains(gpt2.err, "a T5-bucket model"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("model types: sinusoidal families in their own layout and offset rows") {
+  // Marian: the paper's frequencies, sines then cosines (MarianSinusoidalPositionalEmbedding);
+  // M2M100: fairseq's get_embedding, log step over half_dim - 1, 2 offset rows on top.
+  const ModelConfig marian = posviz::cli::loadModelConfig(kData + "published-configs/opus-mt-zh-en.json");
+  REQUIRE(marian.sinusoidalCoreLayout.has_value());
+  CHECK(*marian.sinusoidalCoreLayout == posviz::SinusoidalLayout::Halves);
+  const ModelConfig m2m = posviz::cli::loadModelConfig(kData + "class-default-configs/m2m_100.json");
+  REQUIRE(m2m.sinusoidalCoreLayout.has_value());
+  CHECK(*m2m.sinusoidalCoreLayout == posviz::SinusoidalLayout::Tensor2Tensor);
+  CHECK(m2m.positionOffset == 2);
+  CHECK(m2m.offsetRowsAdded);
+  const fs::path dir = fs::temp_directory_path() / "posviz-test-sin-config";
+  fs::create_directories(dir);
+  const std::string out = (dir / "s.json").string();
+  REQUIRE(posviz::test::runCli({"export", "sinusoidal", "--config", kData + "published-configs/opus-mt-zh-en.json", "--positions", "4",
+                                "-o", out}).code == 0);
+  const nlohmann::json j = nlohmann::json::parse(readText(out));
+  CHECK(j.at("params").at("layout") == "halves");
+  CHECK(j.at("params").at("d_model") == 512);
+  // BART's table: max_position_embeddings + 2 rows (BartLearnedPositionalEmbedding); RoBERTa's:
+  // max_position_embeddings rows, positions from pad_token_id + 1.
+  const posviz::test::CliRun bart = posviz::test::runCli({"model", "--config", kData + "published-configs/bart-base.json", "--json"});
+  const nlohmann::json bt = nlohmann::json::parse(bart.out).at("table");
+  CHECK(bt.at("rows") == 1026);
+  CHECK(bt.at("positions") == 1024);
+  const posviz::test::CliRun rob = posviz::test::runCli({"model", "--config", kData + "published-configs/distilroberta-base.json", "--json"});
+  const nlohmann::json rt = nlohmann::json::parse(rob.out).at("table");
+  CHECK(rt.at("rows") == 514);
+  CHECK(rt.at("positions") == 512);
   fs::remove_all(dir);
 }

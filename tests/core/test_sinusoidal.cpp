@@ -131,6 +131,30 @@ TEST_CASE("sinusoidal: the Tensor2Tensor grid is not a column permutation of the
   CHECK(sinusoidalFrequency(t2t(d), 1) == doctest::Approx(std::pow(10000.0, -1.0 / 7)));
 }
 
+TEST_CASE("sinusoidal: the halves layout (Marian, Pegasus) is the interleaved grid with sines first") {
+  // HF MarianSinusoidalPositionalEmbedding._init_weight: out[:, :d/2] = sin(pos / 10000^(2j/d)),
+  // out[:, d/2:] = cos(pos / 10000^(2j/d)), j = 0 .. d/2 - 1. Hand values for d = 4, pos = 1:
+  // sin(1), sin(0.01), cos(1), cos(0.01).
+  SinusoidalParams h = interleaved(4);
+  h.layout = SinusoidalLayout::Halves;
+  const std::vector<double> v = sinusoidalVector(h, 1.0);
+  CHECK(v[0] == doctest::Approx(std::sin(1.0)));
+  CHECK(v[1] == doctest::Approx(std::sin(0.01)));
+  CHECK(v[2] == doctest::Approx(std::cos(1.0)));
+  CHECK(v[3] == doctest::Approx(std::cos(0.01)));
+  const int d = 16, t = 40;
+  h.dModel = d;
+  const Grid a = sinusoidalGrid(interleaved(d), t), b = sinusoidalGrid(h, t);
+  for (int r = 0; r < t; ++r) {
+    for (int i = 0; i < d / 2; ++i) {
+      CHECK(b.at(r, i) == a.at(r, 2 * i));              // sin of pair i
+      CHECK(b.at(r, d / 2 + i) == a.at(r, 2 * i + 1));  // cos of pair i
+    }
+  }
+  CHECK(sinusoidalPairOfDim(h, d / 2 + 3) == 3);
+  CHECK_FALSE(sinusoidalDimIsSin(h, d / 2));
+}
+
 TEST_CASE("sinusoidal: offset property PE(pos+k) = M_k PE(pos), both layouts") {
   for (const SinusoidalParams& p : {interleaved(16), t2t(16), interleaved(6, 100.0), t2t(10, 500.0, 0.5)}) {
     for (double pos : {0.0, 5.0, 100.0, 1000.0}) {
@@ -327,7 +351,7 @@ TEST_CASE("sinusoidal: every bad argument is rejected with its name and value") 
   SUBCASE("layout") {
     SinusoidalParams p = interleaved(8);
     p.layout = static_cast<SinusoidalLayout>(5);
-    CHECK_THROWS_WITH_AS(sinusoidalGrid(p, 4), "sinusoidalGrid: layout must be Interleaved or Tensor2Tensor, got 5", std::invalid_argument);
+    CHECK_THROWS_WITH_AS(sinusoidalGrid(p, 4), "sinusoidalGrid: layout must be Interleaved, Tensor2Tensor or Halves, got 5", std::invalid_argument);
   }
   SUBCASE("positions and indices") {
     const SinusoidalParams p = interleaved(8);

@@ -16,13 +16,13 @@ TEST_CASE("gpu: a hidden GL 4.3 context compiles every embedded shader") {
   MESSAGE("GL renderer: " << gpu->renderer() << " (" << kind << ")");
 }
 
-TEST_CASE("gpu: sinusoidal grid matches core in both layouts, up to position 131256") {
+TEST_CASE("gpu: sinusoidal grid matches core in every layout, up to position 131256") {
   POSVIZ_REQUIRE_GPU(gpu);
   struct Size { int rows, dModel; };
   // 1 x 2 is a single cell pair; 17 x 30 and 257 x 130 are not multiples of the 16 x 16 workgroup.
   const Size sizes[] = {{1, 2}, {17, 30}, {257, 130}};
   const long long firstPositions[] = {0, 131000};
-  for (SinusoidalLayout layout : {SinusoidalLayout::Interleaved, SinusoidalLayout::Tensor2Tensor}) {
+  for (SinusoidalLayout layout : {SinusoidalLayout::Interleaved, SinusoidalLayout::Tensor2Tensor, SinusoidalLayout::Halves}) {
     for (const Size& s : sizes) {
       for (long long firstPos : firstPositions) {
         SinusoidalParams p;
@@ -38,7 +38,8 @@ TEST_CASE("gpu: sinusoidal grid matches core in both layouts, up to position 131
         CHECK(g->rows == s.rows);
         CHECK(g->cols == s.dModel);
         const Grid cpu = sinusoidalGrid(p, s.rows, firstPos);
-        const std::string layoutName = layout == SinusoidalLayout::Interleaved ? "interleaved" : "t2t";
+        const std::string layoutName = layout == SinusoidalLayout::Interleaved ? "interleaved"
+                                     : layout == SinusoidalLayout::Halves    ? "halves" : "t2t";
         POSVIZ_CHECK_GRIDS_MATCH("sinusoidal " << layoutName << " from pos " << firstPos,
                                  g->readBack(), cpu, false);
       }
@@ -54,7 +55,8 @@ TEST_CASE("gpu: an 8192 x 256 sinusoidal window ending at position 131071 matche
     p.layout = layout;
     std::optional<GpuGrid> g = gpu->sinusoidalGrid(p, 8192, 131072 - 8192);
     REQUIRE_MESSAGE(g.has_value(), gpu->lastError());
-    const std::string layoutName = layout == SinusoidalLayout::Interleaved ? "interleaved" : "t2t";
+    const std::string layoutName = layout == SinusoidalLayout::Interleaved ? "interleaved"
+                                     : layout == SinusoidalLayout::Halves    ? "halves" : "t2t";
     POSVIZ_CHECK_GRIDS_MATCH("sinusoidal " << layoutName << " (largest)", g->readBack(),
                              sinusoidalGrid(p, 8192, 131072 - 8192), false);
   }

@@ -63,15 +63,15 @@ TEST_CASE("relative view: a change recomputes, impossible combinations are clamp
   CHECK(s.buckets.at(0, 5) == 0.0f);   // causal: the future is bucket 0
 
   s.t5Causal = false;
-  s.numBuckets = 7;                    // bidirectional needs an even count
-  s.maxDistance = 2;                   // below the exact range
+  s.numBuckets = 7;                    // odd: 3 a side (num_buckets // 2), exact range 1
+  s.maxDistance = 1;                   // below the exact range
   s.kerplePower = true;
   s.kerpleR2 = 5.0f;                   // the power kernel allows r2 <= 2
   s.dirty = true;
   updateRelativePanel(s);
   CHECK(s.error.empty());
-  CHECK(s.numBuckets == 8);
-  CHECK(s.maxDistance == 3);
+  CHECK(s.numBuckets == 7);
+  CHECK(s.maxDistance == 2);
   CHECK(s.kerpleR2 == 2.0f);
 
   s.fireThreshold = 20.0f;
@@ -81,7 +81,7 @@ TEST_CASE("relative view: a change recomputes, impossible combinations are clamp
   saveRelativePanel(s, j);
   RelativePanelState t;
   loadRelativePanel(t, j);
-  CHECK(t.numBuckets == 8);
+  CHECK(t.numBuckets == 7);
   CHECK(t.kerplePower);
   CHECK(t.fireThreshold == 20.0f);
   CHECK(t.scaleBase == 100.0f);

@@ -25,9 +25,10 @@ inline const Param kBase{.key = "base", .flag = "--base", .label = "base", .kind
                          .log = true, .minExclusive = true, .format = "%.0f",
                          .help = "frequency base: pair i turns at angle pos / base^(2i/d_model) (t2t: the max timescale)"};
 inline const Param kLayout{.key = "layout", .flag = "--layout", .label = "layout", .kind = ParamKind::Choice,
-                           .min = 0, .max = 1, .def = static_cast<double>(SinusoidalParams{}.layout),
-                           .help = "where sin and cos sit: interleaved (sin, cos per pair, the paper) or t2t (all sines, then all cosines)",
-                           .choices = {"interleaved", "t2t|tensor2tensor"}};
+                           .min = 0, .max = 2, .def = static_cast<double>(SinusoidalParams{}.layout),
+                           .help = "where sin and cos sit: interleaved (sin, cos per pair, the paper), t2t (all sines, then all "
+                                   "cosines, timescales spaced by n-1) or halves (the paper's frequencies, sines then cosines: Marian, Pegasus)",
+                           .choices = {"interleaved", "t2t|tensor2tensor", "halves"}};
 inline const Param kPositions{.key = "positions", .flag = "--positions", .label = "positions", .kind = ParamKind::Int,
                               .min = 1, .max = kIntMax, .def = 512, .sliderMin = 1, .sliderMax = kIntMax,
                               .log = true, .unit = "positions", .help = "rows of the table: N positions from the first"};

@@ -24,7 +24,9 @@ void sinusoidalDefaults(Request& r) {
 
 // Any model's width (config_readings.hpp); the grid's length stays --positions.
 void sinusoidalModel(Request& r, const ModelConfig& m, const std::string&) {
-  if (const auto reading = readSinusoidalConfig(m); reading && reading->dModel) r.dModel = *reading->dModel;
+  const auto reading = readSinusoidalConfig(m);
+  if (reading && reading->dModel) r.dModel = *reading->dModel;
+  if (reading && reading->layout) r.sin.layout = *reading->layout;
 }
 
 void sinusoidalParse(Request& r, const ParsedOptions& o) {
@@ -40,7 +42,7 @@ std::uint64_t sinusoidalElements(const Request& r) {
 void describeSinusoidal(Dataset& d, const Request& r) {
   const SinusoidalParams& p = r.sin;
   d.document["params"] = {{"d_model", p.dModel}, {"base", p.base},
-                          {"layout", p.layout == SinusoidalLayout::Interleaved ? "interleaved" : "t2t"},
+                          {"layout", std::string(table::kLayout.choiceName(static_cast<int>(p.layout)))},
                           {"positions", r.positions}, {"first_position", r.firstPos}};
   d.rowTitle = "position";
   d.colTitle = "dimension";
@@ -106,7 +108,7 @@ Dataset computeSimilarity(const Request& r, const ExportProgress& progress) {
   d.grid = sinusoidalSimilarityGrid(r.sin, r.positions);
   d.shape = {r.positions, r.positions};
   d.document["params"] = {{"d_model", r.sin.dModel}, {"base", r.sin.base},
-                          {"layout", r.sin.layout == SinusoidalLayout::Interleaved ? "interleaved" : "t2t"},
+                          {"layout", std::string(table::kLayout.choiceName(static_cast<int>(r.sin.layout)))},
                           {"positions", r.positions}};
   d.rowTitle = "position a";
   d.colTitle = "position b";

@@ -50,9 +50,11 @@ XposParams xposParams(const RelativePanelState& s) { return {s.headDim, s.ropeBa
 // The power kernel is conditionally positive definite only for r2 <= 2 (Chi et al. 2022).
 constexpr double kPowerMaxR2 = 2.0;
 
-// The sliders cannot express every constraint: bidirectional buckets come in pairs, and
-// max_distance must lie above the exact range.
+// The sliders cannot express every constraint: bidirectional buckets need 2 exact ones a side
+// (an odd count is split as HF splits it, num_buckets // 2), and max_distance must lie above the
+// exact range.
 void clampParameters(RelativePanelState& s) {
+  if (!s.t5Causal) s.numBuckets = std::max(s.numBuckets, 4);
   const int exact = (s.t5Causal ? s.numBuckets : s.numBuckets / 2) / 2;
   s.maxDistance = std::max(s.maxDistance, exact + 1);
   s.t5Head = std::clamp(s.t5Head, 0, s.t5Heads - 1);

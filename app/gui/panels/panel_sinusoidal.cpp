@@ -40,7 +40,7 @@ constexpr int kMaxClocks = 64;
 
 std::string omegaFormula(const SinusoidalParams& p, int pair) {
   char buf[160];
-  if (p.layout == SinusoidalLayout::Interleaved) {
+  if (p.layout != SinusoidalLayout::Tensor2Tensor) {
     std::snprintf(buf, sizeof buf, "theta_%d = base^(-2*%d/%d) = %s^(%s) = %s", pair, pair, p.dModel,
                   formatShort(p.base, 6).c_str(), formatShort(-2.0 * pair / p.dModel, 4).c_str(),
                   formatShort(sinusoidalFrequency(p, pair), 6).c_str());
@@ -143,7 +143,8 @@ void drawControls(SinusoidalPanelState& s, AppContext& ctx) {
   changed |= paramChoice(table::kLayout, s.params.layout,
       "interleaved (the paper): PE(pos, 2i) = sin(pos*theta_i), PE(pos, 2i+1) = cos(pos*theta_i), theta_i = base^(-2i/d_model).\n"
       "t2t (tensor2tensor's get_timing_signal_1d): all sines, then all cosines; theta_i = min_ts * exp(-i*ln(base/min_ts)/(n-1)), "
-      "n = d_model/2. Not a column permutation of the interleaved matrix: it divides by n-1.");
+      "n = d_model/2. Not a column permutation of the interleaved matrix: it divides by n-1.\n"
+      "halves (Marian, Pegasus): the paper's theta_i, all sines then all cosines: the interleaved matrix with its columns reordered.");
   changed |= paramSlider(table::kBase, s.params.base,
                          "theta_i = base^(-2i/d_model): the slowest pair turns once every 2*pi*base^((d-2)/d) positions. "
                          "The paper uses 10000.");
@@ -651,6 +652,7 @@ void applySinusoidalConfig(SinusoidalPanelState& s, const cli::ModelConfig& c, C
   if (reading->dModel) {
     s.params.dModel = static_cast<int>(fitConfigParam("Sinusoidal", "hidden_size", table::kDModel, *reading->dModel, notes));
   }
+  if (reading->layout) s.params.layout = *reading->layout;
   if (reading->maxPositions) {
     s.numPositions = static_cast<int>(fitConfigParam("Sinusoidal", "max_position_embeddings", table::kPositions,
                                                      static_cast<double>(*reading->maxPositions), notes));
