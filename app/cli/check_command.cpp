@@ -26,15 +26,20 @@ const char* kUsage =
     "  0, 1, ... unless --positions or --first-position says otherwise.\n"
     "  exit 0: matches (up to rounding); 1: differs, with the diagnosis; 2: bad input\n";
 
-struct CheckArgs {
+struct CheckArgs : CheckFiles {
   std::string config, preset, layerType;
-  std::map<std::string, std::string> files;  // "inv-freq", "cos", "sin", "q", "rotated", "positions"
-  std::optional<long long> firstPosition;
 };
 
-struct BadInput : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using BadInput = CheckInputError;
+
+void checkCombination(const CheckFiles& a) {
+  const bool inv = a.files.count("inv-freq") != 0, cs = a.files.count("cos") + a.files.count("sin") != 0,
+             rot = a.files.count("q") + a.files.count("rotated") != 0;
+  if (inv + cs + rot != 1) throw BadInput("give one of --inv-freq, --cos with --sin, or --q with --rotated");
+  if (cs && a.files.size() - a.files.count("positions") != 2) throw BadInput("--cos and --sin go together");
+  if (rot && a.files.size() - a.files.count("positions") != 2) throw BadInput("--q and --rotated go together");
+  if (a.files.count("positions") != 0 && a.firstPosition) throw BadInput("give --positions or --first-position, not both");
+}
 
 CheckArgs parseArgs(const std::vector<std::string>& args) {
   CheckArgs a;
@@ -59,12 +64,7 @@ CheckArgs parseArgs(const std::vector<std::string>& args) {
     }
   }
   if (a.config.empty() == a.preset.empty()) throw BadInput("give exactly one of --config FILE or --preset NAME");
-  const bool inv = a.files.count("inv-freq") != 0, cs = a.files.count("cos") + a.files.count("sin") != 0,
-             rot = a.files.count("q") + a.files.count("rotated") != 0;
-  if (inv + cs + rot != 1) throw BadInput("give one of --inv-freq, --cos with --sin, or --q with --rotated");
-  if (cs && a.files.size() - a.files.count("positions") != 2) throw BadInput("--cos and --sin go together");
-  if (rot && a.files.size() - a.files.count("positions") != 2) throw BadInput("--q and --rotated go together");
-  if (a.files.count("positions") != 0 && a.firstPosition) throw BadInput("give --positions or --first-position, not both");
+  checkCombination(a);
   return a;
 }
 
@@ -92,7 +92,7 @@ std::pair<std::size_t, int> rowsCols(const Loaded& l, const std::string& what) {
   return {l.values.size() / cols, static_cast<int>(cols)};
 }
 
-std::vector<double> positionsFor(const CheckArgs& a, std::size_t rows) {
+std::vector<double> positionsFor(const CheckFiles& a, std::size_t rows) {
   if (auto it = a.files.find("positions"); it != a.files.end()) {
     Loaded p = load(it->second);
     if (p.values.size() != rows) {
@@ -108,7 +108,10 @@ std::vector<double> positionsFor(const CheckArgs& a, std::size_t rows) {
   return pos;
 }
 
-RopeCheckInput buildInput(const CheckArgs& a, const RopeParams& p) {
+}  // namespace
+
+RopeCheckInput loadCheckInput(const CheckFiles& a, const RopeParams& p) {
+  checkCombination(a);
   RopeCheckInput in;
   in.params = p;
   if (auto it = a.files.find("inv-freq"); it != a.files.end()) {
@@ -132,6 +135,8 @@ RopeCheckInput buildInput(const CheckArgs& a, const RopeParams& p) {
   (cs ? in.sin : in.rotated) = std::move(y.values);
   return in;
 }
+
+namespace {
 
 std::string referenceText(const ModelConfig& m, const RopeParams& p) {
   std::ostringstream os;
@@ -158,7 +163,7 @@ int runCheckCommand(const std::vector<std::string>& args) {
     const std::optional<std::string> layer = a.layerType.empty() ? std::nullopt : std::optional<std::string>(a.layerType);
     const std::optional<RopeParams> p = readRopeConfig(m, layer, m.name);
     if (!p) throw BadInput(m.name + " uses no RoPE (" + layerKindList(m, false) + "): there is nothing to check");
-    const RopeCheckInput in = buildInput(a, *p);
+    const RopeCheckInput in = loadCheckInput(a, *p);
     const RopeCheckResult r = checkRope(in);
     std::cout << "reference: " << referenceText(m, *p) << "\n";
     std::cout << (r.match ? "MATCH: " : "MISMATCH: ") << r.verdict << "\n";

@@ -11,11 +11,29 @@
 // values match the reference up to rounding, 1 with the diagnosis when they do not, 2 on bad input.
 #pragma once
 
+#include <map>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "core/rope_check.hpp"
 
 namespace posviz::cli {
 
 int runCheckCommand(const std::vector<std::string>& args);
+
+// The tensors to check, by role: "inv-freq", or "cos" and "sin", or "q" and "rotated"; optional
+// "positions". The Model tab's check reads the same files the same way.
+struct CheckFiles {
+  std::map<std::string, std::string> files;
+  std::optional<long long> firstPosition;
+};
+struct CheckInputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// Reads the .npy files into a check of the model's RoPE p; CheckInputError (or NpyError) naming
+// the file or shape that is wrong.
+RopeCheckInput loadCheckInput(const CheckFiles& f, const RopeParams& p);
 
 }  // namespace posviz::cli

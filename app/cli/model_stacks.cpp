@@ -109,11 +109,18 @@ bool readEncoderDecoder(const Reader& r, const ModelTypeEntry* e, ModelConfig& c
   const long long enc = layersOf(r, {"encoder_layers", "num_layers"}, e != nullptr ? static_cast<long long>(e->defaultNumber("num_layers").value_or(e->defaultNumber("encoder_layers").value_or(0))) : 0);
   const long long dec = layersOf(r, {"decoder_layers", "num_decoder_layers"}, enc);
   const LayerScheme s = layerSchemeOf(c.encoding);
+  // Whisper's encoder: a frozen sinusoidal table of its own length beside the decoder's learned one.
+  const bool ownEncoder = e != nullptr && e->encoderScheme == "sinusoidal";
+  if (ownEncoder) {
+    const long long rows = rowsOf(r, e->encoderRowsKey, 0);
+    c.extras.push_back("encoder positions: a frozen sinusoidal table of " + std::to_string(rows) + " rows (" + e->encoderRowsKey +
+                       "), " + e->encoderLayout + (e->encoderSpacing == "t2t" ? ", t2t spacing" : "") + ", added to the encoder's input");
+  }
   c.layerKinds.clear();
   for (const auto& [name, n] : {std::pair<const char*, long long>{"encoder", enc}, {"decoder", dec}}) {
     LayerKind k;
     k.attention = name;
-    k.scheme = s;
+    k.scheme = ownEncoder && std::string(name) == "encoder" ? LayerScheme::Sinusoidal : s;
     for (int i = 0; i < n; ++i) k.layers.push_back(i);
     c.layerKinds.push_back(std::move(k));
   }

@@ -62,6 +62,12 @@ void readSchemeParts(const json& e, ModelTypeEntry& m) {
     m.sinusoidalSpacing = str(*it, "spacing");
     m.sinusoidalOffsetRowsAdded = it->value("offset_rows_added", false);
   }
+  if (auto it = e.find("encoder"); it != e.end() && it->is_object()) {
+    m.encoderScheme = str(*it, "scheme");
+    m.encoderRowsKey = str(*it, "rows_key");
+    m.encoderLayout = str(*it, "layout");
+    m.encoderSpacing = str(*it, "spacing");
+  }
   if (auto it = e.find("relative"); it != e.end() && it->is_object()) {
     m.bucketsKey = str(*it, "buckets_key");
     m.maxDistanceKey = str(*it, "max_distance_key");

@@ -49,6 +49,9 @@ struct ModelTypeEntry {
   bool sinusoidalOffsetRowsAdded = false;  // fairseq's make_weights(num_positions + offset)
   std::string sinusoidalSpacing;    // "paper" (base^(-2i/d)) or "t2t" (log step over half - 1: fairseq, Whisper)
   std::string bucketsKey, maxDistanceKey;  // relative-buckets
+  // Encoder-decoder models whose encoder uses another scheme than the text decoder (Whisper: a
+  // frozen sinusoidal table of max_source_positions rows): "" when both stacks share one.
+  std::string encoderScheme, encoderRowsKey, encoderLayout, encoderSpacing;
   std::string layerKindsKey;               // "layer_types", "attn_layer_period", ...
   std::map<std::string, std::string> layerKindValues;  // layer type -> "attention" or "none"
   std::string layerKindsRule;

@@ -323,3 +323,20 @@ TEST_CASE("model types: sinusoidal families in their own layout and offset rows"
   CHECK(rt.at("positions") == 512);
   fs::remove_all(dir);
 }
+
+TEST_CASE("model types: Whisper's encoder is sinusoidal, its decoder learned") {
+  // modeling_whisper.py: WhisperEncoder's nn.Embedding(max_source_positions) is filled from
+  // sinusoids() and frozen; WhisperDecoder uses WhisperPositionalEmbedding(max_target_positions).
+  const ModelConfig w = posviz::cli::loadModelConfig(kData + "published-configs/whisper-medium.json");
+  CHECK(w.encoding == ModelEncoding::Learned);
+  CHECK(w.maxPositions == 448);
+  const posviz::cli::LayerKind* enc = posviz::cli::findLayerKind(w, "encoder");
+  const posviz::cli::LayerKind* dec = posviz::cli::findLayerKind(w, "decoder");
+  REQUIRE(enc != nullptr);
+  REQUIRE(dec != nullptr);
+  CHECK(enc->scheme == LayerScheme::Sinusoidal);
+  CHECK(dec->scheme == LayerScheme::Learned);
+  bool said = false;
+  for (const std::string& e : w.extras) said = said || contains(e, "frozen sinusoidal table of 1500 rows (max_source_positions)");
+  CHECK(said);
+}

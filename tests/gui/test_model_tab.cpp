@@ -2,7 +2,9 @@
 // with their differences marked, and the wavelength plot drawn with them.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include "app/cli/model_config.hpp"
@@ -13,15 +15,27 @@
 
 using namespace posviz::app;
 
+namespace {
+
+// A window on the Model tab showing a preset (nullptr without a display).
+std::unique_ptr<AppShell> modelTabWith(const std::string& preset) {
+  auto app = testing::makeTestShell(1440, 900);
+  if (!app) return app;
+  app->selectPanel(findPanel("model"));
+  ConfigNotes notes;
+  applyModelPanelConfig(app->state().model, posviz::cli::loadPreset(preset), notes);
+  return app;
+}
+
+}  // namespace
+
 TEST_SUITE("app") {
 
 TEST_CASE("model tab: compared models give one row per property, the differing ones marked, and draw") {
-  auto app = testing::makeTestShell(1440, 900);
+  auto app = modelTabWith("llama-3.1-8b");
   if (!app) return;
-  app->selectPanel(findPanel("model"));
   ModelPanelState& s = app->state().model;
   ConfigNotes notes;
-  applyModelPanelConfig(s, posviz::cli::loadPreset("llama-3.1-8b"), notes);
   CHECK(s.rows.empty());  // nothing to compare yet
   s.others.push_back(posviz::cli::loadPreset("llama-2-7b"));
   s.others.push_back(posviz::cli::loadPreset("gemma-3-4b-it"));
@@ -68,6 +82,39 @@ TEST_CASE("model tab: a T5 config sets the Relative tab's buckets, max distance 
   CHECK(a.relative.numBuckets == 32);   // relative_attention_num_buckets
   CHECK(a.relative.maxDistance == 128);  // relative_attention_max_distance
   CHECK(a.relative.t5Heads == 16);       // num_heads
+}
+
+TEST_CASE("model tab: Check my RoPE names the mistake in the user's cos and sin, as posviz check does") {
+  auto app = modelTabWith("llama-3.1-8b");
+  if (!app) return;
+  ModelPanelState& s = app->state().model;
+  ConfigNotes notes;
+  const std::string dir = POSVIZ_SOURCE_DIR "/tests/data/rope-check/llama31-repeat-interleave/";
+  std::snprintf(s.checkCos, sizeof s.checkCos, "%s", (dir + "cos.npy").c_str());
+  std::snprintf(s.checkSin, sizeof s.checkSin, "%s", (dir + "sin.npy").c_str());
+  runModelCheck(s);  // the Check button
+  CHECK_FALSE(s.checkMatch);
+  CHECK(s.checkVerdict.find("pairing layout swapped") != std::string::npos);
+  // The right tensors match, up to float32 rounding.
+  const std::string right = POSVIZ_SOURCE_DIR "/tests/data/rope-check/llama31-cos-sin/";
+  std::snprintf(s.checkCos, sizeof s.checkCos, "%s", (right + "cos.npy").c_str());
+  std::snprintf(s.checkSin, sizeof s.checkSin, "%s", (right + "sin.npy").c_str());
+  runModelCheck(s);
+  CHECK(s.checkMatch);
+  CHECK(s.checkVerdict.find("float32 rounding") != std::string::npos);
+  // A missing file is said, not thrown.
+  std::snprintf(s.checkSin, sizeof s.checkSin, "%s", "/nonexistent/sin.npy");
+  runModelCheck(s);
+  CHECK_FALSE(s.checkMatch);
+  CHECK(s.checkVerdict.rfind("Cannot check: ", 0) == 0);
+  std::snprintf(s.checkCos, sizeof s.checkCos, "%s", (dir + "cos.npy").c_str());
+  std::snprintf(s.checkSin, sizeof s.checkSin, "%s", (dir + "sin.npy").c_str());
+  runModelCheck(s);
+  CHECK(s.checkVerdict.find("pairing layout swapped") != std::string::npos);
+  const std::string path = (std::filesystem::temp_directory_path() / "posviz-model-check.png").string();
+  CHECK(app->renderUntilIdle(3, 60.0));
+  std::string error;
+  CHECK(app->frame(path, &error));
 }
 
 }  // TEST_SUITE

@@ -244,6 +244,7 @@ std::optional<int> drawModelPanel(ModelPanelState& s, AppContext& /*ctx*/) {
   if (const std::string t = cli::tableText(m); !t.empty()) ImGui::BulletText("%s", t.c_str());
   ImGui::Spacing();
   drawModelCompare(s);
+  drawModelCheck(s);
   drawModelWavelengths(s);
   drawTemperature(s);
   return open;

@@ -35,6 +35,10 @@ struct ModelPanelState {
   int addPreset = 0;                  // the preset the Compare with combo shows
   char addPath[1024] = {};            // a config file to add
   std::string addError;
+  // Check my RoPE (posviz check): .npy paths, and the last verdict for the selected layer kind.
+  char checkInvFreq[1024] = {}, checkCos[1024] = {}, checkSin[1024] = {};
+  std::string checkVerdict;
+  bool checkMatch = false;
 };
 
 // panel_model_compare.cpp: the engineers' part of the tab.
@@ -45,6 +49,10 @@ void drawModelWavelengths(const ModelPanelState& s);
 // The Compare with row (add a preset or a file, clear) and the table of differences.
 void drawModelCompare(ModelPanelState& s);
 void rebuildCompareRows(ModelPanelState& s);
+// panel_model_check.cpp: the selected RoPE kind against the user's inv_freq or cos/sin .npy files
+// (core/rope_check, as posviz check reads them).
+void drawModelCheck(ModelPanelState& s);
+void runModelCheck(ModelPanelState& s);  // the Check button: fills checkVerdict and checkMatch
 
 // The layer kind whose "Open" button was pressed this frame, if any.
 std::optional<int> drawModelPanel(ModelPanelState& s, AppContext& ctx);
