@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -339,4 +340,29 @@ TEST_CASE("model types: Whisper's encoder is sinusoidal, its decoder learned") {
   bool said = false;
   for (const std::string& e : w.extras) said = said || contains(e, "frozen sinusoidal table of 1500 rows (max_source_positions)");
   CHECK(said);
+}
+
+TEST_CASE("model types: Llama 4's NoPE-layer temperature read from --config") {
+  // modeling_llama4.py Llama4TextAttention: attn_scales = log(floor((pos + 1) / floor_scale) + 1)
+  // * attn_scale + 1. With floor_scale 4096 and attn_scale 0.2, position 4095 is the first step:
+  // 1 + 0.2 ln 2 = 1.13862943611...; the class defaults (8192, 0.1) step at 8191 to 1 + 0.1 ln 2.
+  const fs::path dir = fs::temp_directory_path() / "posviz-test-nope-temperature";
+  fs::create_directories(dir);
+  { std::ofstream(dir / "l4.json") << R"({"model_type": "llama4_text", "floor_scale": 4096, "attn_scale": 0.2, "hidden_size": 5120,
+                                         "num_attention_heads": 40, "num_hidden_layers": 48})"; }
+  const std::string out = (dir / "t.json").string();
+  REQUIRE(posviz::test::runCli({"export", "nope-temperature", "--config", (dir / "l4.json").string(), "--positions", "3",
+                                "--position", "4094", "-o", out}).code == 0);
+  const nlohmann::json j = nlohmann::json::parse(readText(out));
+  CHECK(j.at("scale")[0] == 1.0);
+  CHECK(j.at("scale")[1].get<double>() == doctest::Approx(1.0 + 0.2 * std::log(2.0)).epsilon(1e-14));
+  REQUIRE(posviz::test::runCli({"export", "nope-temperature", "--config", kData + "class-default-configs/llama4_text.json",
+                                "--positions", "2", "--position", "8190", "-o", out}).code == 0);
+  const nlohmann::json d = nlohmann::json::parse(readText(out));
+  CHECK(d.at("params").at("floor_scale") == 8192.0);
+  CHECK(d.at("scale")[1].get<double>() == doctest::Approx(1.0 + 0.1 * std::log(2.0)).epsilon(1e-14));
+  const posviz::test::CliRun llama2 = posviz::test::runCli({"export", "nope-temperature", "--preset", "llama-2-7b", "-o", out});
+  CHECK(llama2.code == 2);
+  CHECK(contains(llama2.err, "needs a model with Llama 4's NoPE-layer attention temperature"));
+  fs::remove_all(dir);
 }

@@ -103,6 +103,13 @@ Dataset computeAxialScores(const Request& r, const ExportProgress& progress) {
 
 void temperatureDefaults(Request& r) { r.positions = 65536; }
 
+// --config / --preset: a Llama 4 text config's floor_scale and attn_scale (its class defaults where
+// the file is silent), when attn_temperature_tuning is on.
+void temperatureModel(Request& r, const ModelConfig& m, const std::string& source) {
+  if (!m.nopeTemperature) modelMismatch(r, m, source, "a model with Llama 4's NoPE-layer attention temperature");
+  r.temperature = *m.nopeTemperature;
+}
+
 void temperatureParse(Request& r, const ParsedOptions& o) {
   readParam(o, params::temperature::kFloorScale, r.temperature.floorScale);
   readParam(o, params::temperature::kAttnScale, r.temperature.attnScale);
@@ -168,12 +175,13 @@ std::vector<ViewDef> axialViews() {
   temperature.layout = ".npy: (positions,) scales; .csv: position,scale; .json: position, scale, params, formula";
   temperature.exactDouble = true;
   temperature.buildsDocument = true;
-  temperature.options = {"--positions", "--position", "--floor-scale", "--attn-scale"};
+  temperature.options = {"--positions", "--position", "--floor-scale", "--attn-scale", "--config", "--preset"};
   temperature.params = {&params::temperature::kFloorScale, &params::temperature::kAttnScale};
   temperature.setDefaults = temperatureDefaults;
   temperature.parse = temperatureParse;
   temperature.elements = temperatureElements;
   temperature.compute = computeTemperature;
+  temperature.applyModel = temperatureModel;
   return {angles, scores, temperature};
 }
 
