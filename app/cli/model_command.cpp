@@ -29,16 +29,19 @@ std::string num(double v) {
   return os.str();
 }
 
+
+}  // namespace
+
 std::string scalingText(const RopeScaling& s) {
   if (s.method == ScalingMethod::None) return "no scaling";
-  std::string t = std::string(scalingName(s.method)) + " x" + num(s.factor) + " from " + std::to_string(s.originalMaxPositions);
+  // Linear and static NTK scale by the factor alone; the others read the trained length L0.
+  const bool usesL0 = s.method != ScalingMethod::Linear && s.method != ScalingMethod::NtkAware;
+  std::string t = std::string(scalingName(s.method)) + " x" + num(s.factor) + (usesL0 ? " from " + std::to_string(s.originalMaxPositions) : "");
   if (s.method == ScalingMethod::Yarn) t += ", beta " + num(s.betaFast) + "/" + num(s.betaSlow);
   if (s.method == ScalingMethod::Llama3) t += ", low/high freq factor " + num(s.lowFreqFactor) + "/" + num(s.highFreqFactor);
   if (s.method == ScalingMethod::LongRope) t += ", " + std::to_string(s.shortFactor.size()) + " short/long factors";
   return t;
 }
-
-}  // namespace
 
 std::string layerKindText(const LayerKind& k) {
   switch (k.scheme) {

@@ -18,7 +18,9 @@ namespace posviz::cli {
 int runModelCommand(const std::vector<std::string>& args);
 
 std::string layerRangesText(const std::vector<int>& layers);  // {0,1,2,5} -> "0-2, 5"
-std::string layerKindText(const LayerKind& k);            // "RoPE, rotary dims 64 of head_dim 128, ..."
+std::string layerKindText(const LayerKind& k);
+// "llama3 x8 from 8192", "linear x8" (no trained length: linear and static NTK do not read one), "no scaling".
+std::string scalingText(const RopeScaling& s);            // "RoPE, rotary dims 64 of head_dim 128, ..."
 // Learned / sinusoidal table rows, width and offset, or T5's buckets; "" for other schemes.
 std::string tableText(const ModelConfig& m);
 // What multi-head latent attention rotates and what it does not; "" for other attention.

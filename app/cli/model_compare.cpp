@@ -48,7 +48,7 @@ Field ropeField(const std::function<std::string(const RopeParams&)>& f, const st
 std::string scalingOf(const RopeParams& p) {
   const RopeScaling& s = p.scaling;
   if (s.method == ScalingMethod::None) return "none";
-  return std::string(scalingName(s.method)) + " x" + num(s.factor) + " from " + std::to_string(s.originalMaxPositions);
+  return scalingText(s);
 }
 
 std::vector<std::pair<std::string, Field>> fields() {
