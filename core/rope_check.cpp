@@ -181,7 +181,6 @@ void addWidthVariants(const RopeCheckInput& in, const Variant& ref, std::vector<
   Variant w = base("wrong-width", "partial rotary over the wrong width: the values rotate the whole head_dim " + std::to_string(p.headDim) +
                                       ", the model rotates " + std::to_string(rot) + " dims",
                    whole);
-  w.layout = ref.layout;
   out.push_back(w);
   // The exponent over head_dim instead of the rotary dims: base^(-2i/head_dim) for the rotary pairs.
   Variant e = ref;

@@ -18,14 +18,6 @@ std::string num(double v) {
   return os.str();
 }
 
-// The RoPE kind a row describes: the full-attention layers', else the first RoPE kind.
-const LayerKind* ropeKind(const ModelConfig& m, const std::string& attention) {
-  for (const LayerKind& k : m.layerKinds) {
-    if (k.scheme == LayerScheme::Rope && (attention.empty() || k.attention == attention)) return &k;
-  }
-  return nullptr;
-}
-
 std::string kindsText(const ModelConfig& m) {
   std::string t;
   for (const LayerKind& k : m.layerKinds) {
@@ -36,12 +28,23 @@ std::string kindsText(const ModelConfig& m) {
 
 using Field = std::function<std::string(const ModelConfig&)>;
 
-// A RoPE property of the full-attention (or first RoPE) layers, "-" for a model without RoPE.
-Field ropeField(const std::function<std::string(const RopeParams&)>& f, const std::string& attention = "") {
-  return [f, attention](const ModelConfig& m) {
-    const LayerKind* k = ropeKind(m, attention);
-    if (k == nullptr && attention.empty()) k = ropeKind(m, "");
+using RopeText = std::function<std::string(const RopeParams&)>;
+
+// A RoPE property of the model's main RoPE (mainRopeKind), "-" for a model without RoPE.
+Field mainRope(const RopeText& f) {
+  return [f](const ModelConfig& m) {
+    const LayerKind* k = mainRopeKind(m);
     return k == nullptr ? std::string("-") : f(k->rope);
+  };
+}
+
+// The same of the rotating layers of one attention kind ("sliding_attention"), "-" when none rotate.
+Field kindRope(const RopeText& f, const std::string& attention) {
+  return [f, attention](const ModelConfig& m) {
+    for (const LayerKind& k : m.layerKinds) {
+      if (k.scheme == LayerScheme::Rope && k.attention == attention) return f(k.rope);
+    }
+    return std::string("-");
   };
 }
 
@@ -52,27 +55,20 @@ std::string scalingOf(const RopeParams& p) {
 }
 
 std::vector<std::pair<std::string, Field>> fields() {
-  auto full = [](const std::function<std::string(const RopeParams&)>& f) {
-    return [f](const ModelConfig& m) {
-      const LayerKind* k = findLayerKind(m, "full_attention");
-      if (k == nullptr || k->scheme != LayerScheme::Rope) k = ropeKind(m, "");
-      return k == nullptr ? std::string("-") : f(k->rope);
-    };
-  };
   return {
       {"model_type", [](const ModelConfig& m) { return m.modelType.empty() ? std::string("-") : m.modelType; }},
       {"layers", [](const ModelConfig& m) { return std::to_string(m.numLayers); }},
       {"layer kinds", kindsText},
       {"max positions", [](const ModelConfig& m) { return std::to_string(m.maxPositions); }},
       {"heads", [](const ModelConfig& m) { return std::to_string(m.numHeads); }},
-      {"RoPE head_dim", full([](const RopeParams& p) { return std::to_string(p.headDim); })},
-      {"rotary dims", full([](const RopeParams& p) { return std::to_string(ropeRotaryDims(p)); })},
-      {"RoPE base", full([](const RopeParams& p) { return num(p.base); })},
-      {"pairing", full([](const RopeParams& p) { return std::string(ropeLayoutName(p.layout)); })},
-      {"scaling", full(scalingOf)},
-      {"attention factor", full([](const RopeParams& p) { return num(ropeFrequencies(p).attentionFactor); })},
-      {"sliding layers' base", ropeField([](const RopeParams& p) { return num(p.base); }, "sliding_attention")},
-      {"sliding layers' scaling", ropeField(scalingOf, "sliding_attention")},
+      {"RoPE head_dim", mainRope([](const RopeParams& p) { return std::to_string(p.headDim); })},
+      {"rotary dims", mainRope([](const RopeParams& p) { return std::to_string(ropeRotaryDims(p)); })},
+      {"RoPE base", mainRope([](const RopeParams& p) { return num(p.base); })},
+      {"pairing", mainRope([](const RopeParams& p) { return std::string(ropeLayoutName(p.layout)); })},
+      {"scaling", mainRope(scalingOf)},
+      {"attention factor", mainRope([](const RopeParams& p) { return num(ropeFrequencies(p).attentionFactor); })},
+      {"sliding layers' base", kindRope([](const RopeParams& p) { return num(p.base); }, "sliding_attention")},
+      {"sliding layers' scaling", kindRope(scalingOf, "sliding_attention")},
       {"sliding window",
        [](const ModelConfig& m) {
          for (const LayerKind& k : m.layerKinds) {

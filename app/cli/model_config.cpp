@@ -963,12 +963,7 @@ void readMrope(const Ctx& x) {
 // The whole-model view for the panels: the first scheme of the layers, and the full-attention
 // layers' RoPE (else the first RoPE layers').
 void summarise(ModelConfig& c) {
-  const LayerKind* rope = findLayerKind(c, "full_attention");
-  if (rope == nullptr || rope->scheme != LayerScheme::Rope) rope = nullptr;
-  for (const LayerKind& k : c.layerKinds) {
-    if (rope == nullptr && k.scheme == LayerScheme::Rope) rope = &k;
-  }
-  if (rope != nullptr) c.rope = rope->rope;
+  if (const LayerKind* rope = mainRopeKind(c)) c.rope = rope->rope;
 }
 
 // What the generic rules assumed for a model_type the table lacks.
@@ -1078,6 +1073,15 @@ const char* layerSchemeName(LayerScheme s) {
 const LayerKind* findLayerKind(const ModelConfig& m, const std::string& attention) {
   for (const LayerKind& k : m.layerKinds) {
     if (k.attention == attention) return &k;
+  }
+  return nullptr;
+}
+
+const LayerKind* mainRopeKind(const ModelConfig& m) {
+  const LayerKind* full = findLayerKind(m, "full_attention");
+  if (full != nullptr && full->scheme == LayerScheme::Rope) return full;
+  for (const LayerKind& k : m.layerKinds) {
+    if (k.scheme == LayerScheme::Rope) return &k;
   }
   return nullptr;
 }

@@ -132,6 +132,9 @@ ModelConfig loadPreset(const std::string& name);          // ConfigError listing
 // The layer kind whose attention is `attention` ("full_attention", "sliding_attention", ...),
 // nullptr when the model has none.
 const LayerKind* findLayerKind(const ModelConfig& m, const std::string& attention);
+// The RoPE that stands for the model (ModelConfig::rope): the full-attention layers' kind when it
+// rotates, else the first kind that does; nullptr when no layer uses RoPE.
+const LayerKind* mainRopeKind(const ModelConfig& m);
 
 // DeepSeek's YaRN softmax-scale factor (0.1 * m * ln(factor) + 1 for factor > 1, else 1).
 // DeepSeek-V3 inference/model.py yarn_get_mscale / HF modeling_rope_utils get_mscale.

@@ -68,9 +68,14 @@ void readBuckets(const Reader& r, const ModelTypeEntry& e, ModelConfig& c) {
   if (c.numHeads <= 0) r.fail("num_heads", "is missing (T5's bias table has one column per head)");
 }
 
-long long layersOf(const Reader& r, std::initializer_list<const char*> keys, long long fallback) {
+// The first of keys the file gives; else the first the family's configuration class defaults to;
+// else fallback.
+long long layersOf(const Reader& r, const ModelTypeEntry* e, std::initializer_list<const char*> keys, long long fallback) {
   for (const char* k : keys) {
     if (auto v = r.integer(r.root(), k, k, 0, cli::kMaxLayers)) return *v;
+  }
+  for (const char* k : keys) {
+    if (auto v = e != nullptr ? e->defaultNumber(k) : std::nullopt) return static_cast<long long>(*v);
   }
   return fallback;
 }
@@ -106,8 +111,8 @@ bool readEncoderDecoder(const Reader& r, const ModelTypeEntry* e, ModelConfig& c
   const bool flagged = r.boolean(r.root(), "is_encoder_decoder", "is_encoder_decoder").value_or(false);
   if (!(e != nullptr && e->stack == "encoder-decoder") && !flagged) return false;
   // T5: num_layers / num_decoder_layers (default num_layers); BART family: encoder_layers / decoder_layers.
-  const long long enc = layersOf(r, {"encoder_layers", "num_layers"}, e != nullptr ? static_cast<long long>(e->defaultNumber("num_layers").value_or(e->defaultNumber("encoder_layers").value_or(0))) : 0);
-  const long long dec = layersOf(r, {"decoder_layers", "num_decoder_layers"}, enc);
+  const long long enc = layersOf(r, e, {"encoder_layers", "num_layers"}, 0);
+  const long long dec = layersOf(r, nullptr, {"decoder_layers", "num_decoder_layers"}, enc);  // T5: num_layers when absent
   const LayerScheme s = layerSchemeOf(c.encoding);
   // Whisper's encoder: a frozen sinusoidal table of its own length beside the decoder's learned one.
   const bool ownEncoder = e != nullptr && e->encoderScheme == "sinusoidal";

@@ -30,56 +30,60 @@ int integer(const json& o, const char* key) {
   return it != o.end() && it->is_number_integer() ? it->get<int>() : 0;
 }
 
+// o[key] when it is an object, else nullptr.
+const json* object(const json& o, const char* key) {
+  auto it = o.find(key);
+  return it != o.end() && it->is_object() ? &*it : nullptr;
+}
+
+// The string values of obj (others skipped) into out.
+void readStrings(const json* obj, std::map<std::string, std::string>& out) {
+  if (obj == nullptr) return;
+  for (const auto& [key, v] : obj->items()) {
+    if (v.is_string()) out[key] = v.get<std::string>();
+  }
+}
+
 void readSchemeParts(const json& e, ModelTypeEntry& m) {
-  if (auto it = e.find("scheme_by_key"); it != e.end() && it->is_object()) {
-    for (const auto& [key, values] : it->items()) {
-      if (!values.is_object()) continue;
-      for (const auto& [value, scheme] : values.items()) {
-        if (scheme.is_string()) m.schemeByKey[key][value] = scheme.get<std::string>();
-      }
+  if (const json* byKey = object(e, "scheme_by_key")) {
+    for (const auto& [key, values] : byKey->items()) {
+      if (values.is_object()) readStrings(&values, m.schemeByKey[key]);
     }
   }
   // Remote code whose size picks the file that runs (Baichuan: 4096 wide is RoPE, 5120 ALiBi)
   // reads like a key that switches the scheme.
-  if (auto it = e.find("size_rule"); it != e.end() && it->is_object()) {
-    const std::string key = str(*it, "key");
-    if (auto v = it->find("values"); !key.empty() && v != it->end() && v->is_object()) {
-      for (const auto& [value, scheme] : v->items()) {
-        if (scheme.is_string()) m.schemeByKey[key][value] = scheme.get<std::string>();
-      }
+  if (const json* size = object(e, "size_rule")) {
+    if (const json* values = object(*size, "values"); values != nullptr && !str(*size, "key").empty()) {
+      readStrings(values, m.schemeByKey[str(*size, "key")]);
     }
   }
-  if (auto it = e.find("learned"); it != e.end() && it->is_object()) {
-    m.learnedRowsKey = str(*it, "rows_key");
-    m.learnedOffset = integer(*it, "offset");
-    m.learnedOffsetRule = str(*it, "offset_rule");
-    m.learnedOffsetRowsAdded = it->value("offset_rows_added", false);
+  if (const json* l = object(e, "learned")) {
+    m.learnedRowsKey = str(*l, "rows_key");
+    m.learnedOffset = integer(*l, "offset");
+    m.learnedOffsetRule = str(*l, "offset_rule");
+    m.learnedOffsetRowsAdded = l->value("offset_rows_added", false);
   }
-  if (auto it = e.find("sinusoidal"); it != e.end() && it->is_object()) {
-    m.sinusoidalRowsKey = str(*it, "rows_key");
-    m.sinusoidalLayout = str(*it, "layout");
-    m.sinusoidalOffset = integer(*it, "offset");
-    m.sinusoidalSpacing = str(*it, "spacing");
-    m.sinusoidalOffsetRowsAdded = it->value("offset_rows_added", false);
+  if (const json* sn = object(e, "sinusoidal")) {
+    m.sinusoidalRowsKey = str(*sn, "rows_key");
+    m.sinusoidalLayout = str(*sn, "layout");
+    m.sinusoidalOffset = integer(*sn, "offset");
+    m.sinusoidalSpacing = str(*sn, "spacing");
+    m.sinusoidalOffsetRowsAdded = sn->value("offset_rows_added", false);
   }
-  if (auto it = e.find("encoder"); it != e.end() && it->is_object()) {
-    m.encoderScheme = str(*it, "scheme");
-    m.encoderRowsKey = str(*it, "rows_key");
-    m.encoderLayout = str(*it, "layout");
-    m.encoderSpacing = str(*it, "spacing");
+  if (const json* enc = object(e, "encoder")) {
+    m.encoderScheme = str(*enc, "scheme");
+    m.encoderRowsKey = str(*enc, "rows_key");
+    m.encoderLayout = str(*enc, "layout");
+    m.encoderSpacing = str(*enc, "spacing");
   }
-  if (auto it = e.find("relative"); it != e.end() && it->is_object()) {
-    m.bucketsKey = str(*it, "buckets_key");
-    m.maxDistanceKey = str(*it, "max_distance_key");
+  if (const json* rel = object(e, "relative")) {
+    m.bucketsKey = str(*rel, "buckets_key");
+    m.maxDistanceKey = str(*rel, "max_distance_key");
   }
-  if (auto it = e.find("layer_kinds"); it != e.end() && it->is_object()) {
-    m.layerKindsKey = str(*it, "key");
-    m.layerKindsRule = str(*it, "rule");
-    if (auto v = it->find("values"); v != it->end() && v->is_object()) {
-      for (const auto& [type, what] : v->items()) {
-        if (what.is_string()) m.layerKindValues[type] = what.get<std::string>();
-      }
-    }
+  if (const json* lk = object(e, "layer_kinds")) {
+    m.layerKindsKey = str(*lk, "key");
+    m.layerKindsRule = str(*lk, "rule");
+    readStrings(object(*lk, "values"), m.layerKindValues);
   }
 }
 
@@ -96,9 +100,8 @@ ModelTypeEntry readEntry(const std::string& type, const json& e) {
   m.ropeInit = str(e, "rope_init");
   m.note = str(e, "note");
   readSchemeParts(e, m);
-  if (auto it = e.find("defaults"); it != e.end() && it->is_object()) {
-    m.defaultsJson = it->dump();
-    for (const auto& [key, v] : it->items()) {  // numbers, and one level of nesting (Gemma 3's {"global", "local"} theta)
+  if (const json* d = object(e, "defaults")) {
+    for (const auto& [key, v] : d->items()) {  // numbers, and one level of nesting (Gemma 3's {"global", "local"} theta)
       if (v.is_number()) m.defaultNumbers[key] = v.get<double>();
       if (!v.is_object()) continue;
       for (const auto& [sub, w] : v.items()) {
@@ -152,17 +155,6 @@ std::optional<double> ModelTypeEntry::defaultNumber(const std::string& key) cons
 }
 
 bool ModelTypeEntry::readsKey(const std::string& key) const { return std::binary_search(reads.begin(), reads.end(), key); }
-
-std::string ModelTypeEntry::evidenceFor(const std::string& rule) const {
-  for (const ModelTypeEvidence& e : evidence) {
-    if (e.rule != rule) continue;
-    std::string s = e.file;
-    if (!e.function.empty()) s += " " + e.function;
-    if (e.line > 0) s += " (line " + std::to_string(e.line) + ")";
-    return s;
-  }
-  return "";
-}
 
 const ModelTypeEntry* findModelType(std::string_view modelType) {
   const Table& t = table();

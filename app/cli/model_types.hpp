@@ -55,8 +55,7 @@ struct ModelTypeEntry {
   std::string layerKindsKey;               // "layer_types", "attn_layer_period", ...
   std::map<std::string, std::string> layerKindValues;  // layer type -> "attention" or "none"
   std::string layerKindsRule;
-  std::string defaultsJson;         // the configuration class's defaults, as JSON text
-  std::map<std::string, double> defaultNumbers;  // its numbers; a nested object's as "key.sub"
+  std::map<std::string, double> defaultNumbers;  // the configuration class's numeric defaults; a nested object's as "key.sub"
   std::vector<std::string> reads;   // positional keys the family's code reads, sorted
   std::vector<ModelTypeEvidence> evidence;
   std::string note;
@@ -64,8 +63,6 @@ struct ModelTypeEntry {
   // The default the configuration class gives `key` ("rope_theta", "rope_theta.local"), when a number.
   std::optional<double> defaultNumber(const std::string& key) const;
   bool readsKey(const std::string& key) const;
-  // "models/llama/modeling_llama.py rotate_half" for a rule, "" when none is recorded.
-  std::string evidenceFor(const std::string& rule) const;
 };
 
 struct ModelTypeTableInfo {

@@ -266,7 +266,10 @@ Dataset computeFireBias(const Request& r, const ExportProgress& progress) {
 
 }  // namespace
 
-std::vector<ViewDef> relativeViews() {
+namespace {
+
+// t5-buckets, t5-bias-table, t5-bias: T5's buckets and their per-head bias.
+std::vector<ViewDef> t5Views() {
   ViewDef t5;
   t5.name = "t5-buckets";
   t5.aliases = {"t5-bucket"};
@@ -317,6 +320,12 @@ std::vector<ViewDef> relativeViews() {
   t5Bias.compute = computeT5Bias;
   t5Bias.applyModel = t5Model;
 
+  return {t5, t5Table, t5Bias};
+}
+
+}  // namespace
+
+std::vector<ViewDef> relativeViews() {
   ViewDef xpos;
   xpos.name = "xpos-scale";
   xpos.aliases = {"xpos"};
@@ -366,7 +375,9 @@ std::vector<ViewDef> relativeViews() {
   fire.parse = fireParse;
   fire.elements = squareElements;
   fire.compute = computeFireBias;
-  return {t5, t5Table, t5Bias, xpos, kerple, fire};
+  std::vector<ViewDef> views = t5Views();
+  views.insert(views.end(), {xpos, kerple, fire});
+  return views;
 }
 
 }  // namespace posviz::cli

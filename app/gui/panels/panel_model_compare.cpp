@@ -42,15 +42,6 @@ PlotSeries level(const std::string& label, double y, unsigned int color) {
   return ser;
 }
 
-const cli::LayerKind* fullRopeKind(const cli::ModelConfig& m) {
-  const cli::LayerKind* k = cli::findLayerKind(m, "full_attention");
-  if (k != nullptr && k->scheme == cli::LayerScheme::Rope) return k;
-  for (const cli::LayerKind& kind : m.layerKinds) {
-    if (kind.scheme == cli::LayerScheme::Rope) return &kind;
-  }
-  return nullptr;
-}
-
 PlotSpec wavelengthSpec(const ModelPanelState& s) {
   const cli::ModelConfig& m = *s.config;
   PlotSpec ps;
@@ -70,12 +61,12 @@ PlotSpec wavelengthSpec(const ModelPanelState& s) {
     ps.series.push_back(wavelengthSeries(m.name + " " + kind.attention, kind.rope, plotColor(color++), k == s.selectedKind ? 3.0f : 1.5f));
   }
   for (const cli::ModelConfig& o : s.others) {
-    if (const cli::LayerKind* kind = fullRopeKind(o)) {
+    if (const cli::LayerKind* kind = cli::mainRopeKind(o)) {
       ps.series.push_back(wavelengthSeries(o.name + " " + kind->attention, kind->rope, plotColor(color++), 1.5f));
     }
   }
   const cli::LayerKind* sel = s.selectedKind >= 0 && s.selectedKind < static_cast<int>(m.layerKinds.size())
-                                  ? &m.layerKinds[static_cast<std::size_t>(s.selectedKind)] : fullRopeKind(m);
+                                  ? &m.layerKinds[static_cast<std::size_t>(s.selectedKind)] : cli::mainRopeKind(m);
   if (sel != nullptr && sel->scheme == cli::LayerScheme::Rope) {
     const RopeScaling& sc = sel->rope.scaling;
     const RopeFrequencies f = ropeFrequencies(sel->rope);
@@ -125,7 +116,7 @@ void rebuildCompareRows(ModelPanelState& s) {
 }
 
 void drawModelWavelengths(const ModelPanelState& s) {
-  if (!s.config || fullRopeKind(*s.config) == nullptr) return;
+  if (!s.config || cli::mainRopeKind(*s.config) == nullptr) return;
   drawPlot("model-wavelengths", wavelengthSpec(s), 0.0f, ImGui::GetFontSize() * 16.0f);
 }
 
