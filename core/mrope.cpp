@@ -22,48 +22,141 @@ void requirePositive(const char* fn, const std::string& what, int v) {
 
 }  // namespace
 
-MropePositions mropePositionIds(const std::vector<MropeSegment>& segments) {
-  const char* fn = "mropePositionIds";
+const char* mropeIndexRuleName(MropeIndexRule r) {
+  switch (r) {
+    case MropeIndexRule::Steps: return "steps";
+    case MropeIndexRule::Seconds: return "seconds";
+    case MropeIndexRule::Frames: return "frames";
+  }
+  return "steps";
+}
+
+namespace {
+
+struct MergedGrid {
+  int t = 1, h = 1, w = 1;
+  long long patches() const { return static_cast<long long>(t) * h * w; }
+};
+
+void validateOptions(const char* fn, const MropeIndexOptions& o) {
+  requirePositive(fn, "options.spatialMerge", o.spatialMerge);
+  if (!std::isfinite(o.tokensPerSecond) || o.tokensPerSecond < 0.0) {
+    throw std::invalid_argument(std::string(fn) + ": options.tokensPerSecond must be finite and >= 0, got " + std::to_string(o.tokensPerSecond));
+  }
+  if (o.timestampTokens < 0) {
+    throw std::invalid_argument(std::string(fn) + ": options.timestampTokens must be >= 0, got " + std::to_string(o.timestampTokens));
+  }
+}
+
+// get_rope_index's llm_grid_t, llm_grid_h, llm_grid_w: the processor's grid over the merge size.
+MergedGrid mergedGrid(const char* fn, const std::string& where, const MropeSegment& g, int merge) {
+  requirePositive(fn, where + "gridT", g.gridT);
+  requirePositive(fn, where + "gridH", g.gridH);
+  requirePositive(fn, where + "gridW", g.gridW);
+  for (const auto& [name, side] : {std::pair<const char*, int>{"gridH", g.gridH}, {"gridW", g.gridW}}) {
+    if (side % merge != 0) {
+      throw std::invalid_argument(std::string(fn) + ": " + where + name + " " + std::to_string(side) +
+                                  " is not a multiple of the spatial merge size " + std::to_string(merge) +
+                                  " (a processor's grids always are)");
+    }
+  }
+  if (g.kind == MropeSegmentKind::Video && (!std::isfinite(g.secondsPerGrid) || g.secondsPerGrid < 0.0)) {
+    throw std::invalid_argument(std::string(fn) + ": " + where + "secondsPerGrid must be finite and >= 0, got " + std::to_string(g.secondsPerGrid));
+  }
+  return {g.gridT, g.gridH / merge, g.gridW / merge};
+}
+
+// Tokens a segment adds: Frames writes a timestamp, vision start and vision end around each frame.
+long long segmentTokens(const MropeSegment& g, const MergedGrid& m, const MropeIndexOptions& o) {
+  if (g.kind == MropeSegmentKind::Text) return g.numTokens;
+  if (g.kind == MropeSegmentKind::Video && o.rule == MropeIndexRule::Frames) {
+    return static_cast<long long>(m.t) * (static_cast<long long>(m.h) * m.w + o.timestampTokens + 2);
+  }
+  return m.patches();
+}
+
+// t_k of merged grid step k (see the header).
+long long timeStep(const MropeSegment& g, int k, const MropeIndexOptions& o) {
+  if (o.rule != MropeIndexRule::Seconds) return k;
+  if (g.kind != MropeSegmentKind::Video) return 0;  // second_per_grid_t = 0 for images
+  const double t = static_cast<double>(k) * std::trunc(g.secondsPerGrid) * o.tokensPerSecond;
+  if (t > static_cast<double>(kMaxTokens)) {
+    throw std::invalid_argument("mropePositionIds: a video's time id " + std::to_string(t) + " is over 2^31 - 1");
+  }
+  return static_cast<long long>(t);  // .long() truncates
+}
+
+struct IdWriter {
   MropePositions ids;
-  long long next = 0;  // the id the next segment starts at
-  for (std::size_t s = 0; s < segments.size(); ++s) {
-    const MropeSegment& g = segments[s];
-    const std::string where = "segments[" + std::to_string(s) + "].";
-    long long count = 0;
-    if (!g.image) {
-      requirePositive(fn, where + "numTokens", g.numTokens);
-      count = g.numTokens;
-    } else {
-      requirePositive(fn, where + "gridT", g.gridT);
-      requirePositive(fn, where + "gridH", g.gridH);
-      requirePositive(fn, where + "gridW", g.gridW);
-      count = static_cast<long long>(g.gridT) * g.gridH * g.gridW;
+  long long next = 0;  // 1 + the largest id so far: where the next block starts
+  void text(long long count) {
+    for (long long i = 0; i < count; ++i) {
+      ids.t.push_back(next + i);
+      ids.h.push_back(next + i);
+      ids.w.push_back(next + i);
     }
-    if (static_cast<long long>(ids.t.size()) + count > kMaxTokens) {
-      throw std::invalid_argument(std::string(fn) + ": segments: more than " + std::to_string(kMaxTokens) + " tokens");
-    }
-    if (!g.image) {
-      for (long long i = 0; i < count; ++i) {
-        ids.t.push_back(next + i);
-        ids.h.push_back(next + i);
-        ids.w.push_back(next + i);
-      }
-      next += count;
-      continue;
-    }
-    // get_rope_index: t_index, h_index, w_index over the merged grid, + st_idx, in (t, h, w) order.
-    for (int k = 0; k < g.gridT; ++k) {
-      for (int i = 0; i < g.gridH; ++i) {
-        for (int j = 0; j < g.gridW; ++j) {
-          ids.t.push_back(next + k);
-          ids.h.push_back(next + i);
-          ids.w.push_back(next + j);
+    next += count;
+  }
+  // One get_rope_index vision block of frames [k0, k0 + frames) at start id s = next.
+  void grid(const MropeSegment& g, const MergedGrid& m, int k0, int frames, const MropeIndexOptions& o) {
+    const long long s = next;
+    long long top = s + std::max(m.h, m.w) - 1;
+    for (int k = k0; k < k0 + frames; ++k) {
+      const long long tk = o.rule == MropeIndexRule::Frames && g.kind == MropeSegmentKind::Video ? 0 : timeStep(g, k, o);
+      top = std::max(top, s + tk);
+      for (int i = 0; i < m.h; ++i) {
+        for (int j = 0; j < m.w; ++j) {
+          ids.t.push_back(s + tk);
+          ids.h.push_back(s + i);
+          ids.w.push_back(s + j);
         }
       }
     }
-    next += std::max({g.gridT, g.gridH, g.gridW});
+    next = top + 1;
   }
-  return ids;
+};
+
+}  // namespace
+
+long long mropeTokenCount(const std::vector<MropeSegment>& segments, const MropeIndexOptions& options) {
+  const char* fn = "mropePositionIds";
+  validateOptions(fn, options);
+  long long total = 0;
+  for (std::size_t s = 0; s < segments.size(); ++s) {
+    const MropeSegment& g = segments[s];
+    const std::string where = "segments[" + std::to_string(s) + "].";
+    if (g.kind == MropeSegmentKind::Text) requirePositive(fn, where + "numTokens", g.numTokens);
+    const MergedGrid m = g.vision() ? mergedGrid(fn, where, g, options.spatialMerge) : MergedGrid{};
+    total += segmentTokens(g, m, options);
+    if (total > kMaxTokens) throw std::invalid_argument(std::string(fn) + ": segments: more than " + std::to_string(kMaxTokens) + " tokens");
+  }
+  return total;
+}
+
+MropePositions mropePositionIds(const std::vector<MropeSegment>& segments, const MropeIndexOptions& options) {
+  const std::size_t tokens = static_cast<std::size_t>(mropeTokenCount(segments, options));
+  IdWriter out;
+  out.ids.t.reserve(tokens);
+  out.ids.h.reserve(tokens);
+  out.ids.w.reserve(tokens);
+  for (std::size_t s = 0; s < segments.size(); ++s) {
+    const MropeSegment& g = segments[s];
+    if (!g.vision()) {
+      out.text(g.numTokens);
+      continue;
+    }
+    const MergedGrid m = mergedGrid("mropePositionIds", "segments[" + std::to_string(s) + "].", g, options.spatialMerge);
+    if (g.kind == MropeSegmentKind::Video && options.rule == MropeIndexRule::Frames) {
+      for (int k = 0; k < m.t; ++k) {
+        out.text(options.timestampTokens + 1);  // "<x.x seconds>" and vision start
+        out.grid(g, m, k, 1, options);
+        out.text(1);                            // vision end
+      }
+    } else {
+      out.grid(g, m, 0, m.t, options);
+    }
+  }
+  return out.ids;
 }
 
 std::vector<MropeAxis> mropePairAxes(const std::vector<int>& section, bool interleaved) {

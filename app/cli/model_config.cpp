@@ -1011,6 +1011,32 @@ void parseModel(const Reader& r, const std::string& modelType, ModelConfig& c) {
   readMla(r, c);
 }
 
+// How get_rope_index turns a vision grid into ids: the family's rule from the table, and the
+// vision_config's spatial_merge_size and tokens_per_second (else the vision class's defaults).
+void readMropeIndex(const Reader& outer, ModelConfig& c) {
+  const ModelTypeEntry* e = findModelType(c.modelType);
+  if (e != nullptr) {
+    c.mropeIndexRule = e->mropeIndex;
+    c.spatialMerge = e->visionSpatialMerge;
+    c.tokensPerSecond = e->visionTokensPerSecond;
+  }
+  const json* vision = outer.find(outer.root(), "vision_config");
+  if (vision == nullptr) return;
+  if (!vision->is_object()) outer.fail("vision_config", "must be an object, got " + describeJson(*vision));
+  if (const json* m = outer.find(*vision, "spatial_merge_size")) {
+    if (!m->is_number_integer() || m->get<long long>() < 1 || m->get<long long>() > 16) {
+      outer.fail("vision_config.spatial_merge_size", "must be an integer in [1, 16], got " + describeJson(*m));
+    }
+    c.spatialMerge = m->get<int>();
+  }
+  if (const json* t = outer.find(*vision, "tokens_per_second")) {
+    if (!t->is_number() || !std::isfinite(t->get<double>()) || t->get<double>() < 0.0 || t->get<double>() > 1000.0) {
+      outer.fail("vision_config.tokens_per_second", "must be a number in [0, 1000], got " + describeJson(*t));
+    }
+    c.tokensPerSecond = t->get<double>();
+  }
+}
+
 ModelConfig parseModelConfigUnchecked(const std::string& jsonText, const std::string& name) {
   if (std::optional<std::string> deep = jsonNestingProblem(jsonText)) throw ConfigError("config " + name + ": " + *deep);
   json root;
@@ -1037,6 +1063,7 @@ ModelConfig parseModelConfigUnchecked(const std::string& jsonText, const std::st
   } else {
     parseModel(r, c.modelType, c);
   }
+  if (!c.mropeSection.empty()) readMropeIndex(outer, c);
   if (std::optional<std::string> d = outer.string(root, "description", "description")) {
     c.description = *d;
   } else {

@@ -97,6 +97,12 @@ struct ModelConfig {
   std::vector<LayerKind> layerKinds; // every layer in exactly one kind, in order of first layer
   std::vector<int> mropeSection;     // M-RoPE pairs per (t, h, w) axis; empty = 1-D positions
   bool mropeInterleaved = false;     // Qwen3.5: axes alternate pair by pair instead of in blocks
+  // M-RoPE position ids (core/mrope.hpp): the family's get_rope_index rule ("steps", "seconds",
+  // "frames"; "own" where posviz does not model it; "" when the table has none) and the vision
+  // config's spatial_merge_size and tokens_per_second (the file's, else its class's; 0 = neither).
+  std::string mropeIndexRule;
+  int spatialMerge = 0;
+  double tokensPerSecond = 0.0;
   std::vector<std::string> extras;   // position-dependent factors beside the encoding, one sentence each
   // Where the reading comes from: "llama (transformers 5.0.0.dev0 models/llama/modeling_llama.py)".
   std::string family;

@@ -99,6 +99,11 @@ ModelTypeEntry readEntry(const std::string& type, const json& e) {
   m.layout = str(e, "layout");
   m.ropeInit = str(e, "rope_init");
   m.note = str(e, "note");
+  m.mropeIndex = str(e, "mrope_index");
+  if (const json* vd = object(e, "vision_defaults")) {
+    m.visionSpatialMerge = integer(*vd, "spatial_merge_size");
+    if (auto it = vd->find("tokens_per_second"); it != vd->end() && it->is_number()) m.visionTokensPerSecond = it->get<double>();
+  }
   readSchemeParts(e, m);
   if (const json* d = object(e, "defaults")) {
     for (const auto& [key, v] : d->items()) {  // numbers, and one level of nesting (Gemma 3's {"global", "local"} theta)

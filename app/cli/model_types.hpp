@@ -56,6 +56,11 @@ struct ModelTypeEntry {
   std::map<std::string, std::string> layerKindValues;  // layer type -> "attention" or "none"
   std::string layerKindsRule;
   std::map<std::string, double> defaultNumbers;  // the configuration class's numeric defaults; a nested object's as "key.sub"
+  // M-RoPE: how the family's get_rope_index gives vision tokens time ids ("steps", "seconds",
+  // "frames", or "own" for rules posviz does not model), and its vision config class's defaults.
+  std::string mropeIndex;
+  int visionSpatialMerge = 0;          // 0: not set by the class
+  double visionTokensPerSecond = 0.0;  // 0: not set by the class
   std::vector<std::string> reads;   // positional keys the family's code reads, sorted
   std::vector<ModelTypeEvidence> evidence;
   std::string note;

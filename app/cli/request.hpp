@@ -69,6 +69,8 @@ struct Request {
   std::vector<MropeSegment> mropeSegments;  // mrope-angles: text runs and image grids, in order
   std::vector<int> mropeSection;            // mrope-angles: pairs per (t, h, w) axis
   bool mropeInterleaved = false;            // mrope-angles: axes alternate pair by pair
+  MropeIndexOptions mropeIndex;             // mrope-angles: the get_rope_index rule and its inputs
+  std::string mropeUnmodelled;              // mrope-angles: a model whose own rule posviz does not model
   // t5-buckets, xpos-scale, kerple-bias, fire-bias (app/cli/views/relative.cpp)
   int numBuckets = 32;           // T5 relative_attention_num_buckets
   int maxDistance = 128;         // T5 relative_attention_max_distance

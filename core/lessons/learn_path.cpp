@@ -944,12 +944,7 @@ Figure figMoreAxial(std::span<const double> v) {
 
 Figure figMoreMrope(std::span<const double> v) {
   const int h = iv(v, 0), w = iv(v, 1);
-  std::vector<MropeSegment> segs(3);
-  segs[0].numTokens = 3;
-  segs[1].image = true;
-  segs[1].gridH = h;
-  segs[1].gridW = w;
-  segs[2].numTokens = 2;
+  const std::vector<MropeSegment> segs = {mropeText(3), mropeImage(1, h, w), mropeText(2)};
   const MropePositions ids = mropePositionIds(segs);
   const int n = static_cast<int>(ids.t.size());
   CellGrid g;

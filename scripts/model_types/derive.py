@@ -672,6 +672,44 @@ def layer_kinds(configs, cc, defaults, cfg_src_names):
     return None
 
 
+def mrope_index_rule(tf, modeling):
+    """How the family's get_rope_index gives vision tokens their time ids, and where it says so."""
+    if not modeling:
+        return None
+    path = os.path.join(tf, modeling)
+    if not os.path.exists(path):
+        return None
+    text = open(path).read()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.FunctionDef) and node.name == "get_rope_index":
+            src = ast.get_source_segment(text, node)
+            if "audio" in src or "temporal_merge_size" in src:
+                rule = "own"        # audio positions (Omni) or merged time steps (ERNIE 4.5 VL): not modelled
+            elif "second_per_grid" in src:
+                rule = "seconds"    # Qwen2.5-VL: time ids from second_per_grid_ts x tokens_per_second
+            elif "repeat_interleave(video_grid_thw" in src or "video_frame_num" in src:
+                rule = "frames"     # Qwen3-VL, GLM-4V: every temporal grid its own timestamped frame
+            else:
+                rule = "steps"      # Qwen2-VL: one time id per temporal grid
+            return rule, node.lineno
+    return None
+
+
+def vision_defaults(tf, config_ref):
+    """spatial_merge_size and tokens_per_second as the family's vision configuration class sets them."""
+    path = os.path.join(tf, config_ref.split(":")[0])
+    if not os.path.exists(path):
+        return {}
+    out = {}
+    for node in ast.walk(ast.parse(open(path).read())):
+        if isinstance(node, ast.FunctionDef) and node.name == "__init__":
+            args = node.args.args[len(node.args.args) - len(node.args.defaults):]
+            for a, d in zip(args, node.args.defaults):
+                if a.arg in ("spatial_merge_size", "tokens_per_second") and isinstance(d, ast.Constant):
+                    out.setdefault(a.arg, d.value)
+    return out
+
+
 def derive(tf, source, overrides):
     configs = Configs(tf)
     mods = {}
@@ -913,6 +951,17 @@ def derive(tf, source, overrides):
                                    (t, "same modeling file" if own_text_stack else te["modeling"] or te["config"]))
             elif te is None:
                 e["_notes"].append("text sub-config %s is not a transformers model_type" % t)
+    # M-RoPE position ids: the rule of the get_rope_index in the family's modeling file
+    for mt, e in types.items():
+        if e["scheme"] != "rope":
+            continue
+        found = mrope_index_rule(tf, e.get("modeling"))
+        if found:
+            e["mrope_index"] = found[0]
+            vd = vision_defaults(tf, e["config"])
+            if vd:
+                e["vision_defaults"] = vd
+            e["_evidence"].append({"rule": "mrope_index", "file": e["modeling"], "function": "get_rope_index", "line": found[1]})
     # overrides
     for mt, ov in sorted(overrides.items()):
         if mt not in types:

@@ -158,10 +158,11 @@ TEST_CASE("view_table: exportWithArguments writes the file runCli writes, and co
 
 TEST_CASE("view_table: mrope-angles gives Qwen2-VL's position ids, and text tokens rotate as plain RoPE") {
   const fs::path dir = scratch("mrope");
-  posviz::cli::exportWithArguments({"mrope-angles", "--preset", "qwen2.5-vl-7b", "--sequence", "2,1x2x3,2", "-o",
+  posviz::cli::exportWithArguments({"mrope-angles", "--preset", "qwen2.5-vl-7b", "--sequence", "2,1x4x6,2", "-o",
                                     (dir / "m.json").string()});
   const nlohmann::json m = nlohmann::json::parse(readBytes(dir / "m.json"));
-  // HF modeling_qwen2_vl.py get_rope_index: text 0, 1; the 1x2x3 image from st_idx = 2 takes
+  // HF modeling_qwen2_vl.py get_rope_index: text 0, 1; the processor's 1x4x6 grid merges
+  // (spatial_merge_size 2) to 1x2x3 patches; from st_idx = 2 they take
   // (2 + k, 2 + i, 2 + j); the next text starts at 1 + the largest id, 5.
   CHECK(m["position_ids"]["t"] == nlohmann::json({0, 1, 2, 2, 2, 2, 2, 2, 5, 6}));
   CHECK(m["position_ids"]["h"] == nlohmann::json({0, 1, 2, 2, 2, 3, 3, 3, 5, 6}));
@@ -184,7 +185,7 @@ TEST_CASE("view_table: mrope-angles gives Qwen2-VL's position ids, and text toke
                        doctest::Contains("summing to the 4 rotary pairs"), UsageError);
   CHECK_THROWS_WITH_AS(posviz::cli::exportWithArguments({"mrope-angles", "--head-dim", "8", "--section", "2,1,1", "--sequence",
                                                          "3,0x1x1", "-o", (dir / "x.npy").string()}),
-                       doctest::Contains("expected TxHxW"), UsageError);
+                       doctest::Contains("expected an image TxHxW"), UsageError);
 }
 
 TEST_CASE("view_table: the window's flags parse with the CLI's parser and name what is wrong") {

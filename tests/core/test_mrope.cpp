@@ -17,9 +17,9 @@ TEST_SUITE("mrope") {
 TEST_CASE("mrope: text, then a 1x2x3 image, then text gets Qwen2-VL's (t, h, w) ids") {
   // modeling_qwen2_vl.py get_rope_index: text ids 0..2; the image starts at st_idx = 3 with
   // t = 3, h = 3 + row, w = 3 + col; text after it starts at max id + 1 = 3 + 2 + 1 = 6.
-  MropeSegment text{false, 3, 1, 1, 1};
-  MropeSegment image{true, 0, 1, 2, 3};
-  MropeSegment tail{false, 2, 1, 1, 1};
+  MropeSegment text = posviz::mropeText(3);
+  MropeSegment image = posviz::mropeImage(1, 2, 3);
+  MropeSegment tail = posviz::mropeText(2);
   const MropePositions ids = posviz::mropePositionIds({text, image, tail});
   CHECK(ids.t == std::vector<long long>{0, 1, 2, 3, 3, 3, 3, 3, 3, 6, 7});
   CHECK(ids.h == std::vector<long long>{0, 1, 2, 3, 3, 3, 4, 4, 4, 6, 7});
@@ -51,7 +51,7 @@ TEST_CASE("mrope: text tokens reduce to plain RoPE; image tokens follow their ax
   posviz::RopeParams p;
   p.headDim = 128;
   p.base = 1.0e6;
-  const MropePositions text = posviz::mropePositionIds({MropeSegment{false, 40, 1, 1, 1}});
+  const MropePositions text = posviz::mropePositionIds({posviz::mropeText(40)});
   const posviz::Grid m = posviz::mropeAngleGrid(p, {16, 24, 24}, false, text);
   const posviz::Grid r = posviz::ropeAngleGrid(p, 40);
   REQUIRE(m.rows == r.rows);
@@ -65,7 +65,7 @@ TEST_CASE("mrope: text tokens reduce to plain RoPE; image tokens follow their ax
       CHECK(std::abs(d) < 1e-5);
     }
   }
-  const MropePositions img = posviz::mropePositionIds({MropeSegment{true, 0, 1, 2, 2}});
+  const MropePositions img = posviz::mropePositionIds({posviz::mropeImage(1, 2, 2)});
   const posviz::Grid g = posviz::mropeAngleGrid(p, {16, 24, 24}, false, img);
   // Token 3 = patch (row 1, col 1): ids (0, 1, 1). Pair 0 follows t (angle 0), pair 16 h, pair 40 w.
   CHECK(g.at(3, 0) == 0.0f);
@@ -74,7 +74,7 @@ TEST_CASE("mrope: text tokens reduce to plain RoPE; image tokens follow their ax
   CHECK(g.at(1, 16) == 0.0f);  // patch (0, 1): h id 0
   CHECK_THROWS_WITH_AS(posviz::mropeAngleGrid(p, {16, 24, 20}, false, img), doctest::Contains("sums to 60 pairs, expected 64"),
                        std::invalid_argument);
-  CHECK_THROWS_WITH_AS(posviz::mropePositionIds({MropeSegment{false, 0, 1, 1, 1}}),
+  CHECK_THROWS_WITH_AS(posviz::mropePositionIds({posviz::mropeText(0)}),
                        doctest::Contains("segments[0].numTokens must be >= 1, got 0"), std::invalid_argument);
 }
 

@@ -467,7 +467,7 @@ TEST_CASE("applyModelConfig: the Image RoPE tab takes a config's M-RoPE as mrope
   RopeParams p;
   p.headDim = 64;
   p.base = 1.0e7;
-  const std::vector<MropeSegment> seg = {{false, 4, 1, 1, 1}, {true, 0, 1, 4, 6}, {false, 3, 1, 1, 1}};  // the tab's default sequence
+  const std::vector<MropeSegment> seg = {mropeText(4), mropeImage(1, 4, 6), mropeText(3)};  // the tab's default sequence
   const Grid expected = mropeAngleGrid(p, {11, 11, 10}, true, mropePositionIds(seg));
   CHECK(a.image.mropeAngles.values == expected.values);
   // A plain RoPE config leaves the tab alone.

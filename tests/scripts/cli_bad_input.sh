@@ -316,6 +316,10 @@ declare -A context=(
   [--seed@order-attention]="npy|7|"
   [--d-model@nope-counting]="npy|8|"
   [--seed@nope-counting]="npy|7|"
+  # mrope-angles' get_rope_index inputs, over a one-grid video
+  [--spatial-merge@mrope-angles]="npy|2|--preset qwen2.5-vl-7b --sequence 1,v2x4x4,1"
+  [--tokens-per-second@mrope-angles]="npy|2|--preset qwen2.5-vl-7b --sequence 1,v2x4x4,1"
+  [--timestamp-tokens@mrope-angles]="npy|3|--preset qwen2.5-vl-7b --index-rule frames --sequence 1,v2x4x4,1"
 )
 # Values that an option's documented range allows (0 is a position, a seed, a head index, and
 # for --seq-len, --mscale and --mscale-all-dim core's "unset";
@@ -325,7 +329,7 @@ declare -A allowed_values=(
   [--position]=" 0 " [--key-position]=" 0 " [--seed]=" 0 " [--head]=" 1 "
   [--base]=" 99999999999999999999 " [--factor]=" 99999999999999999999 " [--beta-fast]=" 99999999999999999999 "
   [--high-freq-factor]=" 99999999999999999999 " [--mscale]=" 0 99999999999999999999 "
-  [--mscale-all-dim]=" 0 99999999999999999999 " [--seq-len]=" 0 "
+  [--mscale-all-dim]=" 0 99999999999999999999 " [--seq-len]=" 0 " [--tokens-per-second]=" 0 " [--timestamp-tokens]=" 0 "
 )
 # --attention-factor has a documented range, (0, 1e6]: the score grid scales by its square, and
 # 1e20^2 times q.k is past float32. 1e20 is refused like any other out-of-range value.

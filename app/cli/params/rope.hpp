@@ -164,6 +164,30 @@ inline const Param kSectionT{.key = "section_t", .flag = "", .label = "pairs on 
 inline const Param kSectionH{.key = "section_h", .flag = "", .label = "pairs on h", .kind = ParamKind::Int, .min = 0,
                              .max = static_cast<double>(kMaxHeadDim / 2), .def = 24,
                              .help = "mrope_section h: the next pairs, turned by the row id (Qwen2-VL: 24); the rest follow the column id"};
+// How each family's get_rope_index gives a vision segment its time ids (core/mrope.hpp).
+inline const Param kIndexRule{.key = "index_rule", .flag = "--index-rule", .label = "position-id rule", .kind = ParamKind::Choice,
+                              .min = 0, .max = 2, .def = 0,
+                              .help = "get_rope_index's time ids: steps (Qwen2-VL: +1 per grid), seconds (Qwen2.5-VL: "
+                                      "second_per_grid x tokens_per_second), frames (Qwen3-VL, GLM-4V: one timestamped "
+                                      "frame per grid); default: the model's",
+                              .choices = {"steps", "seconds", "frames"}};
+inline const Param kSpatialMerge{.key = "spatial_merge", .flag = "--spatial-merge", .label = "spatial merge", .kind = ParamKind::Int,
+                                 .min = 1, .max = 16, .def = 1,
+                                 .help = "vision_config.spatial_merge_size: grids are raw patches, the model sees H/m x W/m "
+                                         "(1: grids already merged; default: the model's)"};
+inline const Param kTokensPerSecond{.key = "tokens_per_second", .flag = "--tokens-per-second", .label = "tokens per second",
+                                    .kind = ParamKind::Real, .min = 0, .max = 1000, .def = 2, .format = "%.3g",
+                                    .help = "seconds rule: vision_config.tokens_per_second, time ids per second of video "
+                                            "(Qwen2.5-VL's published configs: 2; default: the model's)"};
+inline const Param kTimestampTokens{.key = "timestamp_tokens", .flag = "--timestamp-tokens", .label = "timestamp tokens",
+                                    .kind = ParamKind::Int, .min = 0, .max = 64, .def = 6,
+                                    .help = "frames rule: text tokens of one \"<x.x seconds>\" before each frame (6 for "
+                                            "\"<0.5 seconds>\" in Qwen's tokenizer, which splits digits)"};
+inline const Param kVideoFrames{.key = "video_frames", .flag = "", .label = "video grids", .kind = ParamKind::Int, .min = 0,
+                                .max = 8, .def = 0, .help = "temporal grids of a video after the image (0: no video)"};
+inline const Param kSecondsPerGrid{.key = "seconds_per_grid", .flag = "", .label = "seconds per grid", .kind = ParamKind::Real,
+                                   .min = 0, .max = 16, .def = 1, .format = "%.2g",
+                                   .help = "second_per_grid_ts: temporal_patch_size / fps (2 frames at 2 fps: 1.0)"};
 // The M-RoPE head dim is rope::kHeadDim, saved beside the axial one under its own key.
 inline const Param kHeadDim = storedAs(rope::kHeadDim, "mrope_head_dim");
 }  // namespace mrope

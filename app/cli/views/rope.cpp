@@ -13,6 +13,7 @@
 #include "app/cli/scheme_params.hpp"
 #include "app/cli/view_call.hpp"
 #include "app/cli/view_table.hpp"
+#include "app/cli/views/rope_view.hpp"
 #include "app/cli/views/view_support.hpp"
 #include "core/context_extension.hpp"
 #include "core/exact_average.hpp"
@@ -39,11 +40,15 @@ std::vector<std::string> ropeOptions(std::vector<std::string> extra) {
   return o;
 }
 
+}  // namespace
+
 void ropeModel(Request& r, const ModelConfig& m, const std::string& source) {
   const auto rope = readRopeConfig(m, r.layerType, source);
   if (!rope) modelMismatch(r, m, source, "a RoPE model");
   r.rope = *rope;
 }
+
+namespace {
 
 // The table's defaults (app/cli/params/rope.hpp): core's RopeParams, and T for the grids.
 void ropeDefaults(Request& r) {
@@ -132,6 +137,8 @@ void checkRope(Request& r) {
   if (r.k.empty()) r.k = r.q;
 }
 
+}  // namespace
+
 void ropeParse(Request& r, const ParsedOptions& o) {
   if (r.layerType && !r.model) throw UsageError("--layer-type: needs --config FILE or --preset NAME (it picks that model's layers)");
   readParam(o, table::kLayout, r.rope.layout);
@@ -139,6 +146,8 @@ void ropeParse(Request& r, const ParsedOptions& o) {
   parseScaling(r, o);
   checkRope(r);
 }
+
+namespace {
 
 std::uint64_t pairs(const Request& r) { return static_cast<std::uint64_t>(std::max(1, ropeRotaryDims(r.rope) / 2)); }
 std::uint64_t positions(const Request& r) { return static_cast<std::uint64_t>(r.positions); }
@@ -330,99 +339,7 @@ Dataset computeRopeDecay(const Request& r, const ExportProgress& progress) {
   return d;
 }
 
-// [mrope-angles] Qwen2-VL's three position ids per token, and which ids each pair rotates by.
-
-void mropeModel(Request& r, const ModelConfig& m, const std::string& source) {
-  ropeModel(r, m, source);
-  const auto mrope = readMropeConfig(m);  // none: a 1-D RoPE model, refused below for want of sections
-  r.mropeSection = mrope ? mrope->section : std::vector<int>{};
-  r.mropeInterleaved = mrope && mrope->interleaved;
-}
-
-MropeSegment parseSegment(const std::string& entry) {
-  MropeSegment s;
-  int t = 0, h = 0, w = 0;
-  char tail = 0;
-  if (std::sscanf(entry.c_str(), "%dx%dx%d%c", &t, &h, &w, &tail) == 3 && t >= 1 && h >= 1 && w >= 1 && t <= 4096 &&
-      h <= 4096 && w <= 4096) {
-    s.image = true;
-    s.gridT = t;
-    s.gridH = h;
-    s.gridW = w;
-    return s;
-  }
-  if (entry.find('x') != std::string::npos) {
-    throw UsageError("--sequence: got image " + quotedText(entry) + ", expected TxHxW with each side in [1, 4096]");
-  }
-  s.numTokens = static_cast<int>(parseIntOption("--sequence", entry, 1, 1 << 20));
-  return s;
-}
-
-void mropeParse(Request& r, const ParsedOptions& o) {
-  ropeParse(r, o);
-  const std::string sequence = o.value("--sequence").value_or("4,1x4x6,3");
-  std::size_t start = 0;
-  while (start <= sequence.size()) {
-    const std::size_t comma = sequence.find(',', start);
-    const std::string entry = sequence.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (entry.empty()) throw UsageError("--sequence: got " + quotedText(sequence) + ", expected entries N or TxHxW separated by commas");
-    r.mropeSegments.push_back(parseSegment(entry));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  if (auto sec = o.value("--section")) {
-    r.mropeSection.clear();
-    for (double x : parseRealListOption("--section", *sec, RealRange{0.0, 1 << 20})) {
-      if (x != std::floor(x)) throw UsageError("--section: got " + quotedText(*sec) + ", expected whole pair counts");
-      r.mropeSection.push_back(static_cast<int>(x));
-    }
-  }
-  if (o.has("--interleaved-sections")) r.mropeInterleaved = true;
-  const int pairs = ropeNumPairs(r.rope);
-  if (r.mropeSection.empty()) {
-    throw UsageError("--section: none given and the model has no mrope_section; give three pair counts summing to " +
-                     std::to_string(pairs) + " (e.g. a Qwen2.5-VL preset has 16,24,24)");
-  }
-  int sum = 0;
-  for (int x : r.mropeSection) sum += x;
-  if (r.mropeSection.size() != 3 || sum != pairs) {
-    throw UsageError("--section: " + std::to_string(r.mropeSection.size()) + " counts summing to " + std::to_string(sum) +
-                     ", expected 3 (t, h, w) summing to the " + std::to_string(pairs) + " rotary pairs");
-  }
-}
-
-long long mropeTokens(const Request& r) {
-  long long n = 0;
-  for (const MropeSegment& s : r.mropeSegments) {
-    n += s.image ? static_cast<long long>(s.gridT) * s.gridH * s.gridW : s.numTokens;
-  }
-  return n;
-}
-
-std::uint64_t mropeElements(const Request& r) {
-  return checkedProduct({static_cast<std::uint64_t>(mropeTokens(r)), static_cast<std::uint64_t>(ropeNumPairs(r.rope))});
-}
-
-Dataset computeMropeAngles(const Request& r, const ExportProgress& progress) {
-  Dataset d;
-  const MropePositions ids = mropePositionIds(r.mropeSegments);
-  d.grid = mropeAngleGrid(r.rope, r.mropeSection, r.mropeInterleaved, ids);
-  d.shape = {d.grid.rows, d.grid.cols};
-  json axes = json::array();
-  for (MropeAxis a : mropePairAxes(r.mropeSection, r.mropeInterleaved)) axes.push_back(a == MropeAxis::T ? "t" : a == MropeAxis::H ? "h" : "w");
-  d.document["params"] = ropeParamsJson(r.rope);
-  d.document["params"]["section"] = r.mropeSection;
-  d.document["params"]["interleaved_sections"] = r.mropeInterleaved;
-  d.document["position_ids"] = {{"t", ids.t}, {"h", ids.h}, {"w", ids.w}};
-  d.document["pair_axes"] = axes;
-  d.rowTitle = "token";
-  d.colTitle = "pair i";
-  d.valueName = "angle (rad)";
-  d.isAngle = true;
-  d.csvComments = {"m-rope angles id_axis(i) * theta_i mod 2pi: rows = tokens, cols = pairs"};
-  progress(1.0);
-  return d;
-}
+}  // namespace
 
 ViewDef ropeView(std::string name, std::string summary, std::string layout, std::vector<std::string> extra) {
   ViewDef v;
@@ -441,6 +358,8 @@ ViewDef ropeView(std::string name, std::string summary, std::string layout, std:
   v.parse = ropeParse;
   return v;
 }
+
+namespace {
 
 // rope-angles, rope-cos, rope-sin: one value of every pair at every position.
 template <RopePairValue V>
@@ -513,16 +432,6 @@ ViewCall& addRopeParams(ViewCall& call, const RopeParams& p) {
 }
 
 std::vector<ViewDef> ropeViews() {
-  ViewDef mrope = ropeView("mrope-angles", "M-RoPE angles for a text + image + text sequence (Qwen2-VL position ids t, h, w)",
-                           ".npy/.csv: (tokens, pairs) angles mod 2*pi, row = token, col = pair; .json: also the t, h, w "
-                           "position ids per token and the axis each pair follows; .png: heatmap",
-                           {"--sequence", "--section", "--interleaved-sections"});
-  mrope.png = true;
-  mrope.applyModel = mropeModel;
-  mrope.parse = mropeParse;
-  mrope.elements = mropeElements;
-  mrope.compute = computeMropeAngles;
-
   ViewDef freqs = ropeView("rope-freqs", "RoPE inverse frequencies after scaling, attention factor, regime per pair",
                            ".json: inv_freq, base_inv_freq, ramp, regime (kept|blended|interpolated per pair), "
                            "attention_factor, method, effective_base, params; .npy: inv_freq (pairs,); .csv: "
@@ -570,7 +479,7 @@ std::vector<ViewDef> ropeViews() {
   decay.buildsDocument = true;
   decay.elements = decayElements;
   decay.compute = computeRopeDecay;
-  return {freqs, angles, cosines, sines, rotate, scores, decay, mrope};
+  return {freqs, angles, cosines, sines, rotate, scores, decay, mropeAnglesView()};
 }
 
 }  // namespace posviz::cli

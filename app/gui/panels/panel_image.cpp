@@ -49,16 +49,25 @@ Grid queryScoreGrid(const ImagePanelState& s) {
 
 std::vector<MropeSegment> mropeSegments(const ImagePanelState& s) {
   std::vector<MropeSegment> seg;
-  if (s.textBefore > 0) seg.push_back({false, s.textBefore, 1, 1, 1});
-  seg.push_back({true, 0, 1, s.imageH, s.imageW});
-  if (s.textAfter > 0) seg.push_back({false, s.textAfter, 1, 1, 1});
+  if (s.textBefore > 0) seg.push_back(mropeText(s.textBefore));
+  seg.push_back(mropeImage(1, s.imageH, s.imageW));
+  if (s.videoGrids > 0) {
+    if (s.indexRule != MropeIndexRule::Frames) seg.push_back(mropeText(2));  // vision end, vision start
+    seg.push_back(mropeVideo(s.videoGrids, s.imageH, s.imageW, s.secondsPerGrid));
+  }
+  if (s.textAfter > 0) seg.push_back(mropeText(s.textAfter));
   return seg;
+}
+
+// The tab's grids are merged patches already (spatial merge 1).
+MropeIndexOptions mropeOptions(const ImagePanelState& s) {
+  return {.rule = s.indexRule, .spatialMerge = 1, .tokensPerSecond = s.tokensPerSecond, .timestampTokens = s.timestampTokens};
 }
 
 void recomputeMrope(ImagePanelState& s) {
   s.mropeError.clear();
   try {
-    const MropePositions ids = mropePositionIds(mropeSegments(s));
+    const MropePositions ids = mropePositionIds(mropeSegments(s), mropeOptions(s));
     const int tokens = static_cast<int>(ids.t.size());
     s.mropeIds = Grid(3, tokens);
     for (int i = 0; i < tokens; ++i) {
@@ -127,15 +136,37 @@ bool drawAxialControls(ImagePanelState& s) {
   return changed;
 }
 
+bool drawVideoControls(ImagePanelState& s) {
+  bool changed = paramSlider(mrope::kVideoFrames, s.videoGrids,
+                             "A video of that many temporal grids follows the image (2 frames per grid), each grid as\n"
+                             "large as the image.");
+  changed |= paramChoice(mrope::kIndexRule, s.indexRule,
+                         "How the model's get_rope_index gives a video its time ids:\n"
+                         "steps (Qwen2-VL): +1 per temporal grid.\n"
+                         "seconds (Qwen2.5-VL): int(k * int(second_per_grid) * tokens_per_second); the integer cast of\n"
+                         "  second_per_grid sends every grid of a video faster than 1 s per grid to time 0.\n"
+                         "frames (Qwen3-VL, GLM-4V): every grid is its own frame, after a timestamp text, at time 0.");
+  if (!s.ruleNote.empty()) ImGui::TextWrapped("%s", s.ruleNote.c_str());
+  if (s.videoGrids == 0) return changed;
+  if (s.indexRule == MropeIndexRule::Seconds) {
+    changed |= paramSlider(mrope::kSecondsPerGrid, s.secondsPerGrid);
+    changed |= paramSlider(mrope::kTokensPerSecond, s.tokensPerSecond);
+  } else if (s.indexRule == MropeIndexRule::Frames) {
+    changed |= paramSlider(mrope::kTimestampTokens, s.timestampTokens);
+  }
+  return changed;
+}
+
 bool drawMropeControls(ImagePanelState& s) {
   bool changed = false;
-  ImGui::TextUnformatted("M-RoPE (text + image + text)");
+  ImGui::TextUnformatted("M-RoPE (text + image + video + text)");
   ImGui::Separator();
-  const char* sequence = "Qwen2-VL (get_rope_index): text tokens count up on all three axes; an image's merged patch (i, j)\n"
+  const char* sequence = "get_rope_index: text tokens count up on all three axes; an image's merged patch (i, j)\n"
                          "gets (s, s + i, s + j) after s tokens; the next text starts at 1 + the largest id so far.";
   changed |= paramSlider(mrope::kTextBefore, s.textBefore);
   changed |= paramSlider(mrope::kImageRows, s.imageH);
   changed |= paramSlider(mrope::kImageCols, s.imageW);
+  changed |= drawVideoControls(s);
   changed |= paramSlider(mrope::kTextAfter, s.textAfter, sequence);
   ImGui::PushID("mrope");   // the axial head dim above has the same label
   changed |= headDimSlider(mrope::kHeadDim, s.mropeHeadDim, "M-RoPE turns head_dim/2 pairs, split into the three sections below.");
@@ -248,8 +279,13 @@ void drawMropeMaps(ImagePanelState& s, float w, float h) {
   ids.colormap = Colormap::Viridis;
   const Grid idGrid = s.mropeIds;
   ids.exactValue = [idGrid](long long r, long long c) { return static_cast<double>(idGrid.at(static_cast<int>(r), static_cast<int>(c))); };
-  ImGui::Text("M-RoPE position ids (t, h, w) per token: %d text, a %d x %d image, %d text", s.textBefore, s.imageH, s.imageW,
-              s.textAfter);
+  if (s.videoGrids > 0) {
+    ImGui::Text("M-RoPE ids (t, h, w): %d text, %d x %d image, %d-grid video, %d text; %s rule",
+                s.textBefore, s.imageH, s.imageW, s.videoGrids, s.textAfter, mropeIndexRuleName(s.indexRule));
+  } else {
+    ImGui::Text("M-RoPE position ids (t, h, w) per token: %d text, a %d x %d image, %d text", s.textBefore, s.imageH, s.imageW,
+                s.textAfter);
+  }
   drawHeatmap("mrope-ids", s.idsMap, ids, s.idsImage, w, h * 0.3f);
   HeatmapSpec ang;
   ang.logicalRows = s.mropeAngles.rows;
@@ -333,6 +369,11 @@ void eachImagePanelParam(State& s, Visit&& visit) {
   visit(mrope::kImageRows, s.imageH);
   visit(mrope::kImageCols, s.imageW);
   visit(mrope::kTextAfter, s.textAfter);
+  visit(mrope::kVideoFrames, s.videoGrids);
+  visit(mrope::kSecondsPerGrid, s.secondsPerGrid);
+  visit(mrope::kIndexRule, s.indexRule);
+  visit(mrope::kTokensPerSecond, s.tokensPerSecond);
+  visit(mrope::kTimestampTokens, s.timestampTokens);
 }
 
 void saveImagePanel(const ImagePanelState& s, nlohmann::json& j) {
@@ -360,6 +401,21 @@ void loadImagePanel(ImagePanelState& s, const nlohmann::json& j) {
   readSetting(j, "mrope_interleaved", s.mropeInterleaved);
   s.dirty = true;
 }
+
+namespace {
+
+// The family's get_rope_index rule and tokens per second, as mrope-angles --config takes them.
+void applyIndexRule(ImagePanelState& s, const cli::ModelConfig& c) {
+  s.ruleNote.clear();
+  if (auto rule = mrope::kIndexRule.choiceIndex(c.mropeIndexRule)) s.indexRule = static_cast<MropeIndexRule>(*rule);
+  if (c.mropeIndexRule == "own") {
+    s.ruleNote = c.modelType + "'s own get_rope_index (audio positions or merged time steps) is not one posviz models; "
+                 "the ids follow the rule chosen here.";
+  }
+  if (c.tokensPerSecond > 0.0 && cli::fitsParam(mrope::kTokensPerSecond, c.tokensPerSecond)) s.tokensPerSecond = c.tokensPerSecond;
+}
+
+}  // namespace
 
 void applyImageConfig(ImagePanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
   const auto reading = cli::readMropeConfig(c);
@@ -392,6 +448,7 @@ void applyImageConfig(ImagePanelState& s, const cli::ModelConfig& c, ConfigNotes
                     std::to_string(s.sectionT) + ", " + std::to_string(s.sectionH) + ", " + std::to_string(s.sectionW));
   }
   s.mropeInterleaved = reading->interleaved;
+  applyIndexRule(s, c);
   s.dirty = true;
 }
 

@@ -18,6 +18,7 @@
 #include "app/cli/scheme_params.hpp"
 #include "app/gui/base/config_notes.hpp"
 #include "core/axial_rope.hpp"
+#include "core/mrope.hpp"
 #include "core/grid.hpp"
 
 namespace posviz::app {
@@ -43,6 +44,14 @@ struct ImagePanelState {
   int sectionH = static_cast<int>(cli::params::mrope::kSectionH.defaultInt());
   int sectionW = 24;
   bool mropeInterleaved = false;  // Qwen3-VL / Qwen3.5: axes alternate pair by pair instead of in blocks
+  // A video after the image (same merged grid, videoGrids temporal grids; 0 = none), and the
+  // get_rope_index rule that gives its tokens time ids (core/mrope.hpp).
+  int videoGrids = static_cast<int>(cli::params::mrope::kVideoFrames.defaultInt());
+  double secondsPerGrid = cli::params::mrope::kSecondsPerGrid.def;
+  MropeIndexRule indexRule = static_cast<MropeIndexRule>(cli::params::mrope::kIndexRule.defaultInt());
+  double tokensPerSecond = cli::params::mrope::kTokensPerSecond.def;
+  int timestampTokens = static_cast<int>(cli::params::mrope::kTimestampTokens.defaultInt());
+  std::string ruleNote;           // a config's family whose own rule posviz does not model
 
   // Derived
   Grid queryScores, offsetScores, angles, mropeIds, mropeAngles;
