@@ -14,6 +14,15 @@
 //     <R q, R k> = sum_i (ac + be) cos(delta_i) + (ae - bc) sin(delta_i),
 //   delta_i = (c1 - c2) f_i for column pairs and (r1 - r2) f_{i - D/4} for row pairs: the score
 //   depends on the row and column offsets only, each axis on its own half of the pairs.
+// PIXTRAL (HF transformers d6a6c826, models/pixtral/modeling_pixtral.py:
+// PixtralRotaryEmbedding.compute_default_rope_parameters, position_ids_in_meshgrid, rotate_half)
+//   The same idea with three differences. With g_k = base^(-2k/D), k = 0 .. D/2 - 1 (Llama's
+//   frequencies):
+//     pair i <  D/4 rotates by row * g_{2i}                (freqs[::2]: the row comes first)
+//     pair i >= D/4 rotates by col * g_{2(i - D/4) + 1}    (freqs[1::2]: the column's are the odd
+//                                                            ones, each a little slower)
+//   and pair i is dims (i, i + D/2), as rotate_half pairs them. Pixtral's base is rope_theta,
+//   10000; its grid is image_size / patch_size patches a side (1024 / 16 = 64).
 // LAYOUT / UNITS
 //   Angle grid: rows = patches (row-major, t = row * cols + col), cols = pairs, radians mod 2 pi
 //   in [0, 2 pi). Offset-score grid: (2 rows - 1) x (2 cols - 1), entry (dr + rows - 1,
@@ -31,14 +40,27 @@
 
 namespace posviz {
 
+enum class AxialRopeVariant { RopeVit, Pixtral };
+const char* axialRopeVariantName(AxialRopeVariant v);  // "rope-vit", "pixtral"
+
 struct AxialRopeParams {
   int headDim = 64;     // D, a multiple of 4
   double base = 100.0;  // rope-vit's theta
+  AxialRopeVariant variant = AxialRopeVariant::RopeVit;
 };
+
+// What pair i of a variant does: the axis it follows, its frequency, and its two dims.
+struct AxialPair {
+  bool byRow = false;
+  double freq = 0.0;
+  int dimA = 0, dimB = 0;
+};
+std::vector<AxialPair> axialRopePairs(const AxialRopeParams& p);
 
 void validateAxialRope(const char* fn, const AxialRopeParams& p);
 
-// The D/4 frequencies f_j shared by the column and the row halves.
+// rope-vit's D/4 frequencies f_j shared by the column and the row halves (either variant's
+// first-half frequencies: Pixtral's row pairs use the same ones).
 std::vector<double> axialRopeFrequencies(const AxialRopeParams& p);
 
 // Angle of pair i (0 .. D/2 - 1) for a patch at (row, col), not reduced.

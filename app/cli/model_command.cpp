@@ -120,6 +120,18 @@ void printModel(std::ostream& out, const ModelConfig& m) {
     out << "  M-RoPE: pairs per (t, h, w) axis";
     for (int s : m.mropeSection) out << " " << s;
     out << (m.mropeInterleaved ? ", interleaved axes\n" : ", contiguous sections\n");
+    if (!m.mropeIndexRule.empty()) {
+      out << "  M-RoPE position ids: get_rope_index's " << (m.mropeIndexRule == "own" ? "own rule (not modelled by posviz)" : m.mropeIndexRule + " rule");
+      if (m.spatialMerge > 0) out << ", spatial merge " << m.spatialMerge;
+      if (m.mropeIndexRule == "seconds" && m.tokensPerSecond > 0.0) out << ", " << m.tokensPerSecond << " tokens per second";
+      out << " (mrope-angles)\n";
+    }
+  }
+  if (m.rope2d == "pixtral") {
+    const int quarter = m.rope.headDim / 4;
+    out << "  2-D RoPE over a " << m.patchGrid << " x " << m.patchGrid << " patch grid (Pixtral): pairs 0-" << quarter - 1
+        << " turn by the patch row, " << quarter << "-" << 2 * quarter - 1
+        << " by its column at the odd frequencies (axial-angles --image-scheme pixtral)\n";
   }
   for (const std::string& e : m.extras) out << "  extra: " << e << "\n";
   if (const std::string t = mlaText(m); !t.empty()) out << "  " << t << "\n";
@@ -146,7 +158,11 @@ json modelJson(const ModelConfig& m) {
   if (!m.mropeSection.empty()) {
     out["mrope_section"] = m.mropeSection;
     out["mrope_interleaved"] = m.mropeInterleaved;
+    if (!m.mropeIndexRule.empty()) out["mrope_index_rule"] = m.mropeIndexRule;
+    if (m.spatialMerge > 0) out["spatial_merge_size"] = m.spatialMerge;
+    if (m.tokensPerSecond > 0.0) out["tokens_per_second"] = m.tokensPerSecond;
   }
+  if (!m.rope2d.empty()) out["rope_2d"] = {{"scheme", m.rope2d}, {"patch_grid", m.patchGrid}};
   if (m.mla.ropeHeadDim > 0) {
     out["mla"] = {{"qk_nope_head_dim", m.mla.nopeHeadDim}, {"qk_rope_head_dim", m.mla.ropeHeadDim}, {"v_head_dim", m.mla.vHeadDim},
                   {"kv_lora_rank", m.mla.kvLoraRank}};

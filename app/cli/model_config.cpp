@@ -1011,6 +1011,28 @@ void parseModel(const Reader& r, const std::string& modelType, ModelConfig& c) {
   readMla(r, c);
 }
 
+// A vision tower whose RoPE turns by the patch's row and column (Pixtral), not by one position.
+void readRope2d(const Reader& r, ModelConfig& c) {
+  const ModelTypeEntry* e = findModelType(c.modelType);
+  if (e == nullptr || e->rope2d.empty() || c.encoding != ModelEncoding::Rope) return;
+  if (e->rope2d != "pixtral") {
+    r.fail("model_type", quotedText(e->modelType) + " uses " + (e->note.empty() ? "a 2-D RoPE of its own" : e->note) +
+                             "; posviz draws the 2-D RoPE of Pixtral and of rope-vit (axial-angles, axial-scores)");
+  }
+  auto whole = [&](const char* key) -> long long {
+    if (std::optional<long long> v = r.integer(r.root(), key, key, 1, 1 << 20)) return *v;
+    return static_cast<long long>(e->defaultNumber(key).value_or(0.0));
+  };
+  const long long image = whole("image_size"), patch = whole("patch_size");
+  if (image < 1 || patch < 1 || image % patch != 0 || image / patch > 4096) {
+    r.fail("image_size", "must be a multiple of patch_size giving at most 4096 patches a side, got " + std::to_string(image) +
+                             " and " + std::to_string(patch));
+  }
+  c.rope2d = e->rope2d;
+  c.patchGrid = static_cast<int>(image / patch);
+  if (c.rope.headDim % 4 != 0) r.fail("head_dim", "must be a multiple of 4 for Pixtral's 2-D RoPE, got " + std::to_string(c.rope.headDim));
+}
+
 // How get_rope_index turns a vision grid into ids: the family's rule from the table, and the
 // vision_config's spatial_merge_size and tokens_per_second (else the vision class's defaults).
 void readMropeIndex(const Reader& outer, ModelConfig& c) {
@@ -1064,6 +1086,7 @@ ModelConfig parseModelConfigUnchecked(const std::string& jsonText, const std::st
     parseModel(r, c.modelType, c);
   }
   if (!c.mropeSection.empty()) readMropeIndex(outer, c);
+  readRope2d(r, c);
   if (std::optional<std::string> d = outer.string(root, "description", "description")) {
     c.description = *d;
   } else {

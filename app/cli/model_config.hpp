@@ -101,6 +101,9 @@ struct ModelConfig {
   // "frames"; "own" where posviz does not model it; "" when the table has none) and the vision
   // config's spatial_merge_size and tokens_per_second (the file's, else its class's; 0 = neither).
   std::string mropeIndexRule;
+  // Pixtral's vision tower: a 2-D RoPE over a patchGrid x patchGrid grid (image_size / patch_size).
+  std::string rope2d;
+  int patchGrid = 0;
   int spatialMerge = 0;
   double tokensPerSecond = 0.0;
   std::vector<std::string> extras;   // position-dependent factors beside the encoding, one sentence each

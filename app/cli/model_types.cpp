@@ -100,6 +100,7 @@ ModelTypeEntry readEntry(const std::string& type, const json& e) {
   m.ropeInit = str(e, "rope_init");
   m.note = str(e, "note");
   m.mropeIndex = str(e, "mrope_index");
+  m.rope2d = str(e, "rope_2d");
   if (const json* vd = object(e, "vision_defaults")) {
     m.visionSpatialMerge = integer(*vd, "spatial_merge_size");
     if (auto it = vd->find("tokens_per_second"); it != vd->end() && it->is_number()) m.visionTokensPerSecond = it->get<double>();

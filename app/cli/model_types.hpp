@@ -59,6 +59,9 @@ struct ModelTypeEntry {
   // M-RoPE: how the family's get_rope_index gives vision tokens time ids ("steps", "seconds",
   // "frames", or "own" for rules posviz does not model), and its vision config class's defaults.
   std::string mropeIndex;
+  // Vision towers with a 2-D RoPE over image patches: "pixtral" (drawn by axial-angles
+  // --image-scheme pixtral), or "own" for kinds posviz does not draw; "" for 1-D RoPE.
+  std::string rope2d;
   int visionSpatialMerge = 0;          // 0: not set by the class
   double visionTokensPerSecond = 0.0;  // 0: not set by the class
   std::vector<std::string> reads;   // positional keys the family's code reads, sorted

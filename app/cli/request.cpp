@@ -96,6 +96,7 @@ const std::vector<OptionSpec>& optionSpecs() {
       optionSpec(params::mrope::kTokensPerSecond, "X"),
       optionSpec(params::mrope::kTimestampTokens, "N"),
       {"--grid", true, "RxC", "axial-angles/axial-scores: the image's patch grid, rows x columns, each 1..4096 (default 16x16)"},
+      optionSpec(params::axial::kScheme, "NAME"),
       {"--floor-scale", true, "X", "nope-temperature: Llama 4's floor_scale, > 0 (default 8192)"},
       {"--attn-scale", true, "X", "nope-temperature: Llama 4's attn_scale, > 0 (default 0.1)"},
       // t5-buckets, xpos-scale, kerple-bias, fire-bias (app/cli/views/relative.cpp)

@@ -28,6 +28,7 @@
 #include "core/colormap.hpp"
 #include "core/extrapolation.hpp"
 #include "core/grid.hpp"
+#include "core/axial_rope.hpp"
 #include "core/mrope.hpp"
 #include "core/npy.hpp"
 #include "core/rope.hpp"
@@ -69,6 +70,7 @@ struct Request {
   std::vector<MropeSegment> mropeSegments;  // mrope-angles: text runs and image grids, in order
   std::vector<int> mropeSection;            // mrope-angles: pairs per (t, h, w) axis
   bool mropeInterleaved = false;            // mrope-angles: axes alternate pair by pair
+  AxialRopeVariant axialVariant = AxialRopeVariant::RopeVit;  // axial-angles/-scores: --image-scheme
   MropeIndexOptions mropeIndex;             // mrope-angles: the get_rope_index rule and its inputs
   std::string mropeUnmodelled;              // mrope-angles: a model whose own rule posviz does not model
   // t5-buckets, xpos-scale, kerple-bias, fire-bias (app/cli/views/relative.cpp)

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/npy.hpp"
 #include "tests/support/cli_support.hpp"
 
@@ -53,6 +55,52 @@ TEST_CASE("axial-scores: entry (dr + rows - 1, dc + cols - 1) is rope-vit's scor
   CHECK(s.data[2 * 5 + 4] == doctest::Approx(-1.429117494635284).epsilon(1e-6));    // dr = 1, dc = 2
   CHECK(s.data[2 * 5 + 0] == doctest::Approx(1.0107000784948466).epsilon(1e-6));    // dr = 1, dc = -2
   CHECK(s.data[2 * 5 + 2] == doctest::Approx(-0.27752436798889635).epsilon(1e-6));  // dr = 1, dc = 0
+}
+
+TEST_CASE("axial-angles --image-scheme pixtral: the angles of Pixtral's own rotary code, and a Pixtral config's grid") {
+  // tests/data/axial-rope/pixtral.json: PixtralRotaryEmbedding.compute_default_rope_parameters run
+  // for head_dim 16, theta 10000, indexed by position_ids_in_meshgrid over a 3 x 4 image.
+  std::ifstream in(POSVIZ_SOURCE_DIR "/tests/data/axial-rope/pixtral.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const nlohmann::json ref = nlohmann::json::parse(ss.str());
+  const CliRun run = runCli({"export", "axial-angles", "--image-scheme", "pixtral", "--head-dim", "16", "--base", "10000",
+                             "--grid", "3x4", "--dtype", "f64", "-o", out("p.npy").string()});
+  REQUIRE_MESSAGE(run.code == 0, run.err);
+  const posviz::NpyArray a = posviz::readNpy(out("p.npy").string());
+  REQUIRE(a.shape == std::vector<std::int64_t>{12, 8});
+  for (std::size_t t = 0; t < 12; ++t) {
+    for (std::size_t i = 0; i < 8; ++i) {
+      CAPTURE(t);
+      CAPTURE(i);
+      // Reference angles are float32 and unreduced; posviz's are mod 2 pi.
+      const double d = std::remainder(a.data[t * 8 + i] - ref["angles"][t][i].get<double>(), 2.0 * M_PI);
+      CHECK(std::abs(d) < 1e-6);
+    }
+  }
+  // Patch 5 = row 1, column 1: pair 1 by the row at 10000^(-4/16), pair 4 by the column at 10000^(-2/16).
+  CHECK(a.data[5 * 8 + 1] == doctest::Approx(std::pow(1e4, -0.25)));
+  CHECK(a.data[5 * 8 + 4] == doctest::Approx(std::pow(1e4, -0.125)));
+  // A Pixtral vision config: head_dim 64, rope_theta 10000, image_size 1024 / patch_size 16 = 64 a side.
+  const fs::path cfg = out("pixtral.json");
+  std::ofstream(cfg) << R"({"model_type": "pixtral", "hidden_size": 1024, "num_attention_heads": 16, "head_dim": 64,
+                            "rope_theta": 10000.0, "image_size": 1024, "patch_size": 16})";
+  const CliRun m = runCli({"export", "axial-angles", "--config", cfg.string(), "-o", out("pc.json").string()});
+  REQUIRE_MESSAGE(m.code == 0, m.err);
+  std::ifstream jin(out("pc.json"));
+  std::stringstream js;
+  js << jin.rdbuf();
+  const nlohmann::json doc = nlohmann::json::parse(js.str());
+  CHECK(doc["shape"] == nlohmann::json({4096, 32}));
+  CHECK(doc["params"]["image_scheme"] == "pixtral");
+  CHECK(doc["params"]["base"] == 10000.0);
+  const CliRun model = runCli({"model", "--config", cfg.string()});
+  CHECK(model.out.find("2-D RoPE over a 64 x 64 patch grid (Pixtral)") != std::string::npos);
+  // A 2-D RoPE posviz does not draw is refused by name, never read as 1-D RoPE.
+  std::ofstream(out("dino.json")) << R"({"model_type": "dinov3_vit", "hidden_size": 384, "num_attention_heads": 6})";
+  const CliRun dino = runCli({"model", "--config", out("dino.json").string()});
+  CHECK(dino.code == 2);
+  CHECK(dino.err.find("\"dinov3_vit\" uses a 2-D RoPE over image patches of its own kind") != std::string::npos);
 }
 
 TEST_CASE("nope-temperature: Llama 4's steps at multiples of floor_scale, as a position,scale table") {

@@ -75,6 +75,32 @@ TEST_CASE("offset-score grid: entry (dr + rows - 1, dc + cols - 1), separable by
   CHECK(g.at(0, 4) - g.at(0, 2) == doctest::Approx(g.at(2, 4) - g.at(2, 2)).epsilon(1e-5));
 }
 
+TEST_CASE("pixtral: row pairs first at the even frequencies, column pairs at the odd ones, rotate_half dims") {
+  // modeling_pixtral.py PixtralRotaryEmbedding: freqs = base^(-2k/D); freqs[::2] for the row,
+  // freqs[1::2] for the column; apply_rotary_pos_emb pairs dim i with i + D/2.
+  AxialRopeParams p;
+  p.headDim = 8;
+  p.base = 10000.0;
+  p.variant = posviz::AxialRopeVariant::Pixtral;
+  const std::vector<posviz::AxialPair> pairs = posviz::axialRopePairs(p);
+  REQUIRE(pairs.size() == 4);
+  CHECK(pairs[0].byRow);
+  CHECK(pairs[1].byRow);
+  CHECK_FALSE(pairs[2].byRow);
+  CHECK(pairs[1].freq == doctest::Approx(std::pow(1e4, -4.0 / 8)));   // freqs[2]
+  CHECK(pairs[2].freq == doctest::Approx(std::pow(1e4, -2.0 / 8)));   // freqs[1]
+  CHECK(pairs[3].freq == doctest::Approx(std::pow(1e4, -6.0 / 8)));   // freqs[3]
+  CHECK(pairs[3].dimA == 3);
+  CHECK(pairs[3].dimB == 7);
+  CHECK(posviz::axialRopeAngle(p, 2, 5.0, 3.0) == doctest::Approx(3.0 * std::pow(1e4, -0.25)));
+  // With q = k the score is a sum of cosines either way; the variants differ in which axis is
+  // faster: at the same offset along the row and the column, rope-vit's halves agree, Pixtral's do not.
+  const std::vector<float> v(8, 1.0f);
+  CHECK(posviz::axialRopeScore(p, v, v, 2.0, 0.0) != doctest::Approx(posviz::axialRopeScore(p, v, v, 0.0, 2.0)));
+  p.variant = posviz::AxialRopeVariant::RopeVit;
+  CHECK(posviz::axialRopeScore(p, v, v, 2.0, 0.0) == doctest::Approx(posviz::axialRopeScore(p, v, v, 0.0, 2.0)));
+}
+
 TEST_CASE("errors name the function and the parameter") {
   AxialRopeParams p;
   p.headDim = 6;

@@ -147,6 +147,11 @@ inline const Param kQueryCol{.key = "query_col", .flag = "", .label = "query col
                              .max = 63, .def = 7, .help = "the query patch's column"};
 inline const Param kGrid{.key = "grid", .flag = "--grid", .label = "grid", .kind = ParamKind::Text,
                          .help = "the patch grid as rows x columns, such as 14x14"};
+inline const Param kScheme{.key = "image_scheme", .flag = "--image-scheme", .label = "2-D scheme", .kind = ParamKind::Choice,
+                           .min = 0, .max = 1, .def = 0,
+                           .help = "rope-vit (Heo et al.: column pairs first, one frequency set, adjacent dims) or pixtral "
+                                   "(row pairs first at base^(-4j/D), column pairs at the odd frequencies, rotate_half dims)",
+                           .choices = {"rope-vit", "pixtral"}};
 }  // namespace axial
 
 namespace mrope {  // the Image tab's M-RoPE sequence and sections (mrope-angles takes --sequence and --section)

@@ -19,7 +19,17 @@ namespace {
 namespace table = params::axial;
 using params::axial::kMaxGridSide;
 
-AxialRopeParams axialParams(const Request& r) { return {r.rope.headDim, r.rope.base}; }
+AxialRopeParams axialParams(const Request& r) { return {r.rope.headDim, r.rope.base, r.axialVariant}; }
+
+// A Pixtral vision config: its head_dim, rope_theta and whole patch grid.
+void axialModel(Request& r, const ModelConfig& m, const std::string& source) {
+  if (m.rope2d != "pixtral") modelMismatch(r, m, source, "a vision tower with a 2-D RoPE (Pixtral)");
+  r.rope.headDim = m.rope.headDim;
+  r.rope.base = m.rope.base;
+  r.axialVariant = AxialRopeVariant::Pixtral;
+  r.gridRows = m.patchGrid;
+  r.gridCols = m.patchGrid;
+}
 
 // core's AxialRopeParams: head_dim 64, rope-vit's theta 100.
 void axialDefaults(Request& r) {
@@ -42,6 +52,7 @@ void axialParse(Request& r, const ParsedOptions& o) {
     r.gridRows = side(g->substr(0, x), "rows");
     r.gridCols = side(g->substr(x + 1), "columns");
   }
+  readParam(o, table::kScheme, r.axialVariant);
   if (readParam(o, table::kHeadDim, r.rope.headDim) && r.rope.headDim % 4 != 0) {
     throw UsageError("--head-dim: got " + std::to_string(r.rope.headDim) + ", expected a multiple of 4 (half the pairs per image axis)");
   }
@@ -65,7 +76,8 @@ std::uint64_t axialScoresElements(const Request& r) {
 }
 
 nlohmann::json axialParamsJson(const Request& r) {
-  return {{"head_dim", r.rope.headDim}, {"base", r.rope.base}, {"grid_rows", r.gridRows}, {"grid_cols", r.gridCols}};
+  return {{"head_dim", r.rope.headDim}, {"base", r.rope.base}, {"grid_rows", r.gridRows}, {"grid_cols", r.gridCols},
+          {"image_scheme", axialRopeVariantName(r.axialVariant)}};
 }
 
 Dataset computeAxialAngles(const Request& r, const ExportProgress& progress) {
@@ -74,7 +86,8 @@ Dataset computeAxialAngles(const Request& r, const ExportProgress& progress) {
   d.shape = {d.grid.rows, d.grid.cols};
   d.document["params"] = axialParamsJson(r);
   d.rowTitle = "patch t = row * columns + column";
-  d.colTitle = "pair i (first half: column, second: row)";
+  d.colTitle = r.axialVariant == AxialRopeVariant::Pixtral ? "pair i (first half: row, second: column)"
+                                                           : "pair i (first half: column, second: row)";
   d.valueName = "angle (rad)";
   d.isAngle = true;
   d.csvComments = {"axial rope angles mod 2pi: rows = patches (t = row * " + std::to_string(r.gridCols) +
@@ -146,12 +159,14 @@ std::vector<ViewDef> axialViews() {
   angles.name = "axial-angles";
   angles.aliases = {"axial-rope", "rope-2d"};
   angles.tab = "image-rope";
-  angles.summary = "2-D axial RoPE angles for image patches (Heo et al. 2024): half the pairs by column, half by row";
+  angles.summary = "2-D RoPE angles for image patches, rope-vit's (Heo et al. 2024) or Pixtral's: half the pairs by "
+                   "column, half by row";
   angles.layout = ".npy/.csv: (rows * columns, head_dim / 2), row = patch t = row * columns + column, col = pair; "
                   ".json: shape, params, values; .png: heatmap";
   angles.png = true;
-  angles.options = {"--head-dim", "--base", "--grid"};
-  angles.params = {&table::kHeadDim, &table::kBase};
+  angles.options = {"--head-dim", "--base", "--grid", "--image-scheme", "--config"};
+  angles.params = {&table::kHeadDim, &table::kBase, &table::kScheme};
+  angles.applyModel = axialModel;
   angles.setDefaults = axialDefaults;
   angles.parse = axialParse;
   angles.elements = axialAnglesElements;
@@ -163,7 +178,7 @@ std::vector<ViewDef> axialViews() {
   scores.summary = "2-D axial RoPE score of two patches against their row and column offsets";
   scores.layout = ".npy/.csv: (2 rows - 1, 2 columns - 1), entry (row offset + rows - 1, column offset + columns - 1); "
                   ".json: shape, params, q, k, values; .png: heatmap";
-  scores.options = {"--head-dim", "--base", "--grid", "--q", "--k"};
+  scores.options = {"--head-dim", "--base", "--grid", "--image-scheme", "--config", "--q", "--k"};
   scores.elements = axialScoresElements;
   scores.compute = computeAxialScores;
 

@@ -604,6 +604,7 @@ void loadExtrapolationPanel(ExtrapolationPanelState& s, const nlohmann::json& j)
 
 void applyExtrapolationConfig(ExtrapolationPanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
   if (c.encoding == cli::ModelEncoding::Sinusoidal) return;  // the sinusoidal run has no parameter of a model
+  if (!c.rope2d.empty()) return;  // a vision tower's patch grid has no trained length to extrapolate from
   cli::LabModel lab;
   try {
     lab = cli::labModelOf(c);

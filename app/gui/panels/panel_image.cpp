@@ -34,7 +34,7 @@ constexpr int kHeadDimStep = 4;
 // head dims stop at 256, a config's larger rotary dims included (with a note).
 constexpr int kImageMaxHeadDim = 256;
 
-AxialRopeParams axialParams(const ImagePanelState& s) { return {s.headDim, s.base}; }
+AxialRopeParams axialParams(const ImagePanelState& s) { return {s.headDim, s.base, s.variant}; }
 
 std::vector<float> ones(int n) { return std::vector<float>(static_cast<std::size_t>(n), 1.0f); }
 
@@ -120,11 +120,18 @@ bool headDimSlider(const cli::Param& p, int& v, const char* teach) {
 
 bool drawAxialControls(ImagePanelState& s) {
   bool changed = false;
-  ImGui::TextUnformatted("2-D axial RoPE (image patches)");
+  ImGui::TextUnformatted("2-D RoPE (image patches)");
   ImGui::Separator();
+  if (paramChoice(axial::kScheme, s.variant,
+                  "rope-vit (compute_axial_cis): pairs 0..D/4-1 follow the column, D/4..D/2-1 the row, both halves\n"
+                  "at f_j = base^(-4j/D), pair i = dims (2i, 2i+1); rope-vit's theta is 100.\n"
+                  "pixtral (PixtralRotaryEmbedding): pairs 0..D/4-1 follow the row at base^(-4j/D), the rest the column\n"
+                  "at base^(-(4j+2)/D), a little slower; pair i = dims (i, i + D/2); Pixtral's rope_theta is 10000.")) {
+    s.base = s.variant == AxialRopeVariant::Pixtral ? 10000.0 : AxialRopeParams{}.base;
+    changed = true;
+  }
   changed |= headDimSlider(axial::kHeadDim, s.headDim,
-                           "head_dim D: pairs 0..D/4-1 rotate by the patch's column, pairs D/4..D/2-1 by its row,\n"
-                           "each half with frequencies f_j = base^(-4j/D) (rope-vit, compute_axial_cis).");
+                           "head_dim D: half the pairs rotate by the patch's column, half by its row.");
   changed |= paramSlider(axial::kBase, s.base, "theta: rope-vit uses 100 for images; language models use 10000 or more.");
   changed |= paramSlider(axial::kPatchRows, s.rows);
   changed |= paramSlider(axial::kPatchCols, s.cols);
@@ -251,7 +258,8 @@ void drawAngleMap(ImagePanelState& s, float w, float h) {
   spec.logicalRows = s.angles.rows;
   spec.logicalCols = s.angles.cols;
   spec.rowAxis.title = "patch t = row * columns + column";
-  spec.colAxis.title = "pair (left half: column, right half: row)";
+  spec.colAxis.title = s.variant == AxialRopeVariant::Pixtral ? "pair (left half: row, right half: column)"
+                                                              : "pair (left half: column, right half: row)";
   spec.valueName = "angle (rad)";
   spec.colormap = Colormap::Twilight;
   spec.isAngle = true;
@@ -309,7 +317,7 @@ void publishStatus(const ImagePanelState& s, AppContext& ctx) {
 ExportableView imageExports(const ImagePanelState& s) {
   ExportableView ex;
   ex.name = "axial-scores";
-  ex.caption = "head_dim=" + std::to_string(s.headDim) + " base=" + formatShort(s.base) + " grid=" + std::to_string(s.rows) +
+  ex.caption = std::string(axialRopeVariantName(s.variant)) + " head_dim=" + std::to_string(s.headDim) + " base=" + formatShort(s.base) + " grid=" + std::to_string(s.rows) +
                "x" + std::to_string(s.cols);
   ex.rowTitle = "row offset";
   ex.colTitle = "column offset";
@@ -317,7 +325,7 @@ ExportableView imageExports(const ImagePanelState& s) {
   ex.colormap = Colormap::RdBu;
   ex.symmetricRange = true;
   cli::ViewCall call{"axial-scores"};
-  call.set(axial::kHeadDim, s.headDim).set(axial::kBase, s.base);
+  call.set(axial::kHeadDim, s.headDim).set(axial::kBase, s.base).set(axial::kScheme, static_cast<double>(s.variant));
   call.set(axial::kGrid, std::to_string(s.rows) + "x" + std::to_string(s.cols));
   ex.call = std::move(call);
   return ex;
@@ -365,6 +373,7 @@ void eachImagePanelParam(State& s, Visit&& visit) {
   visit(axial::kBase, s.base);
   visit(axial::kPatchRows, s.rows);
   visit(axial::kPatchCols, s.cols);
+  visit(axial::kScheme, s.variant);
   visit(mrope::kTextBefore, s.textBefore);
   visit(mrope::kImageRows, s.imageH);
   visit(mrope::kImageCols, s.imageW);
@@ -415,9 +424,24 @@ void applyIndexRule(ImagePanelState& s, const cli::ModelConfig& c) {
   if (c.tokensPerSecond > 0.0 && cli::fitsParam(mrope::kTokensPerSecond, c.tokensPerSecond)) s.tokensPerSecond = c.tokensPerSecond;
 }
 
+// A Pixtral vision tower: its scheme, head_dim and base, and as much of its patch grid as the tab shows.
+void applyAxialConfig(ImagePanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
+  s.variant = AxialRopeVariant::Pixtral;
+  const double d = fitConfigParam("Image RoPE", "head_dim", axial::kHeadDim, c.rope.headDim, notes);
+  s.headDim = std::clamp(static_cast<int>(d) - static_cast<int>(d) % kHeadDimStep, kHeadDimStep, kImageMaxHeadDim);
+  s.base = fitConfigParam("Image RoPE", "rope_theta", axial::kBase, c.rope.base, notes);
+  s.rows = static_cast<int>(fitConfigValue("Image RoPE", "patch rows", "image_size / patch_size", c.patchGrid,
+                                           static_cast<long long>(axial::kPatchRows.min), static_cast<long long>(axial::kPatchRows.max), notes));
+  s.cols = s.rows;
+  s.queryRow = s.rows / 2;
+  s.queryCol = s.cols / 2;
+  s.dirty = true;
+}
+
 }  // namespace
 
 void applyImageConfig(ImagePanelState& s, const cli::ModelConfig& c, ConfigNotes& notes) {
+  if (c.rope2d == "pixtral") applyAxialConfig(s, c, notes);
   const auto reading = cli::readMropeConfig(c);
   if (!reading) return;
   const std::vector<int>& section = reading->section;

@@ -29,6 +29,7 @@ struct ImagePanelState {
   // Axial RoPE (core's AxialRopeParams: rope-vit's head_dim 64, theta 100)
   int headDim = AxialRopeParams{}.headDim;   // a multiple of 4
   double base = AxialRopeParams{}.base;
+  AxialRopeVariant variant = AxialRopeVariant::RopeVit;   // rope-vit's halves, or Pixtral's
   int rows = static_cast<int>(cli::params::axial::kPatchRows.defaultInt());   // patches
   int cols = static_cast<int>(cli::params::axial::kPatchCols.defaultInt());
   int queryRow = static_cast<int>(cli::params::axial::kQueryRow.defaultInt());
