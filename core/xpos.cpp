@@ -41,21 +41,43 @@ double xposKeyScale(const XposParams& p, int pair, double pos) {
   return std::pow(xposZeta(p, pair), -pos / p.scaleBase);
 }
 
-Grid xposQueryScaleGrid(const XposParams& p, int numPositions, long long firstPos) {
-  static constexpr const char* kFn = "xposQueryScaleGrid";
+const char* xposSideName(XposSide s) { return s == XposSide::Key ? "key" : "query"; }
+
+Grid xposScaleGrid(const XposParams& p, XposSide side, int numPositions, long long firstPos) {
+  static constexpr const char* kFn = "xposScaleGrid";
   validateXpos(kFn, p);
   requirePositiveInt(kFn, "numPositions", numPositions);
-  requireNonNegativeInt(kFn, "firstPos", firstPos);
+  constexpr long long kLimit = 1LL << 53;   // positions stay exact in a double
+  if (firstPos < -kLimit || firstPos > kLimit - numPositions) {
+    failArgument(kFn, "firstPos must keep every position within +-2^53, got " + std::to_string(firstPos));
+  }
   const int pairs = p.headDim / 2;
   requireBudget(kFn, static_cast<std::uint64_t>(numPositions) * static_cast<std::uint64_t>(pairs), 4, "scale grid");
+  const double sign = side == XposSide::Key ? -1.0 : 1.0;   // downscale: 1 / scale
   Grid g(numPositions, pairs);
   for (int i = 0; i < pairs; ++i) {
     const double logZeta = std::log((2.0 * i + 0.4 * p.headDim) / (1.4 * p.headDim));
     for (int r = 0; r < numPositions; ++r) {
-      g.at(r, i) = static_cast<float>(std::exp(logZeta * static_cast<double>(firstPos + r) / p.scaleBase));
+      g.at(r, i) = static_cast<float>(std::exp(sign * logZeta * static_cast<double>(firstPos + r) / p.scaleBase));
     }
   }
   return g;
+}
+
+Grid xposQueryScaleGrid(const XposParams& p, int numPositions, long long firstPos) {
+  requireNonNegativeInt("xposQueryScaleGrid", "firstPos", firstPos);
+  return xposScaleGrid(p, XposSide::Query, numPositions, firstPos);
+}
+
+long long xposTorchscaleFirstPosition(long long length, long long offset) {
+  static constexpr const char* kFn = "xposTorchscaleFirstPosition";
+  if (length < 1 || offset < 0 || length > (1LL << 52) || offset > (1LL << 52)) {
+    failArgument(kFn, "length must be >= 1 and offset >= 0 (each at most 2^52), got " + std::to_string(length) + " and " +
+                          std::to_string(offset));
+  }
+  const long long total = length + offset;
+  const long long minPos = -((total + 1) / 2);   // Python's -(total) // 2 rounds toward -infinity
+  return minPos + offset;                         // scale[-length:] drops the first `offset` rows
 }
 
 double xposScore(const XposParams& p, std::span<const double> q, std::span<const double> k, double n, double m) {

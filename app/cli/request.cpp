@@ -13,6 +13,7 @@
 #include "app/cli/params/learned.hpp"
 #include "app/cli/params/lessons.hpp"
 #include "app/cli/params/order.hpp"
+#include "app/cli/params/relative.hpp"
 #include "app/cli/params/rope.hpp"
 #include "app/cli/params/toy.hpp"
 #include "app/cli/view_table.hpp"
@@ -103,6 +104,8 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"--num-buckets", true, "N", "t5-buckets: relative_attention_num_buckets, 2..65536, even unless --causal (default 32)"},
       {"--max-distance", true, "N", "t5-buckets: relative_attention_max_distance, above the exact range, ..2147483647 (default 128)"},
       {"--scale-base", true, "X", "xpos-scale: scale_base in (0, 1e9] (default 512, torchscale's)"},
+      optionSpec(params::xpos::kSide, "NAME"),
+      optionSpec(params::xpos::kTorchscalePositions, ""),
       {"--kernel", true, "NAME", "kerple-bias: log (-r1*log(1 + r2*|i-j|)) or power (-r1*|i-j|^r2) (default log)"},
       {"--r1", true, "X", "kerple-bias: r1 in (0, 1e6] (default 1)"},
       {"--r2", true, "X", "kerple-bias: r2 in (0, 1e6], power kernel (0, 2] (default 1)"},

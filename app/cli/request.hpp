@@ -30,6 +30,7 @@
 #include "core/grid.hpp"
 #include "core/axial_rope.hpp"
 #include "core/mrope.hpp"
+#include "core/xpos.hpp"
 #include "core/npy.hpp"
 #include "core/rope.hpp"
 #include "core/sinusoidal.hpp"
@@ -70,6 +71,7 @@ struct Request {
   std::vector<MropeSegment> mropeSegments;  // mrope-angles: text runs and image grids, in order
   std::vector<int> mropeSection;            // mrope-angles: pairs per (t, h, w) axis
   bool mropeInterleaved = false;            // mrope-angles: axes alternate pair by pair
+  XposSide xposSide = XposSide::Query;      // xpos-scale: --side
   AxialRopeVariant axialVariant = AxialRopeVariant::RopeVit;  // axial-angles/-scores: --image-scheme
   MropeIndexOptions mropeIndex;             // mrope-angles: the get_rope_index rule and its inputs
   std::string mropeUnmodelled;              // mrope-angles: a model whose own rule posviz does not model

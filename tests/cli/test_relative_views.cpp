@@ -165,6 +165,33 @@ TEST_CASE("relative_views: xpos-scale writes zeta_i^(n / scale_base), torchscale
     // of pair 0 is zeta_0^(4/4) = 2/7 either way.
     CHECK(a.data[20] / a.data[4] == doctest::Approx(2.0 / 7.0).epsilon(1e-6));
   }
+  SUBCASE("the key side and torchscale's centred positions") {
+    // XPOS.forward(k, downscale=True) for 6 tokens: rows n = -(6) // 2 = -3 .. 2, each 1 / zeta^(n/4).
+    REQUIRE(runCli({"export", "xpos-scale", "--head-dim", "8", "--positions", "6", "--scale-base", "4", "--side", "key",
+                    "--torchscale-positions", "--dtype", "f64", "-o", (dir / "k.json").string()}).code == 0);
+    std::ifstream in(dir / "k.json");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const nlohmann::json k = nlohmann::json::parse(ss.str());
+    CHECK(k["params"]["first_position"] == -3);
+    CHECK(k["params"]["side"] == "key");
+    // Pair 0, zeta_0 = 2/7: n = -3 gives (2/7)^(3/4), n = 2 gives (2/7)^(-1/2); n = 0 (row 3) gives 1.
+    CHECK(k["values"][0][0].get<double>() == doctest::Approx(std::pow(2.0 / 7.0, 0.75)).epsilon(1e-12));
+    CHECK(k["values"][5][0].get<double>() == doctest::Approx(std::pow(2.0 / 7.0, -0.5)).epsilon(1e-12));
+    CHECK(k["values"][3][2].get<double>() == 1.0);
+    // The query side of the same call times the key side of another row is zeta^((n - m)/4):
+    REQUIRE(runCli({"export", "xpos-scale", "--head-dim", "8", "--positions", "6", "--scale-base", "4",
+                    "--torchscale-positions", "--dtype", "f64", "-o", (dir / "q.json").string()}).code == 0);
+    std::ifstream qin(dir / "q.json");
+    std::stringstream qs;
+    qs << qin.rdbuf();
+    const nlohmann::json q = nlohmann::json::parse(qs.str());
+    CHECK(q["values"][5][1].get<double>() * k["values"][1][1].get<double>() ==
+          doctest::Approx(std::pow((2.0 + 3.2) / 11.2, 4.0 / 4.0)).epsilon(1e-12));
+    const auto both = runCli({"export", "xpos-scale", "--torchscale-positions", "--position", "3", "-o", (dir / "x.npy").string()});
+    CHECK(both.code == 2);
+    CHECK(both.err.find("give it or --position, not both") != std::string::npos);
+  }
   SUBCASE("head_dim 128, scale_base 512 (the default), 1024 positions, float32") {
     REQUIRE(runCli({"export", "xpos-scale", "--head-dim", "128", "--positions", "1024", "-o", (dir / "d.npy").string()}).code == 0);
     const posviz::NpyArray a = posviz::readNpy((dir / "d.npy").string());

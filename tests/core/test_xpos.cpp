@@ -82,6 +82,27 @@ TEST_CASE("xpos: with q = k = 1 the score is sum 2 zeta_i^(d/scaleBase) cos(d th
   CHECK(lastEnvelope < 64.0 * std::pow(87.6 / 89.6, 8.0));
 }
 
+TEST_CASE("xpos: torchscale's first position, -(length + offset) // 2 + offset, and the key side's reciprocal") {
+  // XPOS.forward: min_pos = -(length + offset) // 2 (floor), the last `length` rows kept.
+  CHECK(posviz::xposTorchscaleFirstPosition(5) == -3);
+  CHECK(posviz::xposTorchscaleFirstPosition(4) == -2);
+  CHECK(posviz::xposTorchscaleFirstPosition(1) == -1);
+  CHECK(posviz::xposTorchscaleFirstPosition(3, 2) == -1);   // arange(-3, 2)[-3:] = -1, 0, 1
+  const XposParams p{8, 10000.0, 4.0};
+  const posviz::Grid q = posviz::xposScaleGrid(p, posviz::XposSide::Query, 5, -3);
+  const posviz::Grid k = posviz::xposScaleGrid(p, posviz::XposSide::Key, 5, -3);
+  for (int n = 0; n < 5; ++n) {
+    for (int i = 0; i < 4; ++i) {
+      CAPTURE(n);
+      CAPTURE(i);
+      CHECK(q.at(n, i) * k.at(n, i) == doctest::Approx(1.0));
+      CHECK(q.at(n, i) == doctest::Approx(std::pow(posviz::xposZeta(p, i), (n - 3) / 4.0)));
+    }
+  }
+  CHECK_THROWS_WITH_AS(posviz::xposTorchscaleFirstPosition(0), doctest::Contains("length must be >= 1"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(posviz::xposQueryScaleGrid(p, 4, -1), doctest::Contains("firstPos"), std::invalid_argument);
+}
+
 TEST_CASE("xpos: bad input names itself") {
   const XposParams p{64, 10000.0, 512.0};
   const std::vector<double> ones(64, 1.0);

@@ -67,6 +67,14 @@ inline const Param kPositions{.key = "positions", .flag = "--positions", .label 
 inline const Param kMaxOffset{.key = "max_offset", .flag = "", .label = "max distance", .kind = ParamKind::Int,
                               .min = 16, .max = 16384, .def = 2048, .log = true, .unit = "positions",
                               .help = "distances n - m = 0 .. this on the plot's x axis"};
+inline const Param kSide{.key = "xpos_side", .flag = "--side", .label = "side", .kind = ParamKind::Choice, .min = 0, .max = 1,
+                         .def = 0,
+                         .help = "query: zeta_i^(n/scale_base); key: torchscale's downscale=True, 1 / zeta_i^(n/scale_base)",
+                         .choices = {"query", "key"}};
+inline const Param kTorchscalePositions{.key = "torchscale_positions", .flag = "--torchscale-positions", .label = "centred positions",
+                                        .kind = ParamKind::Switch,
+                                        .help = "number the rows as torchscale's XPOS does, from -(positions) // 2, so both "
+                                                "factors stay near 1 (q.k is unchanged); replaces --position"};
 }  // namespace xpos
 
 namespace kerple {  // KerpleParams (core/kerple.hpp)

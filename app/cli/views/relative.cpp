@@ -146,6 +146,11 @@ void xposDefaults(Request& r) {
 void xposParse(Request& r, const ParsedOptions& o) {
   readParam(o, table::rope::kHeadDim, r.rope.headDim);
   readParam(o, table::xpos::kScaleBase, r.scaleBase);
+  readParam(o, table::xpos::kSide, r.xposSide);
+  if (o.has("--torchscale-positions")) {
+    if (o.has("--position")) throw UsageError("--torchscale-positions: numbers the rows itself; give it or --position, not both");
+    r.firstPos = xposTorchscaleFirstPosition(r.positions);
+  }
 }
 
 XposParams xposParams(const Request& r) {
@@ -162,23 +167,25 @@ std::uint64_t xposElements(const Request& r) {
 Dataset computeXposScale(const Request& r, const ExportProgress& progress) {
   Dataset d;
   const XposParams p = xposParams(r);
-  d.grid = xposQueryScaleGrid(p, r.positions, r.firstPos);
+  d.grid = xposScaleGrid(p, r.xposSide, r.positions, r.firstPos);
+  const bool key = r.xposSide == XposSide::Key;
   d.shape = {d.grid.rows, d.grid.cols};
   if (wantsDouble(r)) {
     d.exact.resize(d.grid.values.size());
     for (int n = 0; n < d.grid.rows; ++n) {
       for (int i = 0; i < d.grid.cols; ++i) {
         d.exact[static_cast<std::size_t>(n) * static_cast<std::size_t>(d.grid.cols) + static_cast<std::size_t>(i)] =
-            xposQueryScale(p, i, static_cast<double>(r.firstPos + n));
+            key ? xposKeyScale(p, i, static_cast<double>(r.firstPos + n)) : xposQueryScale(p, i, static_cast<double>(r.firstPos + n));
       }
     }
   }
   d.document["params"] = {{"head_dim", p.headDim}, {"scale_base", p.scaleBase}, {"positions", r.positions},
-                          {"first_position", r.firstPos}};
+                          {"first_position", r.firstPos}, {"side", xposSideName(r.xposSide)}};
   d.rowTitle = "position n";
   d.colTitle = "pair i";
-  d.valueName = "zeta_i^(n/scale_base)";
-  d.csvComments = {"xpos query scales zeta_i^(n/scale_base), zeta_i = (2i/d + 0.4)/1.4: rows = positions n, cols = pairs i"};
+  d.valueName = key ? "zeta_i^(-n/scale_base)" : "zeta_i^(n/scale_base)";
+  d.csvComments = {std::string("xpos ") + (key ? "key scales zeta_i^(-n/scale_base)" : "query scales zeta_i^(n/scale_base)") +
+                   ", zeta_i = (2i/d + 0.4)/1.4: rows = positions n from " + std::to_string(r.firstPos) + ", cols = pairs i"};
   progress(1.0);
   return d;
 }
@@ -330,14 +337,15 @@ std::vector<ViewDef> relativeViews() {
   xpos.name = "xpos-scale";
   xpos.aliases = {"xpos"};
   xpos.tab = "relative";
-  xpos.summary = "xPos query-side scales zeta_i^(n/scale_base), zeta_i = (2i/d + 0.4)/1.4 (Sun et al. 2022); "
-                 "torchscale's XPOS centres n on the sequence's middle, the same for every q.k";
-  xpos.layout = ".npy: (positions, head_dim/2), row = position n (from --position, default 0), col = pair i; keys "
-                "carry the reciprocal; .csv: the same matrix; .json: shape, params, values; .png/.svg: the grid";
+  xpos.summary = "xPos scales zeta_i^(n/scale_base) on the query side, zeta_i^(-n/scale_base) on the key side (--side), "
+                 "zeta_i = (2i/d + 0.4)/1.4 (Sun et al. 2022); --torchscale-positions numbers n as torchscale's XPOS does";
+  xpos.layout = ".npy: (positions, head_dim/2), row = position n (from --position, default 0, or torchscale's "
+                "-(positions) // 2), col = pair i; .csv: the same matrix; .json: shape, params, values; .png/.svg: the grid";
   xpos.png = true;
   xpos.exactDouble = true;
-  xpos.options = {"--head-dim", "--positions", "--position", "--scale-base"};
-  xpos.params = {&table::rope::kHeadDim, &table::xpos::kPositions, &table::xpos::kScaleBase};
+  xpos.options = {"--head-dim", "--positions", "--position", "--scale-base", "--side", "--torchscale-positions"};
+  xpos.params = {&table::rope::kHeadDim, &table::xpos::kPositions, &table::xpos::kScaleBase, &table::xpos::kSide,
+                 &table::xpos::kTorchscalePositions};
   xpos.setDefaults = xposDefaults;
   xpos.parse = xposParse;
   xpos.elements = xposElements;

@@ -98,6 +98,23 @@ void computeXpos(RelativePanelState& s) {
   s.ropeScore.assign(both.begin() + s.maxOffset, both.end());   // r = 0 .. maxOffset
   s.offsets.resize(s.xposScore.size());
   for (std::size_t d = 0; d < s.offsets.size(); ++d) s.offsets[d] = static_cast<double>(d);
+  const int length = s.maxOffset + 1;
+  const long long first = xposTorchscaleFirstPosition(length);
+  const Grid q = xposScaleGrid(xp, XposSide::Query, length, first), k = xposScaleGrid(xp, XposSide::Key, length, first);
+  const int last = q.cols - 1;
+  s.xposPositions.resize(static_cast<std::size_t>(length));
+  s.xposQueryFirst.resize(s.xposPositions.size());
+  s.xposKeyFirst.resize(s.xposPositions.size());
+  s.xposQueryLast.resize(s.xposPositions.size());
+  s.xposKeyLast.resize(s.xposPositions.size());
+  for (int n = 0; n < length; ++n) {
+    const auto i = static_cast<std::size_t>(n);
+    s.xposPositions[i] = static_cast<double>(first + n);
+    s.xposQueryFirst[i] = q.at(n, 0);
+    s.xposKeyFirst[i] = k.at(n, 0);
+    s.xposQueryLast[i] = q.at(n, last);
+    s.xposKeyLast[i] = k.at(n, last);
+  }
 }
 
 // Transformer-XL's (a) .. (d) for the query row txlQuery against every key j, from core.
@@ -228,6 +245,10 @@ void drawXposParameters(RelativePanelState& s) {
                       "xPos: query n scaled by zeta_i^(n / scale_base), key m by zeta_i^(-m / scale_base), so pair i of\n"
                       "q.k carries zeta_i^((n - m) / scale_base). Sun et al. 2022."), s);
   markDirty(paramSlider(params::xpos::kMaxOffset, s.maxOffset, "Distances n - m = 0 .. this on the plot's x axis."), s);
+  ImGui::Checkbox("query and key scales", &s.xposShowSides);
+  HelpMarker("The plot shows each side's factor instead of the decay: torchscale's XPOS numbers a call of L tokens\n"
+             "n = -(L // 2) .. (L - 1) // 2 for the scales (downscale=True gives the key 1 / zeta^(n/scale_base)),\n"
+             "so both factors stay near 1 and only their product zeta^((n - m)/scale_base) reaches q.k.");
 }
 
 void drawTxlParameters(RelativePanelState& s) {
@@ -384,7 +405,32 @@ void drawTxlPlot(const RelativePanelState& s, float width, float height) {
   drawPlot("txl-terms", ps, width, height);
 }
 
+void drawXposSidesPlot(const RelativePanelState& s, float width, float height) {
+  PlotSpec ps;
+  ps.title = "xPos factors of pair 0 and pair " + std::to_string(s.headDim / 2 - 1) + " at torchscale's positions (" +
+             std::to_string(s.maxOffset + 1) + " tokens)";
+  ps.xTitle = "position n (centred)";
+  ps.yTitle = "scale";
+  auto series = [&](const char* label, int color, const std::vector<double>& y, bool dashed) {
+    PlotSeries p;
+    p.label = label;
+    p.color = plotColor(color);
+    p.thickness = dashed ? 1.5f : 2.0f;
+    p.x = s.xposPositions;
+    p.y = y;
+    return p;
+  };
+  ps.series = {series("query, pair 0: zeta_0^(n/scale_base)", 0, s.xposQueryFirst, false),
+               series("key, pair 0: zeta_0^(-n/scale_base)", 1, s.xposKeyFirst, false),
+               series("query, last pair", 2, s.xposQueryLast, true), series("key, last pair", 3, s.xposKeyLast, true)};
+  drawPlot("xpos-sides", ps, width, height);
+}
+
 void drawXposPlot(const RelativePanelState& s, float width, float height) {
+  if (s.xposShowSides) {
+    drawXposSidesPlot(s, width, height);
+    return;
+  }
   PlotSpec ps;
   ps.title = "q.k with q = k = 1 by distance n - m: RoPE alone and with xPos (scale_base " + formatShort(s.scaleBase, 4) + ")";
   ps.xTitle = "distance n - m (tokens)";
@@ -573,6 +619,7 @@ void saveRelativePanel(const RelativePanelState& s, nlohmann::json& j) {
   j["t5_causal"] = s.t5Causal;
   cli::saveParam(j, params::t5::kHead, s.t5Head + 1);
   j["shared_scale"] = s.sharedScale;
+  j["xpos_show_sides"] = s.xposShowSides;
   cli::saveParam(j, params::kerple::kKernel, s.kerplePower ? 1 : 0);
 }
 
@@ -581,6 +628,7 @@ void loadRelativePanel(RelativePanelState& s, const nlohmann::json& j) {
   readSetting(j, "t5_causal", s.t5Causal);
   if (int head = s.t5Head + 1; cli::loadParam(j, params::t5::kHead, head) && head <= s.t5Heads) s.t5Head = head - 1;
   readSetting(j, "shared_scale", s.sharedScale);
+  readSetting(j, "xpos_show_sides", s.xposShowSides);
   if (int kernel = 0; cli::loadParam(j, params::kerple::kKernel, kernel)) s.kerplePower = kernel == 1;
   s.dirty = true;
 }

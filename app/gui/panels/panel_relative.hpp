@@ -68,6 +68,10 @@ struct RelativePanelState {
   Grid kerple, fire, alibi;
   ValueRange biasRange;              // one colour scale over KERPLE, FIRE and ALiBi
   std::vector<double> offsets, ropeScore, xposScore, xposEnvelope;
+  // xPos per side over a torchscale call of maxOffset + 1 tokens: positions n and the query and
+  // key scales of pair 0 (the strongest decay) and the last pair (the weakest).
+  bool xposShowSides = false;
+  std::vector<double> xposPositions, xposQueryFirst, xposKeyFirst, xposQueryLast, xposKeyLast;
   std::vector<double> txlKeys;                   // j = 0 .. numPositions - 1
   std::vector<double> txlTerm[4], txlTotal;      // (a), (b), (c), (d) and their sum at (txlQuery, j)
   HeatmapState bucketMap, tableMap, t5BiasMap, kerpleMap, fireMap, alibiMap;
