@@ -16,6 +16,13 @@
 //     relative_key:        scores += q_i . E[row]
 //     relative_key_query:  scores += q_i . E[row] + k_j . E[row]
 //   again before the division by sqrt(head_dim).
+// WAV2VEC2-BERT (transformers src/transformers/models/wav2vec2_bert/modeling_wav2vec2_bert.py,
+// Wav2Vec2BertSelfAttention, position_embeddings_type "relative_key", the class default)
+//   Shaw's clipping with its own maximum on each side: distance = j - i clamped to
+//   [-left_max_position_embeddings, right_max_position_embeddings] (64 and 8 by default: more
+//   of the past than of the future), row = distance + left of a table of left + right + 1 rows,
+//     relative_key_clamped:  scores += q_i . E[row]   (both terms then divided by sqrt(head_size))
+//   Here `clip` is the left maximum and `rightClip` the right one.
 // SEEDED TABLES
 //   No trained tables are published with the paper, so shawSeededTable draws one N(0, stddev^2) per
 //   entry from core/random's Rng (the same on every machine).
@@ -35,12 +42,15 @@
 
 namespace posviz {
 
-enum class ShawVariant { Shaw, RelativeKey, RelativeKeyQuery };
-const char* shawVariantName(ShawVariant v);   // "shaw", "relative_key", "relative_key_query"
+enum class ShawVariant { Shaw, RelativeKey, RelativeKeyQuery, ClampedKey };
+// "shaw", "relative_key", "relative_key_query", "relative_key_clamped"
+const char* shawVariantName(ShawVariant v);
 
 // clip(j - i, k) and its row in the (2k + 1)-row table.
 long long shawClippedDistance(long long i, long long j, int k);
 int shawTableRow(long long i, long long j, int k);
+// Wav2Vec2-BERT's row clamp(j - i, -left, right) + left of the (left + right + 1)-row table.
+int clampedKeyRow(long long i, long long j, int left, int right);
 // HF BERT's row i - j + maxPositions - 1 in the (2 * maxPositions - 1)-row table.
 int bertDistanceRow(long long i, long long j, int maxPositions);
 
@@ -54,8 +64,9 @@ struct ShawInputs {
 };
 // Seeded q and k (N(0, 1), seeds seed and seed + 1) and a table of the rows `variant` needs
 // (2 clip + 1 for Shaw, 2 positions - 1 for BERT's: max_position_embeddings = positions), seed + 2.
-ShawInputs shawSeededInputs(ShawVariant variant, int positions, int dim, int clip, std::uint64_t seed);
-int shawTableRows(ShawVariant variant, int positions, int clip);
+// rightClip: ClampedKey's right maximum (ignored by the others).
+ShawInputs shawSeededInputs(ShawVariant variant, int positions, int dim, int clip, std::uint64_t seed, int rightClip = 0);
+int shawTableRows(ShawVariant variant, int positions, int clip, int rightClip = 0);
 
 struct ShawScoreTerms {
   double content = 0.0;    // q_i . k_j
@@ -65,10 +76,10 @@ struct ShawScoreTerms {
 };
 // The score of query i and key j; `clip` is k for Shaw (unused for BERT's variants, whose
 // max_position_embeddings is the table's (rows + 1) / 2).
-ShawScoreTerms shawScoreTerms(ShawVariant variant, const ShawInputs& in, int clip, int i, int j);
+ShawScoreTerms shawScoreTerms(ShawVariant variant, const ShawInputs& in, int clip, int i, int j, int rightClip = 0);
 // T x T of total() (or, with indexOnly, of the table row each (i, j) reads).
-Grid shawScoreGrid(ShawVariant variant, const ShawInputs& in, int clip);
-Grid shawIndexGrid(ShawVariant variant, int positions, int clip);
+Grid shawScoreGrid(ShawVariant variant, const ShawInputs& in, int clip, int rightClip = 0);
+Grid shawIndexGrid(ShawVariant variant, int positions, int clip, int rightClip = 0);
 
 // Shaw eq. 3 for query i: z_i = sum_j alpha_ij (v_j + aV[clip(j - i) + k]), alpha a row of weights
 // (positions entries), v positions x dim, aV (2k + 1) x dim.

@@ -57,6 +57,7 @@ std::string layerKindText(const LayerKind& k) {
     case LayerScheme::None: return "no positions (no attention over positions in these layers)";
     case LayerScheme::Sinusoidal: return "sinusoidal positions added to the embeddings";
     case LayerScheme::RelativeBuckets: return "T5 relative-position buckets (a learned bias per bucket and head)";
+    case LayerScheme::RelativeKey: return "relative_key: q . E[clamp(j - i)] added to each score (a learned vector per distance)";
   }
   return "?";
 }
@@ -86,6 +87,11 @@ std::string tableText(const ModelConfig& m) {
   if (m.encoding == ModelEncoding::RelativeBuckets) {
     t = "buckets: " + std::to_string(m.relativeBuckets) + ", max distance " + std::to_string(m.relativeMaxDistance) +
         "; encoder bidirectional, decoder causal; the bias is added in each stack's first layer and shared by the others";
+  }
+  if (m.encoding == ModelEncoding::RelativeKey) {
+    t = "distances j - i clamped to [-" + std::to_string(m.relativeKeyLeft) + ", " + std::to_string(m.relativeKeyRight) + "]: a table of " +
+        std::to_string(m.relativeKeyLeft + m.relativeKeyRight + 1) + " x " + std::to_string(m.relativeKeyDim) +
+        " per layer, row clamp(j - i) + " + std::to_string(m.relativeKeyLeft) + " (shaw-scores --variant relative_key_clamped)";
   }
   return t;
 }
@@ -177,6 +183,10 @@ json modelJson(const ModelConfig& m) {
   }
   if (m.encoding == ModelEncoding::RelativeBuckets) {
     out["relative_buckets"] = {{"buckets", m.relativeBuckets}, {"max_distance", m.relativeMaxDistance}, {"heads", m.numHeads}};
+  }
+  if (m.encoding == ModelEncoding::RelativeKey) {
+    out["relative_key"] = {{"left_max", m.relativeKeyLeft}, {"right_max", m.relativeKeyRight}, {"head_size", m.relativeKeyDim},
+                           {"table_rows", m.relativeKeyLeft + m.relativeKeyRight + 1}};
   }
   return out;
 }

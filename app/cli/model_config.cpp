@@ -118,10 +118,11 @@ ModelEncoding encodingOfScheme(const Reader& r, const ModelTypeEntry& e, const s
   if (scheme == "learned") return ModelEncoding::Learned;
   if (scheme == "sinusoidal") return ModelEncoding::Sinusoidal;
   if (scheme == "relative-buckets") return ModelEncoding::RelativeBuckets;
+  if (scheme == "relative-key") return ModelEncoding::RelativeKey;
   if (scheme == "none") return ModelEncoding::None;
-  r.fail("model_type", quotedText(e.modelType) + " uses " + (scheme == "relative-key" ? "BERT-style relative distance embeddings" : "a positional scheme") +
+  r.fail("model_type", quotedText(e.modelType) + " uses a positional scheme" +
                            " posviz does not draw" + (e.note.empty() ? std::string() : " (" + e.note + ")") +
-                           "; posviz reads RoPE, ALiBi, learned, sinusoidal, T5-bucket and position-free models");
+                           "; posviz reads RoPE, ALiBi, learned, sinusoidal, T5-bucket, relative_key and position-free models");
 }
 
 // Generic rules, for a model_type the table lacks; *why names the key that decided.
@@ -610,6 +611,7 @@ LayerScheme schemeOf(const Ctx& x, int layer, const std::string& attention, cons
     case ModelEncoding::Learned: return LayerScheme::Learned;
     case ModelEncoding::Sinusoidal: return LayerScheme::Sinusoidal;
     case ModelEncoding::RelativeBuckets: return LayerScheme::RelativeBuckets;
+    case ModelEncoding::RelativeKey: return LayerScheme::RelativeKey;
     case ModelEncoding::None: return LayerScheme::None;
     case ModelEncoding::Rope: break;
   }
@@ -832,6 +834,9 @@ std::string describe(const ModelConfig& c) {
       break;
     case ModelEncoding::RelativeBuckets:
       os << "T5 relative buckets (" << c.relativeBuckets << ", max distance " << c.relativeMaxDistance << "), " << c.numHeads << " heads";
+      break;
+    case ModelEncoding::RelativeKey:
+      os << "relative_key distances clamped to [-" << c.relativeKeyLeft << ", " << c.relativeKeyRight << "], head size " << c.relativeKeyDim;
       break;
     case ModelEncoding::None:
       os << "no positions (no attention)";
@@ -1116,6 +1121,7 @@ const char* layerSchemeName(LayerScheme s) {
     case LayerScheme::None: return "none";
     case LayerScheme::Sinusoidal: return "sinusoidal";
     case LayerScheme::RelativeBuckets: return "relative-buckets";
+    case LayerScheme::RelativeKey: return "relative-key";
   }
   return "?";
 }

@@ -58,7 +58,8 @@ struct ConfigError : std::runtime_error {
 
 // The model's positional scheme (its first layers'): RelativeBuckets is T5's bucketed bias, None a
 // model with no attention over positions at all (Mamba, RWKV).
-enum class ModelEncoding { Rope, Alibi, Learned, Sinusoidal, RelativeBuckets, None };
+// RelativeKey is a learned vector per clamped distance j - i dotted with the query (Wav2Vec2-BERT).
+enum class ModelEncoding { Rope, Alibi, Learned, Sinusoidal, RelativeBuckets, RelativeKey, None };
 
 // What one kind of layer does with positions.
 enum class LayerScheme {
@@ -69,8 +70,9 @@ enum class LayerScheme {
   None,     // no attention over positions at all (Qwen3.5's linear-attention layers, Mamba, convolutions)
   Sinusoidal,       // fixed sin/cos table added to the embeddings (Marian, M2M100, XGLM, Whisper's encoder)
   RelativeBuckets,  // T5's learned per-head bias over bucketed distances
+  RelativeKey,      // q_i . E[clamp(j - i, -left, right) + left] added to the score (Wav2Vec2-BERT)
 };
-// "rope", "nope", "alibi", "learned", "none", "sinusoidal", "relative-buckets"
+// "rope", "nope", "alibi", "learned", "none", "sinusoidal", "relative-buckets", "relative-key"
 const char* layerSchemeName(LayerScheme s);
 
 struct LayerKind {
@@ -123,6 +125,9 @@ struct ModelConfig {
   std::optional<SinusoidalLayout> sinusoidalCoreLayout;  // the same in core's terms; empty when core has no such layout
   int relativeBuckets = 0;           // T5: relative_attention_num_buckets
   int relativeMaxDistance = 0;       // T5: relative_attention_max_distance
+  int relativeKeyLeft = 0;           // relative_key: left_max_position_embeddings (keys before the query)
+  int relativeKeyRight = 0;          // relative_key: right_max_position_embeddings (keys after it)
+  int relativeKeyDim = 0;            // relative_key: the distance vectors' width, the head size
   // Multi-head latent attention (DeepSeek-V2 paper, section 2.1.3): each head's q and k are
   // nopeHeadDim position-free dims and ropeHeadDim rotated ones; the rotated key part is one
   // vector shared by every head; v has vHeadDim dims. All 0 for other attention.

@@ -68,6 +68,21 @@ void readBuckets(const Reader& r, const ModelTypeEntry& e, ModelConfig& c) {
   if (c.numHeads <= 0) r.fail("num_heads", "is missing (T5's bias table has one column per head)");
 }
 
+// Wav2Vec2-BERT's relative_key: a table of left + right + 1 vectors of the head size, row
+// clamp(j - i, -left, right) + left (Wav2Vec2BertSelfAttention).
+void readRelativeKey(const Reader& r, const ModelTypeEntry& e, ModelConfig& c) {
+  const auto side = [&](const char* key, double fallback) {
+    return static_cast<int>(r.integer(r.root(), key, key, 0, 1 << 20).value_or(static_cast<long long>(e.defaultNumber(key).value_or(fallback))));
+  };
+  c.relativeKeyLeft = side("left_max_position_embeddings", 64);
+  c.relativeKeyRight = side("right_max_position_embeddings", 8);
+  if (c.numHeads <= 0 || c.hiddenSize <= 0 || c.hiddenSize % c.numHeads != 0) {
+    r.fail("num_attention_heads", "must divide hidden_size (the distance vectors are one head wide), got " +
+                                      std::to_string(c.numHeads) + " heads of hidden_size " + std::to_string(c.hiddenSize));
+  }
+  c.relativeKeyDim = c.hiddenSize / c.numHeads;
+}
+
 // The first of keys the file gives; else the first the family's configuration class defaults to;
 // else fallback.
 long long layersOf(const Reader& r, const ModelTypeEntry* e, std::initializer_list<const char*> keys, long long fallback) {
@@ -87,6 +102,7 @@ LayerScheme layerSchemeOf(ModelEncoding e) {
     case ModelEncoding::Learned: return LayerScheme::Learned;
     case ModelEncoding::Sinusoidal: return LayerScheme::Sinusoidal;
     case ModelEncoding::RelativeBuckets: return LayerScheme::RelativeBuckets;
+    case ModelEncoding::RelativeKey: return LayerScheme::RelativeKey;
     case ModelEncoding::None: return LayerScheme::None;
   }
   return LayerScheme::None;
@@ -101,6 +117,7 @@ void readTableDetails(const Reader& r, const ModelTypeEntry* e, ModelConfig& c) 
     case ModelEncoding::Learned: readLearned(r, entry, c); break;
     case ModelEncoding::Sinusoidal: readSinusoidal(r, entry, c); break;
     case ModelEncoding::RelativeBuckets: readBuckets(r, entry, c); break;
+    case ModelEncoding::RelativeKey: readRelativeKey(r, entry, c); break;
     case ModelEncoding::Rope:
     case ModelEncoding::Alibi:
     case ModelEncoding::None: break;

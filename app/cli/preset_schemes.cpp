@@ -26,6 +26,7 @@ ModelSchemes modelSchemes(const ModelConfig& m) {
       case LayerScheme::Learned: addOnce(out.schemes, Scheme::Learned); break;
       case LayerScheme::Sinusoidal: addOnce(out.schemes, Scheme::Sinusoidal); break;
       case LayerScheme::RelativeBuckets:
+      case LayerScheme::RelativeKey:
       case LayerScheme::None: break;
     }
   }
@@ -37,6 +38,7 @@ ModelSchemes modelSchemes(const ModelConfig& m) {
       case ModelEncoding::Learned: addOnce(out.schemes, Scheme::Learned); break;
       case ModelEncoding::Sinusoidal: addOnce(out.schemes, Scheme::Sinusoidal); break;
       case ModelEncoding::RelativeBuckets:
+      case ModelEncoding::RelativeKey:
       case ModelEncoding::None: break;
     }
   }

@@ -114,7 +114,10 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"--fire-hidden", true, "N", "fire-bias: hidden units of the MLP f_theta, 1..4096 (default 32)"},
       // shaw-scores, txl-terms (app/cli/views/relative_scores.cpp)
       {"--clip", true, "N", "shaw-scores: Shaw's clipping distance k (table of 2k + 1 rows), 1..65536 (default 4)"},
-      {"--variant", true, "NAME", "shaw-scores: shaw|relative_key|relative_key_query (HF BERT position_embedding_type) (default shaw)"},
+      {"--variant", true, "NAME", "shaw-scores: shaw|relative_key|relative_key_query (HF BERT position_embedding_type)|"
+                                  "relative_key_clamped (Wav2Vec2-BERT) (default shaw)"},
+      optionSpec(params::shaw::kLeftMax, "N"),
+      optionSpec(params::shaw::kRightMax, "N"),
       {"--indices", false, "", "shaw-scores: write the table row each (i, j) reads (int32) instead of the scores"},
       {"--sum", false, "", "txl-terms: write the sum a + b + c + d (positions, positions) instead of the four terms"},
       optionSpec(params::example::kName, "NAME"),

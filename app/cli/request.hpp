@@ -85,7 +85,8 @@ struct Request {
   int fireHidden = kFireHidden;  // FIRE MLP hidden width
   // shaw-scores, txl-terms (app/cli/views/relative_scores.cpp)
   int shawClip = 4;                    // Shaw's k
-  std::string shawVariant = "shaw";    // shaw | relative_key | relative_key_query
+  std::string shawVariant = "shaw";    // shaw | relative_key | relative_key_query | relative_key_clamped
+  int shawLeftMax = 64, shawRightMax = 8;  // relative_key_clamped
   bool shawIndices = false;            // table rows instead of scores
   bool txlSum = false;                 // a + b + c + d instead of the four terms
   bool causal = false;

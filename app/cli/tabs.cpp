@@ -50,7 +50,8 @@ const char* tabShowing(ModelEncoding encoding, bool scaledRope) {
     case ModelEncoding::Alibi: return "alibi";
     case ModelEncoding::Learned: return "learned";
     case ModelEncoding::Sinusoidal: return "sinusoidal";
-    case ModelEncoding::RelativeBuckets: return "relative";
+    case ModelEncoding::RelativeBuckets:
+    case ModelEncoding::RelativeKey: return "relative";
     case ModelEncoding::None: return "model";
   }
   return "rope";

@@ -37,6 +37,7 @@ DEFAULT_KEYS = [
     "relative_attention_max_distance", "relative_attention", "max_relative_positions", "position_buckets",
     "pos_att_type", "position_biased_input", "scale_embedding", "pad_token_id", "vocab_size",
     "image_size", "patch_size", "num_mel_bins",
+    "position_embeddings_type", "left_max_position_embeddings", "right_max_position_embeddings",
 ]
 # Keys that are positional (for "reads").
 POS_READ_KEYS = set(DEFAULT_KEYS) - {

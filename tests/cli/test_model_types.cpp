@@ -48,6 +48,7 @@ const char* encodingScheme(ModelEncoding e) {
     case ModelEncoding::Learned: return "learned";
     case ModelEncoding::Sinusoidal: return "sinusoidal";
     case ModelEncoding::RelativeBuckets: return "relative-buckets";
+    case ModelEncoding::RelativeKey: return "relative-key";
     case ModelEncoding::None: return "none";
   }
   return "?";

@@ -101,6 +101,49 @@ TEST_CASE("shaw-scores: the seeded q.k + q.a^K (Shaw) and q.k + q.E + k.E (relat
   CHECK(j["params"]["variant"] == "shaw");
 }
 
+TEST_CASE("shaw-scores relative_key_clamped: Wav2Vec2-BERT's clamp(j - i, -left, right) + left, and a wav2vec2-bert config") {
+  // modeling_wav2vec2_bert.py Wav2Vec2BertSelfAttention.forward: distance = position_ids_r -
+  // position_ids_l = j - i, clamped to [-left_max, right_max], row distance + left_max of a
+  // (left + right + 1)-row table; scores += q . E[row] (then / sqrt(head_size), as q.k is).
+  const fs::path dir = scratch("clamped");
+  REQUIRE(runCli({"export", "shaw-scores", "--variant", "relative_key_clamped", "--left-max", "2", "--right-max", "1", "--positions",
+                  "5", "--indices", "-o", (dir / "i.npy").string()}).code == 0);
+  const std::vector<std::int32_t> idx = readInt32(dir / "i.npy", 25, "(5, 5)");
+  // Query 0: j - i = 0..4 -> 0, 1, 1, 1, 1 -> rows 2, 3, 3, 3, 3. Query 4: -4..0 -> -2, -2, -2, -1, 0 -> 0, 0, 0, 1, 2.
+  CHECK(std::vector<std::int32_t>(idx.begin(), idx.begin() + 5) == std::vector<std::int32_t>{2, 3, 3, 3, 3});
+  CHECK(std::vector<std::int32_t>(idx.begin() + 20, idx.end()) == std::vector<std::int32_t>{0, 0, 0, 1, 2});
+  const int t = 5, d = 4;
+  REQUIRE(runCli({"export", "shaw-scores", "--variant", "relative_key_clamped", "--left-max", "2", "--right-max", "1", "--positions",
+                  "5", "--head-dim", "4", "--seed", "3", "-o", (dir / "s.npy").string()}).code == 0);
+  const NpyArray s = readNpy((dir / "s.npy").string());
+  const std::vector<double> q = shawSeededTable(t, d, 3), kk = shawSeededTable(t, d, 4), e = shawSeededTable(4, d, 5);
+  for (int i = 0; i < t; ++i) {
+    for (int j = 0; j < t; ++j) {
+      CAPTURE(i);
+      CAPTURE(j);
+      const int row = std::max(-2, std::min(1, j - i)) + 2;
+      CHECK(s.data[static_cast<std::size_t>(i * t + j)] == doctest::Approx(dotRow(q, i, kk, j, d) + dotRow(q, i, e, row, d)).epsilon(1e-5));
+    }
+  }
+  // The class defaults of Wav2Vec2BertConfig: left 64, right 8, head size 1024 / 16 = 64.
+  REQUIRE(runCli({"export", "shaw-scores", "--config", POSVIZ_SOURCE_DIR "/tests/data/class-default-configs/wav2vec2-bert.json",
+                  "--positions", "4", "-o", (dir / "c.json").string()}).code == 0);
+  const nlohmann::json c = nlohmann::json::parse(readBytes(dir / "c.json"));
+  CHECK(c["params"]["variant"] == "relative_key_clamped");
+  CHECK(c["params"]["left_max"] == 64);
+  CHECK(c["params"]["right_max"] == 8);
+  CHECK(c["params"]["table_rows"] == 73);
+  CHECK(c["params"]["head_dim"] == 64);
+  const auto model = runCli({"model", "--config", POSVIZ_SOURCE_DIR "/tests/data/class-default-configs/wav2vec2-bert.json", "--json"});
+  REQUIRE(model.code == 0);
+  const nlohmann::json m = nlohmann::json::parse(model.out);
+  CHECK(m["relative_key"]["table_rows"] == 73);
+  CHECK(m["layer_kinds"][0]["scheme"] == "relative-key");
+  const auto mixed = runCli({"export", "shaw-scores", "--left-max", "3", "-o", (dir / "x.npy").string()});
+  CHECK(mixed.code == 2);
+  CHECK(mixed.err.find("apply to --variant relative_key_clamped only") != std::string::npos);
+}
+
 TEST_CASE("txl-terms: (4, T, T) of the terms a, b, c, d; --sum their sum") {
   const fs::path dir = scratch("txl");
   REQUIRE(runCli({"export", "txl-terms", "--positions", "5", "--d-model", "8", "--head-dim", "4", "--seed", "3", "-o",

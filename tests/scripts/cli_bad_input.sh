@@ -294,6 +294,8 @@ declare -A context=(
   [--head-dim@shaw-scores]="npy|8|--positions 4"
   [--clip@shaw-scores]="npy|2|--positions 4"
   [--seed@shaw-scores]="npy|7|--positions 4"
+  [--left-max@shaw-scores]="npy|2|--positions 4 --variant relative_key_clamped"
+  [--right-max@shaw-scores]="npy|2|--positions 4 --variant relative_key_clamped"
   [--positions@txl-terms]="npy|4|"
   [--d-model@txl-terms]="npy|8|--positions 4"
   [--head-dim@txl-terms]="npy|4|--positions 4"
@@ -330,6 +332,7 @@ declare -A allowed_values=(
   [--base]=" 99999999999999999999 " [--factor]=" 99999999999999999999 " [--beta-fast]=" 99999999999999999999 "
   [--high-freq-factor]=" 99999999999999999999 " [--mscale]=" 0 99999999999999999999 "
   [--mscale-all-dim]=" 0 99999999999999999999 " [--seq-len]=" 0 " [--tokens-per-second]=" 0 " [--timestamp-tokens]=" 0 "
+  [--left-max]=" 0 " [--right-max]=" 0 "
 )
 # --attention-factor has a documented range, (0, 1e6]: the score grid scales by its square, and
 # 1e20^2 times q.k is past float32. 1e20 is refused like any other out-of-range value.

@@ -109,9 +109,17 @@ inline const Param kClip{.key = "clip", .flag = "--clip", .label = "clip k", .ki
                          .max = 65536, .def = 4, .sliderMin = 1, .sliderMax = 64,
                          .help = "Shaw's clipping distance k: a table of 2k + 1 rows"};
 inline const Param kVariant{.key = "variant", .flag = "--variant", .label = "variant", .kind = ParamKind::Choice,
-                            .min = 0, .max = 2, .def = 0,
-                            .help = "shaw (Shaw et al. 2018) or HF BERT's position_embedding_type relative_key / relative_key_query",
-                            .choices = {"shaw", "relative_key", "relative_key_query"}};
+                            .min = 0, .max = 3, .def = 0,
+                            .help = "shaw (Shaw et al. 2018), HF BERT's position_embedding_type relative_key / "
+                                    "relative_key_query, or Wav2Vec2-BERT's relative_key, clamped to [-left, right]",
+                            .choices = {"shaw", "relative_key", "relative_key_query", "relative_key_clamped"}};
+inline const Param kLeftMax{.key = "left_max", .flag = "--left-max", .label = "left max", .kind = ParamKind::Int, .min = 0,
+                            .max = 65536, .def = 64,
+                            .help = "relative_key_clamped: left_max_position_embeddings, the farthest key before the query "
+                                    "with a row of its own (Wav2Vec2-BERT: 64)"};
+inline const Param kRightMax{.key = "right_max", .flag = "--right-max", .label = "right max", .kind = ParamKind::Int, .min = 0,
+                             .max = 65536, .def = 8,
+                             .help = "relative_key_clamped: right_max_position_embeddings, the farthest key after it (Wav2Vec2-BERT: 8)"};
 inline const Param kHeadDim{.key = "head_dim", .flag = "--head-dim", .label = "head_dim", .kind = ParamKind::EvenInt,
                             .min = 2, .max = 4096, .def = 8, .sliderMin = 2, .sliderMax = 256, .log = true,
                             .help = "length of the seeded q, k and table rows"};

@@ -31,11 +31,23 @@ void shawDefaults(Request& r) {
   r.rope.headDim = static_cast<int>(table::shaw::kHeadDim.defaultInt());
   r.shawClip = static_cast<int>(table::shaw::kClip.defaultInt());
   r.shawVariant = table::shaw::kVariant.choiceName(static_cast<int>(table::shaw::kVariant.defaultInt()));
+  r.shawLeftMax = static_cast<int>(table::shaw::kLeftMax.defaultInt());
+  r.shawRightMax = static_cast<int>(table::shaw::kRightMax.defaultInt());
+}
+
+// A relative_key model (Wav2Vec2-BERT): its own maxima on each side and its head size.
+void shawModel(Request& r, const ModelConfig& m, const std::string& source) {
+  if (m.encoding != ModelEncoding::RelativeKey) modelMismatch(r, m, source, "a relative_key model (Wav2Vec2-BERT)");
+  r.shawVariant = "relative_key_clamped";
+  r.shawLeftMax = m.relativeKeyLeft;
+  r.shawRightMax = m.relativeKeyRight;
+  if (m.relativeKeyDim % 2 == 0 && fitsParam(table::shaw::kHeadDim, m.relativeKeyDim)) r.rope.headDim = m.relativeKeyDim;
 }
 
 ShawVariant shawVariantOf(const Request& r) {
   if (r.shawVariant == "relative_key") return ShawVariant::RelativeKey;
   if (r.shawVariant == "relative_key_query") return ShawVariant::RelativeKeyQuery;
+  if (r.shawVariant == "relative_key_clamped") return ShawVariant::ClampedKey;
   return ShawVariant::Shaw;
 }
 
@@ -45,8 +57,13 @@ void shawParse(Request& r, const ParsedOptions& o) {
   readParam(o, table::shaw::kClip, r.shawClip);
   if (int v = 0; readParam(o, table::shaw::kVariant, v)) r.shawVariant = table::shaw::kVariant.choiceName(v);
   if (o.has("--clip") && r.shawVariant != "shaw") {
-    throw UsageError("--clip: applies to --variant shaw only; BERT's " + r.shawVariant +
-                     " has no clipping (its table has 2 * positions - 1 rows)");
+    throw UsageError("--clip: applies to --variant shaw only; " + r.shawVariant +
+                     (r.shawVariant == "relative_key_clamped" ? " takes --left-max and --right-max"
+                                                              : " (BERT's) has no clipping (its table has 2 * positions - 1 rows)"));
+  }
+  const bool maxGiven = readParam(o, table::shaw::kLeftMax, r.shawLeftMax) | readParam(o, table::shaw::kRightMax, r.shawRightMax);
+  if (maxGiven && r.shawVariant != "relative_key_clamped") {
+    throw UsageError("--left-max/--right-max: apply to --variant relative_key_clamped only, got --variant " + r.shawVariant);
   }
   r.shawIndices = o.has("--indices");
   if (r.shawIndices && o.has("--dtype")) throw UsageError("--dtype: shaw-scores --indices writes table rows as int32 (exact); --dtype does not apply");
@@ -59,23 +76,31 @@ std::uint64_t squareElements(const Request& r) {
 
 Dataset computeShawScores(const Request& r, const ExportProgress& progress) {
   const ShawVariant v = shawVariantOf(r);
+  const bool clamped = v == ShawVariant::ClampedKey;
+  const int clip = clamped ? r.shawLeftMax : r.shawClip, right = clamped ? r.shawRightMax : 0;
   Dataset d;
   d.shape = {r.positions, r.positions};
   d.rowTitle = "query position i";
   d.colTitle = "key position j";
   d.document["params"] = {{"variant", shawVariantName(v)}, {"positions", r.positions}, {"head_dim", r.rope.headDim},
-                          {"table_rows", shawTableRows(v, r.positions, r.shawClip)}, {"seed", r.seed}};
+                          {"table_rows", shawTableRows(v, r.positions, clip, right)}, {"seed", r.seed}};
   if (v == ShawVariant::Shaw) d.document["params"]["clip"] = r.shawClip;
+  if (clamped) {
+    d.document["params"]["left_max"] = r.shawLeftMax;
+    d.document["params"]["right_max"] = r.shawRightMax;
+  }
   const std::string rows = v == ShawVariant::Shaw ? "clip(j - i, k) + k (Shaw et al. 2018)"
-                                                  : "i - j + positions - 1 (HF BertSelfAttention, max_position_embeddings = positions)";
+                           : clamped ? "clamp(j - i, -" + std::to_string(r.shawLeftMax) + ", " + std::to_string(r.shawRightMax) + ") + " +
+                                           std::to_string(r.shawLeftMax) + " (Wav2Vec2BertSelfAttention)"
+                                     : "i - j + positions - 1 (HF BertSelfAttention, max_position_embeddings = positions)";
   if (r.shawIndices) {
-    d.grid = shawIndexGrid(v, r.positions, r.shawClip);
+    d.grid = shawIndexGrid(v, r.positions, clip, right);
     d.int32Values = true;
     d.valueName = "table row";
     d.csvComments = {"relative table row read by query i and key j: " + rows};
   } else {
-    const ShawInputs in = shawSeededInputs(v, r.positions, r.rope.headDim, r.shawClip, r.seed);
-    d.grid = shawScoreGrid(v, in, r.shawClip);
+    const ShawInputs in = shawSeededInputs(v, r.positions, r.rope.headDim, clip, r.seed, right);
+    d.grid = shawScoreGrid(v, in, clip, right);
     d.valueName = "score";
     d.csvComments = {std::string("seeded q.k + q.table[row]") + (v == ShawVariant::RelativeKeyQuery ? " + k.table[row]" : "") +
                      " before the 1/sqrt(d) scale, row = " + rows + ": rows = query i, cols = key j"};
@@ -138,13 +163,17 @@ std::vector<ViewDef> relativeScoreViews() {
   shaw.aliases = {"shaw"};
   shaw.tab = "relative";
   shaw.summary = "relative-position scores q_i.k_j + q_i.a^K[clip(j - i, k)] (Shaw et al. 2018) or HF BERT's relative_key "
-                 "(q.E[i - j]) / relative_key_query (+ k.E[i - j]), seeded q, k and table; --indices: the table rows";
+                 "(q.E[i - j]) / relative_key_query (+ k.E[i - j]) or Wav2Vec2-BERT's relative_key (q.E[clamp(j - i, -left, "
+                 "right)]), seeded q, k and table; --indices: the table rows";
   shaw.layout = ".npy: (positions, positions), row = query i, col = key j, the score before the 1/sqrt(d) scale; "
-                "--indices: int32 table rows (Shaw clip(j - i, k) + k, BERT i - j + positions - 1); .csv: the same matrix; "
+                "--indices: int32 table rows (Shaw clip(j - i, k) + k, BERT i - j + positions - 1, clamped clamp(j - i, -left, "
+                "right) + left); .csv: the same matrix; "
                 ".json: shape, params, values; .png/.svg: the grid";
   shaw.png = true;
-  shaw.options = {"--positions", "--head-dim", "--clip", "--variant", "--indices", "--seed"};
-  shaw.params = {&table::relative::kPositions, &table::shaw::kHeadDim, &table::shaw::kClip, &table::shaw::kVariant};
+  shaw.options = {"--positions", "--head-dim", "--clip", "--variant", "--left-max", "--right-max", "--indices", "--seed", "--config"};
+  shaw.params = {&table::relative::kPositions, &table::shaw::kHeadDim, &table::shaw::kClip, &table::shaw::kVariant,
+                 &table::shaw::kLeftMax, &table::shaw::kRightMax};
+  shaw.applyModel = shawModel;
   shaw.setDefaults = shawDefaults;
   shaw.parse = shawParse;
   shaw.elements = squareElements;

@@ -325,7 +325,8 @@ ExportableView imageExports(const ImagePanelState& s) {
   ex.colormap = Colormap::RdBu;
   ex.symmetricRange = true;
   cli::ViewCall call{"axial-scores"};
-  call.set(axial::kHeadDim, s.headDim).set(axial::kBase, s.base).set(axial::kScheme, static_cast<double>(s.variant));
+  call.set(axial::kHeadDim, s.headDim).set(axial::kBase, s.base);
+  if (s.variant != AxialRopeVariant::RopeVit) call.set(axial::kScheme, static_cast<double>(s.variant));
   call.set(axial::kGrid, std::to_string(s.rows) + "x" + std::to_string(s.cols));
   ex.call = std::move(call);
   return ex;

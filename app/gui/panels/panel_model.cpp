@@ -35,6 +35,7 @@ ImVec4 kindColor(const cli::LayerKind& k) {
     case cli::LayerScheme::None: return {0.25f, 0.25f, 0.28f, 1.0f};
     case cli::LayerScheme::Sinusoidal: return {0.80f, 0.40f, 0.75f, 1.0f};
     case cli::LayerScheme::RelativeBuckets: return {0.85f, 0.75f, 0.25f, 1.0f};
+    case cli::LayerScheme::RelativeKey: return {0.95f, 0.60f, 0.45f, 1.0f};
   }
   return {1, 1, 1, 1};
 }
@@ -276,6 +277,7 @@ void openLayerKind(AppState& a, int kindIndex) {
     case cli::LayerScheme::Learned: c.encoding = cli::ModelEncoding::Learned; break;
     case cli::LayerScheme::Sinusoidal: c.encoding = cli::ModelEncoding::Sinusoidal; break;
     case cli::LayerScheme::RelativeBuckets: c.encoding = cli::ModelEncoding::RelativeBuckets; break;
+    case cli::LayerScheme::RelativeKey: c.encoding = cli::ModelEncoding::RelativeKey; break;
     case cli::LayerScheme::NoPE:
     case cli::LayerScheme::None: return;
   }
