@@ -165,8 +165,10 @@ void validateRopeScaling(const char* fn, int rotaryDims, const RopeScaling& s) {
       break;
     case ScalingMethod::Yarn:
       requirePositive(fn, "betaSlow", s.betaSlow);
-      if (!std::isfinite(s.betaFast) || !(s.betaFast > s.betaSlow))
-        failArgument(fn, "betaFast must be a finite number > betaSlow (" + formatValue(s.betaSlow) + "), got " +
+      // HF warns only when beta_fast < beta_slow; equal betas give one boundary, and the ramp's
+      // +0.001 guard (linear_ramp_factor) keeps it finite.
+      if (!std::isfinite(s.betaFast) || !(s.betaFast >= s.betaSlow))
+        failArgument(fn, "betaFast must be a finite number >= betaSlow (" + formatValue(s.betaSlow) + "), got " +
                              formatValue(s.betaFast));
       requireAtLeast(fn, "mscale", s.mscale, 0.0);
       requireAtLeast(fn, "mscaleAllDim", s.mscaleAllDim, 0.0);

@@ -65,7 +65,7 @@ struct RopeScaling {
   double factor = 1.0;                 // >= 1, target length / trained length
   int originalMaxPositions = 4096;     // L0, trained context, > 0
   long long seqLen = 0;                // current sequence length (DynamicNtk, LongRope); 0 = L0
-  double betaFast = 32.0;              // Yarn, rotations; > betaSlow
+  double betaFast = 32.0;              // Yarn, rotations; >= betaSlow
   double betaSlow = 1.0;               // Yarn, rotations; > 0
   bool truncate = true;                // Yarn: floor/ceil the correction range (HF default)
   double mscale = 0.0;                 // Yarn (DeepSeek variant); 0 = unset

@@ -86,7 +86,12 @@ std::optional<bool> readAlibiFlag(const Reader& r) {
     }
     if (std::optional<double> maxBias = r.number(*attn, "alibi_bias_max", "attn_config.alibi_bias_max")) {
       // MPT's gen_slopes: 2^(-alibi_bias_max * h / n); 8 gives the ALiBi paper's slopes, which core computes.
-      if (*maxBias != 8.0) r.fail("attn_config.alibi_bias_max", "must be 8 (the ALiBi paper's slopes), got " + formatValue(*maxBias));
+      // transformers' MptModel ignores it (build_mpt_alibi_tensor always uses 8); MosaicML's own code
+      // honours it: the slopes depend on which code runs, so only 8 has one answer.
+      if (*maxBias != 8.0) {
+        r.fail("attn_config.alibi_bias_max", "must be 8, got " + formatValue(*maxBias) + ": transformers' MptModel ignores it and uses 8, "
+                                             "MosaicML's own modeling code uses it, so the slopes depend on which code runs");
+      }
     }
   }
   return alibi;
@@ -299,10 +304,17 @@ void readMethodFields(const Reader& r, const json& rs, const std::string& p, Rop
                       std::optional<double> factor, long long maxPositions) {
   RopeScaling& s = rope.scaling;
   if (s.method == ScalingMethod::Yarn) {
-    if (auto v = r.positiveNumber(rs, "beta_fast", p + "beta_fast")) s.betaFast = *v;
-    if (auto v = r.positiveNumber(rs, "beta_slow", p + "beta_slow")) s.betaSlow = *v;
-    if (auto v = r.positiveNumber(rs, "mscale", p + "mscale")) s.mscale = *v;
-    if (auto v = r.positiveNumber(rs, "mscale_all_dim", p + "mscale_all_dim")) s.mscaleAllDim = *v;
+    // _compute_yarn_parameters: `beta_fast or 32`, `beta_slow or 1` (0 gives the default), and
+    // `if mscale and mscale_all_dim` (0 counts as unset), so only negative values are refused.
+    const auto nonNegative = [&](const char* key) {
+      std::optional<double> v = r.number(rs, key, p + key);
+      if (v && !(*v >= 0.0)) r.fail(p + key, "must be >= 0 (0 counts as unset, as Hugging Face reads it), got " + formatValue(*v));
+      return v;
+    };
+    if (auto v = nonNegative("beta_fast"); v && *v > 0.0) s.betaFast = *v;
+    if (auto v = nonNegative("beta_slow"); v && *v > 0.0) s.betaSlow = *v;
+    if (auto v = nonNegative("mscale")) s.mscale = *v;
+    if (auto v = nonNegative("mscale_all_dim")) s.mscaleAllDim = *v;
     if (auto v = r.boolean(rs, "truncate", p + "truncate")) s.truncate = *v;
   } else if (s.method == ScalingMethod::Llama3) {
     const auto low = r.positiveNumber(rs, "low_freq_factor", p + "low_freq_factor");
@@ -324,35 +336,54 @@ void readMethodFields(const Reader& r, const json& rs, const std::string& p, Rop
 
 // rs: rope_scaling, or (transformers v5) rope_parameters or one of its per-layer-type entries; p
 // its path with a trailing dot. rope's head_dim and rotary fraction are already set.
-void readRopeScaling(const Reader& r, const json& rs, const std::string& p, RopeParams& rope, long long maxPositions) {
+// L0, the trained context, as transformers 5 standardize_rope_params gives it: for llama3, yarn and
+// longrope the top-level original_max_position_embeddings overwrites rope_parameters' (per-layer
+// rope_parameters ignore the top level), else max_position_embeddings; dynamic NTK always scales
+// from max_position_embeddings (_compute_dynamic_ntk_parameters), linear never reads it.
+void readTrainedLength(const Reader& r, const json& rs, const std::string& p, RopeScaling& s, long long maxPositions,
+                       bool perLayer, std::vector<std::string>& unread) {
+  const int maxInt = std::numeric_limits<int>::max();
+  const std::string key = "original_max_position_embeddings";
+  const std::optional<long long> nested = r.integer(rs, key, p + key, 1, maxInt);
+  const std::optional<long long> top = perLayer ? std::nullopt : r.integer(r.root(), key, key, 1, maxInt);
+  const bool readsIt = s.method == ScalingMethod::Llama3 || s.method == ScalingMethod::Yarn || s.method == ScalingMethod::LongRope;
+  const std::optional<long long> original = readsIt ? (top ? top : nested) : std::nullopt;
+  if (!readsIt && (nested || top) && s.method != ScalingMethod::NtkAware) {
+    unread.push_back((nested ? p : std::string()) + key + " (" + scalingName(s.method) +
+                     " scaling reads max_position_embeddings as its trained length)");
+  }
+  if (original) {
+    s.originalMaxPositions = static_cast<int>(*original);
+  } else if (s.method == ScalingMethod::NtkAware && (nested || top)) {
+    s.originalMaxPositions = static_cast<int>(nested ? *nested : *top);
+  } else if (maxPositions > 0) {
+    s.originalMaxPositions = static_cast<int>(std::min<long long>(maxPositions, maxInt));
+  } else if (s.method == ScalingMethod::Llama3 || s.method == ScalingMethod::LongRope) {
+    r.fail(p + key, "is missing, and so is max_position_embeddings, which Hugging Face would use in its place");
+  }
+}
+
+void readRopeScaling(const Reader& r, const json& rs, const std::string& p, RopeParams& rope, long long maxPositions,
+                     bool perLayer, std::vector<std::string>& unread) {
   checkScalingKeys(r, rs, p);
   std::string typeField;
   const std::string type = scalingType(r, rs, p, typeField);
   RopeScaling& s = rope.scaling;
   s.method = scalingMethod(r, type, typeField);
-
   const std::optional<double> factor = r.number(rs, "factor", p + "factor");
+  if (s.method == ScalingMethod::None) return;  // default RoPE's code never reads factor
   if (factor && (*factor < 1.0 || *factor > cli::kMaxFactor)) {
     r.fail(p + "factor", "must be in [1, " + formatValue(cli::kMaxFactor) + "] (target length / trained length), got " + formatValue(*factor));
   }
-  const int maxInt = std::numeric_limits<int>::max();
-  std::optional<long long> original = r.integer(rs, "original_max_position_embeddings", p + "original_max_position_embeddings", 1, maxInt);
-  if (!original) original = r.integer(r.root(), "original_max_position_embeddings", "original_max_position_embeddings", 1, maxInt);
-  if (s.method == ScalingMethod::None) return;
+  readTrainedLength(r, rs, p, s, maxPositions, perLayer, unread);
   if (s.method != ScalingMethod::LongRope) {
-    if (!factor) r.fail(p + "factor", "is missing (" + lowercase(type) + " scaling needs it)");
-    s.factor = *factor;
-  }
-  // L0: the trained context. Hugging Face reads it from rope_scaling (llama3, yarn), the top level
-  // (LongRoPE) or falls back to max_position_embeddings (linear, dynamic, yarn).
-  if (original) {
-    s.originalMaxPositions = static_cast<int>(*original);
-  } else if (s.method == ScalingMethod::Llama3) {
-    r.fail(p + "original_max_position_embeddings", "is missing (llama3 scaling needs it)");
-  } else if (s.method == ScalingMethod::LongRope) {
-    r.fail("original_max_position_embeddings", "is missing (longrope scaling needs it)");
-  } else if (maxPositions > 0) {
-    s.originalMaxPositions = static_cast<int>(std::min<long long>(maxPositions, maxInt));
+    if (!factor && s.method == ScalingMethod::Yarn && maxPositions > 0) {
+      // _compute_yarn_parameters: a null factor is max_position_embeddings / original.
+      s.factor = std::max(1.0, static_cast<double>(maxPositions) / s.originalMaxPositions);
+    } else {
+      if (!factor) r.fail(p + "factor", "is missing (" + lowercase(type) + " scaling needs it)");
+      s.factor = *factor;
+    }
   }
   readMethodFields(r, rs, p, rope, factor, maxPositions);
 }
@@ -454,7 +485,7 @@ RopeParams ropeFor(const Ctx& x, const json* rp, const std::string& rpPath, cons
   if (rope.headDim % 2 != 0) r.fail("head_dim", "must be even for RoPE pairs, got " + std::to_string(rope.headDim));
   rope.base = ropeBase(x, rp, rpPath);
   rope.rotaryFraction = ropeFraction(x, rp, rpPath, rope.headDim);
-  if (rp != nullptr) readRopeScaling(r, *rp, rpPath, rope, x.c.maxPositions);
+  if (rp != nullptr) readRopeScaling(r, *rp, rpPath, rope, x.c.maxPositions, x.perLayerType, x.c.unreadKeys);
   if (attention == "sliding_attention" && !x.perLayerType) {
     if (x.fam.localBase > 0.0) {  // Gemma 3: local layers use rope_local_base_freq and no scaling
       rope.base = r.positiveNumber(r.root(), "rope_local_base_freq", "rope_local_base_freq").value_or(x.fam.localBase);

@@ -46,7 +46,7 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"--factor", true, "X", "scaling factor (target / trained length), >= 1"},
       {"--original-max-positions", true, "N", "trained context L0, 1..2147483647 (default 4096)"},
       {"--seq-len", true, "N", "current sequence length (dynamic, longrope), >= 1 (default L0)"},
-      {"--beta-fast", true, "X", "yarn: fast boundary in rotations, > beta-slow (default 32)"},
+      {"--beta-fast", true, "X", "yarn: fast boundary in rotations, >= beta-slow (default 32)"},
       {"--beta-slow", true, "X", "yarn: slow boundary in rotations, > 0 (default 1)"},
       {"--low-freq-factor", true, "X", "llama3: low frequency factor, > 0 (default 1)"},
       {"--high-freq-factor", true, "X", "llama3: high frequency factor, > low (default 4)"},

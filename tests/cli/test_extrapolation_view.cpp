@@ -178,7 +178,7 @@ TEST_CASE("extrapolation view: bad options name the option and what is allowed")
       {{"--multiples", "0"}, "--multiples"},
       {{"--text", "   "}, "--text: got \"   \", expected at least one word"},
       {{"--slope", "0"}, "--slope"},
-      {{"--beta-fast", "0.5"}, "--beta-fast: got 0.5, expected a number > --beta-slow 1"},
+      {{"--beta-fast", "0.5"}, "--beta-fast: got 0.5, expected a number >= --beta-slow 1"},
       {{"--preset", "phi-3-mini-longrope"}, "scales RoPE with longrope, which the lab does not run"},
       {{"--preset", "gpt2", "--positions", "4096"}, ""},
       {{"-o", (dir / "e.png").string()}, ".png is not available for view extrapolation"},

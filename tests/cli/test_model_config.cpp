@@ -244,14 +244,15 @@ TEST_CASE("model_config: a malformed or unsupported field is an error naming the
        {"rope_scaling.low_freq_factor", "missing"}},
       {"{" + base + R"(, "rope_scaling": {"rope_type": "llama3", "factor": 8, "low_freq_factor": 4, "high_freq_factor": 1, "original_max_position_embeddings": 8192}})",
        {"rope_scaling.high_freq_factor", "> low_freq_factor"}},
-      {"{" + base + R"(, "rope_scaling": {"rope_type": "yarn", "factor": 4, "beta_fast": -1}})", {"rope_scaling.beta_fast", "> 0"}},
+      {"{" + base + R"(, "rope_scaling": {"rope_type": "yarn", "factor": 4, "beta_fast": -1}})", {"rope_scaling.beta_fast", ">= 0"}},
       {"{" + base + R"(, "original_max_position_embeddings": 1024, "rope_scaling": {"type": "su", "short_factor": [1, 1, 1, 1], "long_factor": [1, 2, 3]}})",
        {"rope_scaling.short_factor", "has 4 entries, expected 8"}},
       {"{" + base + R"(, "original_max_position_embeddings": 1024, "rope_scaling": {"type": "longrope", "short_factor": [1, 1, 1, 1, 1, 1, 1, 1], "long_factor": [1, 1, 1, 1, 1, 1, 1, "x"]}})",
        {"rope_scaling.long_factor[7]", "must be a number"}},
       {"{" + base + R"(, "original_max_position_embeddings": 1024, "rope_scaling": {"type": "longrope", "short_factor": [1, 1, 1, 1, 1, 1, 1, 1], "long_factor": [1, 1, 1, 1, 1, 1, 1, -3]}})",
        {"rope_scaling.long_factor[7]", "> 0"}},
-      {"{" + base + R"(, "rope_scaling": {"type": "longrope", "short_factor": [1], "long_factor": [1]}})",
+      // No original_max_position_embeddings and no max_position_embeddings to stand in for it.
+      {R"({"hidden_size": 64, "num_attention_heads": 4, "rope_scaling": {"type": "longrope", "short_factor": [1, 1, 1, 1, 1, 1, 1, 1], "long_factor": [1, 1, 1, 1, 1, 1, 1, 1]}})",
        {"original_max_position_embeddings", "missing"}},
       {R"({"hidden_size": 65, "num_attention_heads": 4, "rope_theta": 10000})", {"hidden_size", "not divisible", "4"}},
       {R"({"rope_theta": 10000})", {"head_dim", "missing"}},
@@ -473,3 +474,44 @@ TEST_CASE("model_config: fields that change positions and are not understood are
 }
 
 }  // TEST_SUITE
+
+// What transformers 5 (d6a6c826) makes of the scaling keys: modeling_rope_utils.py
+// standardize_rope_params (the top-level original_max_position_embeddings overwrites the one in
+// rope_parameters for llama3, yarn and longrope, and fills in for a missing one),
+// _compute_dynamic_ntk_parameters (always from max_position_embeddings), _compute_yarn_parameters
+// (`beta_fast or 32`, `beta_slow or 1`, `if mscale and mscale_all_dim`, a null factor derived), the
+// default type never reading factor, and modeling_mpt.py (ALiBi whatever attn_config.alibi says).
+TEST_CASE("model_config: scaling keys read as the reference reads them, not refused where it runs") {
+  const std::string base = R"("model_type": "llama", "hidden_size": 512, "num_attention_heads": 8, "max_position_embeddings": 4096)";
+  // Dynamic NTK scales from max_position_embeddings; original_max_position_embeddings is reported unread.
+  ModelConfig m = parse("{" + base + R"(, "rope_scaling": {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 2048}})");
+  CHECK(m.rope.scaling.method == ScalingMethod::DynamicNtk);
+  CHECK(m.rope.scaling.originalMaxPositions == 4096);
+  REQUIRE(m.unreadKeys.size() == 1);
+  CHECK(m.unreadKeys[0].find("rope_scaling.original_max_position_embeddings (dynamic scaling reads max_position_embeddings") == 0);
+  // YaRN: the top-level value wins over rope_scaling's.
+  m = parse("{" + base + R"(, "original_max_position_embeddings": 1024,
+             "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 2048}})");
+  CHECK(m.rope.scaling.originalMaxPositions == 1024);
+  // llama3 without original_max_position_embeddings: max_position_embeddings takes its place.
+  m = parse("{" + base + R"(, "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0}})");
+  CHECK(m.rope.scaling.method == ScalingMethod::Llama3);
+  CHECK(m.rope.scaling.originalMaxPositions == 4096);
+  // The default type never reads factor: 0.5 there is no error.
+  m = parse("{" + base + R"(, "rope_scaling": {"rope_type": "default", "factor": 0.5}})");
+  CHECK(m.rope.scaling.method == ScalingMethod::None);
+  // YaRN: mscale 0 and betas 0 mean unset; equal betas are one boundary; a null factor is max / original.
+  m = parse("{" + base + R"(, "rope_scaling": {"rope_type": "yarn", "factor": null, "original_max_position_embeddings": 1024,
+             "beta_fast": 0, "beta_slow": 0, "mscale": 0, "mscale_all_dim": 0}})");
+  CHECK(m.rope.scaling.factor == 4.0);
+  CHECK(m.rope.scaling.betaFast == 32.0);
+  CHECK(m.rope.scaling.betaSlow == 1.0);
+  CHECK(m.rope.scaling.mscale == 0.0);
+  m = parse("{" + base + R"(, "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "beta_fast": 2, "beta_slow": 2}})");
+  CHECK(m.rope.scaling.betaFast == 2.0);
+  CHECK_THROWS_WITH_AS(parse("{" + base + R"(, "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "mscale": -1}})"),
+                       doctest::Contains("rope_scaling.mscale must be >= 0"), ConfigError);
+  // MPT in transformers: ALiBi even with attn_config.alibi false (the code never reads it).
+  m = parse(R"({"model_type": "mpt", "d_model": 512, "n_heads": 8, "n_layers": 2, "max_seq_len": 2048, "attn_config": {"alibi": false}})");
+  CHECK(m.encoding == ModelEncoding::Alibi);
+}

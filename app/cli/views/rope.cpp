@@ -400,8 +400,8 @@ bool readScalingKnobs(const ParsedOptions& o, RopeScaling& s) {
 }
 
 void checkScalingOrder(const RopeScaling& s, bool yarnBetas, bool llama3Factors) {
-  if (yarnBetas && !(s.betaFast > s.betaSlow)) {
-    throw UsageError("--beta-fast: got " + formatNumber(s.betaFast) + ", expected a number > --beta-slow " +
+  if (yarnBetas && !(s.betaFast >= s.betaSlow)) {
+    throw UsageError("--beta-fast: got " + formatNumber(s.betaFast) + ", expected a number >= --beta-slow " +
                      formatNumber(s.betaSlow));
   }
   if (llama3Factors && !(s.highFreqFactor > s.lowFreqFactor)) {

@@ -24,7 +24,7 @@ inline std::vector<double> finiteList(const std::string& flag, const std::string
 // --mscale-all-dim, Llama 3's --low-freq-factor/--high-freq-factor, --attention-factor and
 // --no-truncate. True when --factor was given.
 bool readScalingKnobs(const ParsedOptions& o, RopeScaling& s);
-// What no single option's range can refuse: beta_fast > beta_slow when YaRN's betas are in use,
+// What no single option's range can refuse: beta_fast >= beta_slow when YaRN's betas are in use,
 // high_freq_factor > low_freq_factor when Llama 3's are.
 void checkScalingOrder(const RopeScaling& s, bool yarnBetas, bool llama3Factors);
 

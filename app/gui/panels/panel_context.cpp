@@ -278,7 +278,7 @@ void drawMethodSummary(ContextExtensionPanelState& s, ScalingMethod m, RopeScali
 void drawYarnParameters(ContextExtensionPanelState& s, RopeScaling& sc) {
   if (paramSlider(scaling::kBetaFast, sc.betaFast,
                   "Rotations over L0 above which a pair is kept. low = floor(d*ln(L0/(beta_fast*2pi)) / (2 ln base)).\n"
-                  "Must be > beta_slow."))
+                  "Must be >= beta_slow (equal betas: one boundary, as Hugging Face allows)."))
     s.dirty = true;
   if (paramSlider(scaling::kBetaSlow, sc.betaSlow,
                   "Rotations over L0 below which a pair is fully interpolated (theta/s).\n"
