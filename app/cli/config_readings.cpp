@@ -19,6 +19,8 @@ std::optional<LearnedReading> readLearnedConfig(const ModelConfig& m) {
   LearnedReading r;
   if (m.hiddenSize > 0) r.dModel = m.hiddenSize;
   if (m.maxPositions > 0) r.maxPositions = m.maxPositions;
+  r.offsetRows = m.positionOffset;
+  r.offsetRowsAdded = m.offsetRowsAdded;
   return r;
 }
 

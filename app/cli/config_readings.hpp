@@ -31,6 +31,8 @@ std::optional<SinusoidalReading> readSinusoidalConfig(const ModelConfig& m);
 struct LearnedReading {
   std::optional<int> dModel;              // hidden_size / n_embd
   std::optional<long long> maxPositions;  // max_position_embeddings / n_positions
+  int offsetRows = 0;                     // rows before position 0 (BART, OPT: 2; RoBERTa: padding_idx + 1)
+  bool offsetRowsAdded = false;           // the table has maxPositions + offsetRows rows (BART, OPT), not maxPositions
 };
 std::optional<LearnedReading> readLearnedConfig(const ModelConfig& m);
 

@@ -84,6 +84,27 @@ TEST_CASE("model tab: a T5 config sets the Relative tab's buckets, max distance 
   CHECK(a.relative.t5Heads == 16);       // num_heads
 }
 
+TEST_CASE("model tab: OPT's and RoBERTa's offset rows reach the Learned tab, Pixtral's 2-D RoPE the Image RoPE tab") {
+  AppState a;
+  // modeling_opt.py OPTLearnedPositionalEmbedding: offset 2, num_embeddings + offset rows.
+  applyModelConfig(a, posviz::cli::loadModelConfig(POSVIZ_SOURCE_DIR "/tests/data/published-configs/opt-125m.json"));
+  CHECK(a.learned.offsetRows == 2);
+  CHECK(a.learned.offsetRowsAdded);
+  CHECK(a.learned.maxLen == 2048);
+  // RobertaEmbeddings: padding_idx + 1 = 2 rows out of max_position_embeddings (514).
+  applyModelConfig(a, posviz::cli::loadModelConfig(POSVIZ_SOURCE_DIR "/tests/data/published-configs/distilroberta-base.json"));
+  CHECK(a.learned.offsetRows == 2);
+  CHECK_FALSE(a.learned.offsetRowsAdded);
+  const posviz::cli::ModelConfig pix = posviz::cli::parseModelConfig(
+      R"({"model_type": "pixtral", "hidden_size": 1024, "num_attention_heads": 16, "head_dim": 64, "rope_theta": 10000.0,
+          "image_size": 1024, "patch_size": 16})", "pixtral.json");
+  applyModelConfig(a, pix);
+  CHECK(a.image.variant == posviz::AxialRopeVariant::Pixtral);
+  CHECK(a.image.base == 10000.0);
+  CHECK(a.image.headDim == 64);
+  CHECK(a.image.rows == 64);   // image_size / patch_size, the tab's largest grid
+}
+
 TEST_CASE("model tab: Check my RoPE names the mistake in the user's cos and sin, as posviz check does") {
   auto app = modelTabWith("llama-3.1-8b");
   if (!app) return;

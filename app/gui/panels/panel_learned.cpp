@@ -256,6 +256,8 @@ void applyLearnedConfig(LearnedPanelState& s, const cli::ModelConfig& c, ConfigN
                     std::to_string(rows));
     s.maxLen = rows;
   }
+  s.offsetRows = reading->offsetRows;
+  s.offsetRowsAdded = reading->offsetRowsAdded;
   showPastTheEnd(s);
   s.fromFile = false;
   s.tableDirty = true;
@@ -405,6 +407,15 @@ void drawViews(LearnedPanelState& s, const LearnedTableResult& t, const ImVec2& 
               formatCount(s.table->cols).c_str());
   if (s.numPositions > rows) {
     NoticeText("positions " + formatCount(rows) + " .. " + formatCount(s.numPositions - 1) + " have no row (hatched)");
+  }
+  if (s.offsetRows > 0 && !s.fromFile) {
+    ImGui::TextWrapped("The model's own table has %d rows before position 0: position p reads row p + %d, so its table has "
+                       "%s rows for %s positions (%s). Rows here are numbered by position.",
+                       s.offsetRows, s.offsetRows,
+                       formatCount(s.offsetRowsAdded ? s.maxLen + s.offsetRows : s.maxLen).c_str(),
+                       formatCount(s.offsetRowsAdded ? s.maxLen : s.maxLen - s.offsetRows).c_str(),
+                       s.offsetRowsAdded ? "max_position_embeddings + offset, as BART and OPT build it"
+                                         : "max_position_embeddings including them, as RoBERTa builds it");
   }
   const float heatW = std::floor(avail.x * 0.58f);
   const float heatH = std::max(ImGui::GetContentRegionAvail().y, fh * 12.0f);

@@ -46,6 +46,10 @@ struct LearnedPanelState {
   std::uint64_t seed = static_cast<std::uint64_t>(cli::params::learned::kSeed.defaultInt());
   double stddev = cli::params::learned::kStd.def;                                // GPT-2's initializer std
   bool fromFile = false;                  // the table came from a .npy
+  // A config's rows before position 0 (BART, OPT: 2, on top of max_position_embeddings;
+  // RoBERTa: padding_idx + 1 = 2, out of them): said above the table, 0 = none.
+  int offsetRows = 0;
+  bool offsetRowsAdded = false;
   std::string path;                       // the .npy path typed or opened
   std::string loadError;                  // last failed load, shown inline; the last good table stays
   bool openRequested = false;             // File > Open table: focus the path field

@@ -176,7 +176,7 @@ void drawControls(SinusoidalPanelState& s, AppContext& ctx) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(w * 0.35f);
   paramSlider(table::kPlaySpeed, s.playSpeed, "Advance pos over time: each pair's hand turns by theta_i per position.");
-  paramSlider(table::kPair, s.pair, "Pair i = dims (2i, 2i+1) interleaved, (i, d/2+i) t2t.",
+  paramSlider(table::kPair, s.pair, "Pair i = dims (2i, 2i+1) interleaved, (i, d/2+i) in t2t and in halves.",
               SliderSpan{0, static_cast<double>(s.params.dModel / 2 - 1)});
   paramSlider(table::kOffsetK, s.offsetK,
               "M_k is block-diagonal with 2x2 rotations [[cos k theta_i, sin k theta_i], [-sin k theta_i, cos k theta_i]] "
@@ -314,7 +314,9 @@ void drawEncoding(SinusoidalPanelState& s, AppContext& ctx) {
   PlotSpec wl;
   wl.title = "Wavelength and frequency per pair";
   wl.xTitle = "sin/cos pair (slow to the right)";
-  wl.xTip = "pair i = dims (2i, 2i+1), i = 0 .. d_model/2 - 1; its frequency is theta_i = base^(-2i/d_model).";
+  wl.xTip = p.layout == SinusoidalLayout::Interleaved
+                ? "pair i = dims (2i, 2i+1), i = 0 .. d_model/2 - 1; its frequency is theta_i = base^(-2i/d_model)."
+                : "pair i = dims (i, d_model/2 + i), i = 0 .. d_model/2 - 1 (sines first, then cosines).";
   wl.yTitle = "positions per turn, and radians per position";
   wl.yTip = "wavelength 2 pi / theta_i: positions until pair i's angle pos * theta_i turns once; frequency theta_i in rad/position. Log axis.";
   wl.logY = true;
