@@ -448,11 +448,30 @@ double ropeFraction(const Ctx& x, const json* rp, const std::string& rpPath, int
   const json& root = r.root();
   std::optional<double> f;
   std::string field;
-  if (rp != nullptr && (f = r.number(*rp, "partial_rotary_factor", rpPath + "partial_rotary_factor"))) {
+  // standardize_rope_params: a top-level partial_rotary_factor overwrites rope_parameters' one.
+  if ((f = r.number(root, "partial_rotary_factor", "partial_rotary_factor"))) field = "partial_rotary_factor";
+  if (!f && rp != nullptr && (f = r.number(*rp, "partial_rotary_factor", rpPath + "partial_rotary_factor"))) {
     field = rpPath + "partial_rotary_factor";
   }
-  for (const char* k : {"partial_rotary_factor", "rotary_pct", "rope_pct"}) {
+  for (const char* k : {"rotary_pct", "rope_pct"}) {
     if (!f && (f = r.number(root, k, k))) field = k;
+  }
+  // The default type runs the family's own compute_default_rope_parameters; the scaled types run
+  // modeling_rope_utils', which scale head_dim by the factor.
+  std::string type = "default";
+  if (rp != nullptr) {
+    for (const char* k : {"rope_type", "type"}) {
+      if (const json* t = r.find(*rp, k); t != nullptr && t->is_string()) {
+        type = t->get<std::string>();
+        break;
+      }
+    }
+  }
+  if (f && x.entry != nullptr && x.entry->defaultRopeIgnoresPrf && (type == "default" || type == "mrope") &&
+      field.ends_with("partial_rotary_factor")) {
+    const std::string note = field + " (" + x.entry->modelType + "'s compute_default_rope_parameters rotates all of head_dim)";
+    if (std::find(x.c.unreadKeys.begin(), x.c.unreadKeys.end(), note) == x.c.unreadKeys.end()) x.c.unreadKeys.push_back(note);
+    return 1.0;
   }
   if (!f) {
     if (auto rd = r.integer(root, "rotary_dim", "rotary_dim", 2, headDim)) {  // GPT-J, CodeGen

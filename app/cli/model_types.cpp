@@ -101,6 +101,7 @@ ModelTypeEntry readEntry(const std::string& type, const json& e) {
   m.note = str(e, "note");
   m.mropeIndex = str(e, "mrope_index");
   m.rope2d = str(e, "rope_2d");
+  m.defaultRopeIgnoresPrf = e.value("default_rope_ignores_prf", false);
   if (const json* vd = object(e, "vision_defaults")) {
     m.visionSpatialMerge = integer(*vd, "spatial_merge_size");
     if (auto it = vd->find("tokens_per_second"); it != vd->end() && it->is_number()) m.visionTokensPerSecond = it->get<double>();

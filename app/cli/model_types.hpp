@@ -62,6 +62,9 @@ struct ModelTypeEntry {
   // Vision towers with a 2-D RoPE over image patches: "pixtral" (drawn by axial-angles
   // --image-scheme pixtral), or "own" for kinds posviz does not draw; "" for 1-D RoPE.
   std::string rope2d;
+  // The family's own compute_default_rope_parameters rotates the whole head, whatever
+  // partial_rotary_factor says (Llama, Mistral, Qwen2/3, Gemma, Bamba, ...).
+  bool defaultRopeIgnoresPrf = false;
   int visionSpatialMerge = 0;          // 0: not set by the class
   double visionTokensPerSecond = 0.0;  // 0: not set by the class
   std::vector<std::string> reads;   // positional keys the family's code reads, sorted

@@ -696,6 +696,19 @@ def mrope_index_rule(tf, modeling):
     return None
 
 
+def default_rope_reads_prf(tf, modeling):
+    """Whether the family's own compute_default_rope_parameters scales head_dim by partial_rotary_factor
+    (None when the file has no such function)."""
+    path = os.path.join(tf, modeling) if modeling else ""
+    if not path or not os.path.exists(path):
+        return None
+    text = open(path).read()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.FunctionDef) and node.name == "compute_default_rope_parameters":
+            return "partial_rotary_factor" in ast.get_source_segment(text, node), node.lineno
+    return None
+
+
 def vision_defaults(tf, config_ref):
     """spatial_merge_size and tokens_per_second as the family's vision configuration class sets them."""
     path = os.path.join(tf, config_ref.split(":")[0])
@@ -952,10 +965,16 @@ def derive(tf, source, overrides):
                                    (t, "same modeling file" if own_text_stack else te["modeling"] or te["config"]))
             elif te is None:
                 e["_notes"].append("text sub-config %s is not a transformers model_type" % t)
-    # M-RoPE position ids: the rule of the get_rope_index in the family's modeling file
+    # M-RoPE position ids: the rule of the get_rope_index in the family's modeling file; and
+    # whether the family's default RoPE honours partial_rotary_factor at all
     for mt, e in types.items():
         if e["scheme"] != "rope":
             continue
+        prf = default_rope_reads_prf(tf, e.get("modeling"))
+        if prf is not None and not prf[0]:
+            e["default_rope_ignores_prf"] = True
+            e["_evidence"].append({"rule": "partial_rotary_factor", "file": e["modeling"],
+                                   "function": "compute_default_rope_parameters", "line": prf[1]})
         found = mrope_index_rule(tf, e.get("modeling"))
         if found:
             e["mrope_index"] = found[0]

@@ -511,6 +511,15 @@ TEST_CASE("model_config: scaling keys read as the reference reads them, not refu
   CHECK(m.rope.scaling.betaFast == 2.0);
   CHECK_THROWS_WITH_AS(parse("{" + base + R"(, "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "mscale": -1}})"),
                        doctest::Contains("rope_scaling.mscale must be >= 0"), ConfigError);
+  // Llama's own compute_default_rope_parameters rotates all of head_dim: partial_rotary_factor is
+  // reported unread (modeling_llama.py LlamaRotaryEmbedding); Phi's reads it (modeling_phi.py).
+  m = parse("{" + base + R"(, "partial_rotary_factor": 0.5})");
+  CHECK(posviz::ropeRotaryDims(m.rope) == 64);
+  REQUIRE(m.unreadKeys.size() == 1);
+  CHECK(m.unreadKeys[0].find("partial_rotary_factor (llama's compute_default_rope_parameters rotates all of head_dim)") == 0);
+  m = parse(R"({"model_type": "phi", "hidden_size": 512, "num_attention_heads": 8, "partial_rotary_factor": 0.5,
+             "rope_parameters": {"rope_type": "default", "rope_theta": 10000, "partial_rotary_factor": 0.25}})");
+  CHECK(posviz::ropeRotaryDims(m.rope) == 32);   // the top-level 0.5 overwrites rope_parameters' 0.25
   // MPT in transformers: ALiBi even with attn_config.alibi false (the code never reads it).
   m = parse(R"({"model_type": "mpt", "d_model": 512, "n_heads": 8, "n_layers": 2, "max_seq_len": 2048, "attn_config": {"alibi": false}})");
   CHECK(m.encoding == ModelEncoding::Alibi);
