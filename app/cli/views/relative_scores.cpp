@@ -61,7 +61,9 @@ void shawParse(Request& r, const ParsedOptions& o) {
                      (r.shawVariant == "relative_key_clamped" ? " takes --left-max and --right-max"
                                                               : " (BERT's) has no clipping (its table has 2 * positions - 1 rows)"));
   }
-  const bool maxGiven = readParam(o, table::shaw::kLeftMax, r.shawLeftMax) | readParam(o, table::shaw::kRightMax, r.shawRightMax);
+  const bool leftGiven = readParam(o, table::shaw::kLeftMax, r.shawLeftMax);
+  const bool rightGiven = readParam(o, table::shaw::kRightMax, r.shawRightMax);
+  const bool maxGiven = leftGiven || rightGiven;
   if (maxGiven && r.shawVariant != "relative_key_clamped") {
     throw UsageError("--left-max/--right-max: apply to --variant relative_key_clamped only, got --variant " + r.shawVariant);
   }
