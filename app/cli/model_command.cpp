@@ -62,6 +62,24 @@ std::string layerKindText(const LayerKind& k) {
   return "?";
 }
 
+std::string mropeIndexText(const ModelConfig& m) {
+  if (m.mropeSection.empty() || m.mropeIndexRule.empty()) return "";
+  std::ostringstream t;
+  t << "M-RoPE position ids: get_rope_index's " << (m.mropeIndexRule == "own" ? "own rule (not modelled by posviz)" : m.mropeIndexRule + " rule");
+  if (m.spatialMerge > 0) t << ", spatial merge " << m.spatialMerge;
+  if (m.mropeIndexRule == "seconds" && m.tokensPerSecond > 0.0) t << ", " << m.tokensPerSecond << " tokens per second";
+  t << " (mrope-angles)";
+  return t.str();
+}
+
+std::string rope2dText(const ModelConfig& m) {
+  if (m.rope2d != "pixtral") return "";
+  const int quarter = m.rope.headDim / 4;
+  return "2-D RoPE over a " + std::to_string(m.patchGrid) + " x " + std::to_string(m.patchGrid) + " patch grid (Pixtral): pairs 0-" +
+         std::to_string(quarter - 1) + " turn by the patch row, " + std::to_string(quarter) + "-" + std::to_string(2 * quarter - 1) +
+         " by its column at the odd frequencies (axial-angles --image-scheme pixtral)";
+}
+
 std::string mlaText(const ModelConfig& m) {
   const ModelConfig::Mla& a = m.mla;
   if (a.ropeHeadDim == 0) return "";
@@ -126,19 +144,9 @@ void printModel(std::ostream& out, const ModelConfig& m) {
     out << "  M-RoPE: pairs per (t, h, w) axis";
     for (int s : m.mropeSection) out << " " << s;
     out << (m.mropeInterleaved ? ", interleaved axes\n" : ", contiguous sections\n");
-    if (!m.mropeIndexRule.empty()) {
-      out << "  M-RoPE position ids: get_rope_index's " << (m.mropeIndexRule == "own" ? "own rule (not modelled by posviz)" : m.mropeIndexRule + " rule");
-      if (m.spatialMerge > 0) out << ", spatial merge " << m.spatialMerge;
-      if (m.mropeIndexRule == "seconds" && m.tokensPerSecond > 0.0) out << ", " << m.tokensPerSecond << " tokens per second";
-      out << " (mrope-angles)\n";
-    }
+    if (const std::string t = mropeIndexText(m); !t.empty()) out << "  " << t << "\n";
   }
-  if (m.rope2d == "pixtral") {
-    const int quarter = m.rope.headDim / 4;
-    out << "  2-D RoPE over a " << m.patchGrid << " x " << m.patchGrid << " patch grid (Pixtral): pairs 0-" << quarter - 1
-        << " turn by the patch row, " << quarter << "-" << 2 * quarter - 1
-        << " by its column at the odd frequencies (axial-angles --image-scheme pixtral)\n";
-  }
+  if (const std::string t = rope2dText(m); !t.empty()) out << "  " << t << "\n";
   for (const std::string& e : m.extras) out << "  extra: " << e << "\n";
   if (const std::string t = mlaText(m); !t.empty()) out << "  " << t << "\n";
   if (const std::string t = tableText(m); !t.empty()) out << "  " << t << "\n";

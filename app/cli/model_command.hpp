@@ -25,6 +25,10 @@ std::string scalingText(const RopeScaling& s);            // "RoPE, rotary dims 
 std::string tableText(const ModelConfig& m);
 // What multi-head latent attention rotates and what it does not; "" for other attention.
 std::string mlaText(const ModelConfig& m);
+// "M-RoPE position ids: get_rope_index's seconds rule, spatial merge 2, ..." ("" without M-RoPE).
+std::string mropeIndexText(const ModelConfig& m);
+// Pixtral's 2-D RoPE over its patch grid ("" for other models).
+std::string rope2dText(const ModelConfig& m);
 void printModel(std::ostream& out, const ModelConfig& m);  // the text report
 nlohmann::json modelJson(const ModelConfig& m);            // the --json report
 

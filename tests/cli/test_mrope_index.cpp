@@ -105,6 +105,14 @@ TEST_CASE("mrope-index: the table names each family's rule and its vision defaul
     REQUIRE(e != nullptr);
     CHECK(e->mropeIndex == w.rule);
   }
+  // A published Qwen3-VL file: interleaved sections 24/20/20, the frames rule, the file's merge size 2.
+  const auto run = runCli({"model", "--config", POSVIZ_SOURCE_DIR "/tests/data/published-configs/Qwen3-VL-Embedding-8B.json", "--json"});
+  REQUIRE(run.code == 0);
+  const json m = json::parse(run.out);
+  CHECK(m.at("mrope_index_rule") == "frames");
+  CHECK(m.at("spatial_merge_size") == 2);
+  CHECK(m.at("mrope_section") == json({24, 20, 20}));
+  CHECK(m.at("mrope_interleaved") == true);
   // configuration_qwen2_5_vl.py Qwen2_5_VLVisionConfig: spatial_merge_size=2, tokens_per_second=4.
   CHECK(findModelType("qwen2_5_vl")->visionSpatialMerge == 2);
   CHECK(findModelType("qwen2_5_vl")->visionTokensPerSecond == 4.0);

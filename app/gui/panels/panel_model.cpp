@@ -239,7 +239,9 @@ std::optional<int> drawModelPanel(ModelPanelState& s, AppContext& /*ctx*/) {
     std::string sec;
     for (int v : m.mropeSection) sec += (sec.empty() ? "" : " / ") + std::to_string(v);
     ImGui::Text("M-RoPE: pairs per (t, h, w) axis %s, %s", sec.c_str(), m.mropeInterleaved ? "interleaved axes" : "contiguous sections");
+    if (const std::string t = cli::mropeIndexText(m); !t.empty()) ImGui::BulletText("%s", t.c_str());
   }
+  if (const std::string t = cli::rope2dText(m); !t.empty()) ImGui::BulletText("%s", t.c_str());
   for (const std::string& e : m.extras) ImGui::BulletText("%s", e.c_str());
   if (const std::string t = cli::mlaText(m); !t.empty()) ImGui::BulletText("%s", t.c_str());
   if (const std::string t = cli::tableText(m); !t.empty()) ImGui::BulletText("%s", t.c_str());
