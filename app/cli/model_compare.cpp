@@ -82,6 +82,14 @@ std::vector<std::pair<std::string, Field>> fields() {
          for (int s : m.mropeSection) t += (t.empty() ? "" : "/") + std::to_string(s);
          return t.empty() ? std::string("-") : t + (m.mropeInterleaved ? " interleaved" : "");
        }},
+      {"M-RoPE position ids",
+       [](const ModelConfig& m) {
+         if (m.mropeSection.empty() || m.mropeIndexRule.empty()) return std::string("-");
+         return m.mropeIndexRule + " rule" + (m.spatialMerge > 0 ? ", merge " + std::to_string(m.spatialMerge) : std::string());
+       }},
+      {"2-D RoPE", [](const ModelConfig& m) {
+         return m.rope2d.empty() ? std::string("-") : m.rope2d + " " + std::to_string(m.patchGrid) + "x" + std::to_string(m.patchGrid);
+       }},
       {"position table", [](const ModelConfig& m) { const std::string t = tableText(m); return t.empty() ? std::string("-") : t; }},
       {"extras", [](const ModelConfig& m) { return m.extras.empty() ? std::string("-") : std::to_string(m.extras.size()) + ": " + m.extras.front(); }},
       {"read as", [](const ModelConfig& m) { return m.guess.empty() ? (m.family.empty() ? std::string("-") : m.family) : "GUESS"; }},

@@ -267,6 +267,18 @@ TEST_CASE("model --compare: models side by side, what differs marked") {
     CHECK(row.at("differs") == true);
   }
   CHECK(sawBase);
+  // Two M-RoPE models: Qwen2.5-VL's seconds rule against Qwen3-VL's frames, both merging 2 x 2.
+  const posviz::test::CliRun vl = posviz::test::runCli(
+      {"model", "--compare", "qwen2.5-vl-7b", POSVIZ_SOURCE_DIR "/tests/data/published-configs/Qwen3-VL-Embedding-8B.json", "--json"});
+  REQUIRE(vl.code == 0);
+  bool sawRule = false;
+  const nlohmann::json vlj = nlohmann::json::parse(vl.out);
+  for (const nlohmann::json& row : vlj.at("rows")) {
+    if (row.at("field") != "M-RoPE position ids") continue;
+    sawRule = true;
+    CHECK(row.at("values") == nlohmann::json::array({"seconds rule, merge 2", "frames rule, merge 2"}));
+  }
+  CHECK(sawRule);
   CHECK(posviz::test::runCli({"model", "--compare", "llama-2-7b"}).code == 2);
   CHECK(contains(posviz::test::runCli({"model", "--compare", "llama-2-7b", "no-such-preset"}).err, "unknown preset"));
 }
