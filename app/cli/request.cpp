@@ -28,8 +28,37 @@ const std::vector<std::string> kCommonOptions = {"-o", "--output", "--dtype", "-
                                                  "--no-colorbar", "--axis-titles", "--no-axis-titles", "--caption",
                                                  "--no-caption", "--plain", "--budget", "--progress", "--help", "-h", "--size"};
 
-const std::vector<OptionSpec>& optionSpecs() {
-  static const std::vector<OptionSpec> kSpecs = {
+namespace {
+
+// The Relative tab's views' options, in --help order after the image views'.
+std::vector<OptionSpec> relativeOptionSpecs() {
+  return {
+      // t5-buckets, xpos-scale, kerple-bias, fire-bias (app/cli/views/relative.cpp)
+      {"--num-buckets", true, "N", "t5-buckets: relative_attention_num_buckets, 2..65536, even unless --causal (default 32)"},
+      {"--max-distance", true, "N", "t5-buckets: relative_attention_max_distance, above the exact range, ..2147483647 (default 128)"},
+      {"--scale-base", true, "X", "xpos-scale: scale_base in (0, 1e9] (default 512, torchscale's)"},
+      optionSpec(params::xpos::kSide, "NAME"),
+      optionSpec(params::xpos::kTorchscalePositions, ""),
+      {"--kernel", true, "NAME", "kerple-bias: log (-r1*log(1 + r2*|i-j|)) or power (-r1*|i-j|^r2) (default log)"},
+      {"--r1", true, "X", "kerple-bias: r1 in (0, 1e6] (default 1)"},
+      {"--r2", true, "X", "kerple-bias: r2 in (0, 1e6], power kernel (0, 2] (default 1)"},
+      {"--fire-c", true, "X", "fire-bias: c in psi(x) = log(c*x + 1), (0, 1e6] (default 0.1, the reference's init_c)"},
+      {"--fire-threshold", true, "X", "fire-bias: L in psi(max(L, i)), [1, 1e9] (default 512, the reference's init_L)"},
+      {"--fire-hidden", true, "N", "fire-bias: hidden units of the MLP f_theta, 1..4096 (default 32)"},
+      // shaw-scores, txl-terms (app/cli/views/relative_scores.cpp)
+      {"--clip", true, "N", "shaw-scores: Shaw's clipping distance k (table of 2k + 1 rows), 1..65536 (default 4)"},
+      {"--variant", true, "NAME", "shaw-scores: shaw|relative_key|relative_key_query (HF BERT position_embedding_type)|"
+                                  "relative_key_clamped (Wav2Vec2-BERT) (default shaw)"},
+      optionSpec(params::shaw::kLeftMax, "N"),
+      optionSpec(params::shaw::kRightMax, "N"),
+      {"--indices", false, "", "shaw-scores: write the table row each (i, j) reads (int32) instead of the scores"},
+      {"--sum", false, "", "txl-terms: write the sum a + b + c + d (positions, positions) instead of the four terms"},
+  };
+}
+
+// Every option, in --help order; the Relative tab's views' come after the image views'.
+std::vector<OptionSpec> allOptionSpecs() {
+  std::vector<OptionSpec> specs = {
       {"-o", true, "FILE", "output file; the format follows the extension: .png .svg .npy .csv .json"},
       {"--output", true, "FILE", "same as -o"},
       {"--d-model", true, "N", "model width d_model, even, 2..1048576, attention 2..4096 (sinusoidal 128, learned 768, attention 8)"},
@@ -100,26 +129,10 @@ const std::vector<OptionSpec>& optionSpecs() {
       optionSpec(params::axial::kScheme, "NAME"),
       {"--floor-scale", true, "X", "nope-temperature: Llama 4's floor_scale, > 0 (default 8192)"},
       {"--attn-scale", true, "X", "nope-temperature: Llama 4's attn_scale, > 0 (default 0.1)"},
-      // t5-buckets, xpos-scale, kerple-bias, fire-bias (app/cli/views/relative.cpp)
-      {"--num-buckets", true, "N", "t5-buckets: relative_attention_num_buckets, 2..65536, even unless --causal (default 32)"},
-      {"--max-distance", true, "N", "t5-buckets: relative_attention_max_distance, above the exact range, ..2147483647 (default 128)"},
-      {"--scale-base", true, "X", "xpos-scale: scale_base in (0, 1e9] (default 512, torchscale's)"},
-      optionSpec(params::xpos::kSide, "NAME"),
-      optionSpec(params::xpos::kTorchscalePositions, ""),
-      {"--kernel", true, "NAME", "kerple-bias: log (-r1*log(1 + r2*|i-j|)) or power (-r1*|i-j|^r2) (default log)"},
-      {"--r1", true, "X", "kerple-bias: r1 in (0, 1e6] (default 1)"},
-      {"--r2", true, "X", "kerple-bias: r2 in (0, 1e6], power kernel (0, 2] (default 1)"},
-      {"--fire-c", true, "X", "fire-bias: c in psi(x) = log(c*x + 1), (0, 1e6] (default 0.1, the reference's init_c)"},
-      {"--fire-threshold", true, "X", "fire-bias: L in psi(max(L, i)), [1, 1e9] (default 512, the reference's init_L)"},
-      {"--fire-hidden", true, "N", "fire-bias: hidden units of the MLP f_theta, 1..4096 (default 32)"},
-      // shaw-scores, txl-terms (app/cli/views/relative_scores.cpp)
-      {"--clip", true, "N", "shaw-scores: Shaw's clipping distance k (table of 2k + 1 rows), 1..65536 (default 4)"},
-      {"--variant", true, "NAME", "shaw-scores: shaw|relative_key|relative_key_query (HF BERT position_embedding_type)|"
-                                  "relative_key_clamped (Wav2Vec2-BERT) (default shaw)"},
-      optionSpec(params::shaw::kLeftMax, "N"),
-      optionSpec(params::shaw::kRightMax, "N"),
-      {"--indices", false, "", "shaw-scores: write the table row each (i, j) reads (int32) instead of the scores"},
-      {"--sum", false, "", "txl-terms: write the sum a + b + c + d (positions, positions) instead of the four terms"},
+  };
+  const std::vector<OptionSpec> relative = relativeOptionSpecs();
+  specs.insert(specs.end(), relative.begin(), relative.end());
+  const std::vector<OptionSpec> tail = {
       optionSpec(params::example::kName, "NAME"),
       optionSpec(params::example::kStep, "N"),
       {"--size", true, "WxH", "grid views: write the W x H picture of the whole grid, each pixel the exact mean of its cells"},
@@ -128,6 +141,14 @@ const std::vector<OptionSpec>& optionSpecs() {
       {"--help", false, "", "this help"},
       {"-h", false, "", "this help"},
   };
+  specs.insert(specs.end(), tail.begin(), tail.end());
+  return specs;
+}
+
+}  // namespace
+
+const std::vector<OptionSpec>& optionSpecs() {
+  static const std::vector<OptionSpec> kSpecs = allOptionSpecs();
   return kSpecs;
 }
 
