@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/check.hpp"
 #include "core/context_extension.hpp"
 
 namespace posviz {
@@ -16,22 +17,9 @@ namespace {
 
 constexpr long long kMaxTokens = std::numeric_limits<int>::max();
 
-void requirePositive(const char* fn, const std::string& what, int v) {
+void requireAtLeastOne(const char* fn, const std::string& what, int v) {
   if (v < 1) throw std::invalid_argument(std::string(fn) + ": " + what + " must be >= 1, got " + std::to_string(v));
 }
-
-}  // namespace
-
-const char* mropeIndexRuleName(MropeIndexRule r) {
-  switch (r) {
-    case MropeIndexRule::Steps: return "steps";
-    case MropeIndexRule::Seconds: return "seconds";
-    case MropeIndexRule::Frames: return "frames";
-  }
-  return "steps";
-}
-
-namespace {
 
 struct MergedGrid {
   int t = 1, h = 1, w = 1;
@@ -39,20 +27,16 @@ struct MergedGrid {
 };
 
 void validateOptions(const char* fn, const MropeIndexOptions& o) {
-  requirePositive(fn, "options.spatialMerge", o.spatialMerge);
-  if (!std::isfinite(o.tokensPerSecond) || o.tokensPerSecond < 0.0) {
-    throw std::invalid_argument(std::string(fn) + ": options.tokensPerSecond must be finite and >= 0, got " + std::to_string(o.tokensPerSecond));
-  }
-  if (o.timestampTokens < 0) {
-    throw std::invalid_argument(std::string(fn) + ": options.timestampTokens must be >= 0, got " + std::to_string(o.timestampTokens));
-  }
+  requireAtLeastOne(fn, "options.spatialMerge", o.spatialMerge);
+  requireAtLeast(fn, "options.tokensPerSecond", o.tokensPerSecond, 0.0);
+  requireNonNegativeInt(fn, "options.timestampTokens", o.timestampTokens);
 }
 
 // get_rope_index's llm_grid_t, llm_grid_h, llm_grid_w: the processor's grid over the merge size.
 MergedGrid mergedGrid(const char* fn, const std::string& where, const MropeSegment& g, int merge) {
-  requirePositive(fn, where + "gridT", g.gridT);
-  requirePositive(fn, where + "gridH", g.gridH);
-  requirePositive(fn, where + "gridW", g.gridW);
+  requireAtLeastOne(fn, where + "gridT", g.gridT);
+  requireAtLeastOne(fn, where + "gridH", g.gridH);
+  requireAtLeastOne(fn, where + "gridW", g.gridW);
   for (const auto& [name, side] : {std::pair<const char*, int>{"gridH", g.gridH}, {"gridW", g.gridW}}) {
     if (side % merge != 0) {
       throw std::invalid_argument(std::string(fn) + ": " + where + name + " " + std::to_string(side) +
@@ -60,9 +44,7 @@ MergedGrid mergedGrid(const char* fn, const std::string& where, const MropeSegme
                                   " (a processor's grids always are)");
     }
   }
-  if (g.kind == MropeSegmentKind::Video && (!std::isfinite(g.secondsPerGrid) || g.secondsPerGrid < 0.0)) {
-    throw std::invalid_argument(std::string(fn) + ": " + where + "secondsPerGrid must be finite and >= 0, got " + std::to_string(g.secondsPerGrid));
-  }
+  if (g.kind == MropeSegmentKind::Video) requireAtLeast(fn, (where + "secondsPerGrid").c_str(), g.secondsPerGrid, 0.0);
   return {g.gridT, g.gridH / merge, g.gridW / merge};
 }
 
@@ -118,6 +100,15 @@ struct IdWriter {
 
 }  // namespace
 
+const char* mropeIndexRuleName(MropeIndexRule r) {
+  switch (r) {
+    case MropeIndexRule::Steps: return "steps";
+    case MropeIndexRule::Seconds: return "seconds";
+    case MropeIndexRule::Frames: return "frames";
+  }
+  return "steps";
+}
+
 long long mropeTokenCount(const std::vector<MropeSegment>& segments, const MropeIndexOptions& options) {
   const char* fn = "mropePositionIds";
   validateOptions(fn, options);
@@ -125,7 +116,7 @@ long long mropeTokenCount(const std::vector<MropeSegment>& segments, const Mrope
   for (std::size_t s = 0; s < segments.size(); ++s) {
     const MropeSegment& g = segments[s];
     const std::string where = "segments[" + std::to_string(s) + "].";
-    if (g.kind == MropeSegmentKind::Text) requirePositive(fn, where + "numTokens", g.numTokens);
+    if (g.kind == MropeSegmentKind::Text) requireAtLeastOne(fn, where + "numTokens", g.numTokens);
     const MergedGrid m = g.vision() ? mergedGrid(fn, where, g, options.spatialMerge) : MergedGrid{};
     total += segmentTokens(g, m, options);
     if (total > kMaxTokens) throw std::invalid_argument(std::string(fn) + ": segments: more than " + std::to_string(kMaxTokens) + " tokens");
