@@ -70,7 +70,17 @@ std::optional<RopeParams> readRopeConfig(const ModelConfig& m, const std::option
 
 std::optional<MropeReading> readMropeConfig(const ModelConfig& m) {
   if (m.encoding != ModelEncoding::Rope || m.mropeSection.empty()) return std::nullopt;
-  return MropeReading{.rope = m.rope, .section = m.mropeSection, .interleaved = m.mropeInterleaved};
+  MropeReading r;
+  r.rope = m.rope;
+  r.section = m.mropeSection;
+  r.interleaved = m.mropeInterleaved;
+  for (MropeIndexRule rule : {MropeIndexRule::Steps, MropeIndexRule::Seconds, MropeIndexRule::Frames}) {
+    if (m.mropeIndexRule == mropeIndexRuleName(rule)) r.rule = rule;
+  }
+  r.unmodelledRule = m.mropeIndexRule == "own";
+  r.spatialMerge = m.spatialMerge;
+  r.tokensPerSecond = m.tokensPerSecond;
+  return r;
 }
 
 std::optional<T5Reading> readT5Config(const ModelConfig& m) {

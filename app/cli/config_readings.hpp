@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/cli/model_config.hpp"
+#include "core/mrope.hpp"
 #include "core/rope.hpp"
 
 namespace posviz::cli {
@@ -49,6 +50,12 @@ struct MropeReading {
   RopeParams rope;
   std::vector<int> section;  // pairs per (t, h, w) as the file gives them (three, unless the file is wrong)
   bool interleaved = false;  // Qwen3.5: axes alternate pair by pair
+  // get_rope_index's rule (none when the table has none or the family's own is not modelled:
+  // then unmodelledRule), and the vision config's spatial merge and tokens per second (0: unset).
+  std::optional<MropeIndexRule> rule;
+  bool unmodelledRule = false;
+  int spatialMerge = 0;
+  double tokensPerSecond = 0.0;
 };
 std::optional<MropeReading> readMropeConfig(const ModelConfig& m);
 

@@ -21,12 +21,13 @@ namespace mp = params::mrope;
 void mropeModel(Request& r, const ModelConfig& m, const std::string& source) {
   ropeModel(r, m, source);
   const auto mrope = readMropeConfig(m);  // none: a 1-D RoPE model, refused below for want of sections
-  r.mropeSection = mrope ? mrope->section : std::vector<int>{};
-  r.mropeInterleaved = mrope && mrope->interleaved;
-  if (m.mropeIndexRule == "own") r.mropeUnmodelled = m.modelType;
-  if (auto rule = mp::kIndexRule.choiceIndex(m.mropeIndexRule)) r.mropeIndex.rule = static_cast<MropeIndexRule>(*rule);
-  if (m.spatialMerge > 0) r.mropeIndex.spatialMerge = m.spatialMerge;
-  if (m.tokensPerSecond > 0.0) r.mropeIndex.tokensPerSecond = m.tokensPerSecond;
+  if (!mrope) return;
+  r.mropeSection = mrope->section;
+  r.mropeInterleaved = mrope->interleaved;
+  if (mrope->unmodelledRule) r.mropeUnmodelled = m.modelType;
+  if (mrope->rule) r.mropeIndex.rule = *mrope->rule;
+  if (mrope->spatialMerge > 0) r.mropeIndex.spatialMerge = mrope->spatialMerge;
+  if (mrope->tokensPerSecond > 0.0) r.mropeIndex.tokensPerSecond = mrope->tokensPerSecond;
 }
 
 // "N" text tokens, "TxHxW" an image grid, "vTxHxW" or "vTxHxW@S" a video grid at S seconds per grid.

@@ -415,14 +415,16 @@ void loadImagePanel(ImagePanelState& s, const nlohmann::json& j) {
 namespace {
 
 // The family's get_rope_index rule and tokens per second, as mrope-angles --config takes them.
-void applyIndexRule(ImagePanelState& s, const cli::ModelConfig& c) {
+void applyIndexRule(ImagePanelState& s, const cli::MropeReading& reading, const std::string& modelType) {
   s.ruleNote.clear();
-  if (auto rule = mrope::kIndexRule.choiceIndex(c.mropeIndexRule)) s.indexRule = static_cast<MropeIndexRule>(*rule);
-  if (c.mropeIndexRule == "own") {
-    s.ruleNote = c.modelType + "'s own get_rope_index (audio positions or merged time steps) is not one posviz models; "
+  if (reading.rule) s.indexRule = *reading.rule;
+  if (reading.unmodelledRule) {
+    s.ruleNote = modelType + "'s own get_rope_index (audio positions or merged time steps) is not one posviz models; "
                  "the ids follow the rule chosen here.";
   }
-  if (c.tokensPerSecond > 0.0 && cli::fitsParam(mrope::kTokensPerSecond, c.tokensPerSecond)) s.tokensPerSecond = c.tokensPerSecond;
+  if (reading.tokensPerSecond > 0.0 && cli::fitsParam(mrope::kTokensPerSecond, reading.tokensPerSecond)) {
+    s.tokensPerSecond = reading.tokensPerSecond;
+  }
 }
 
 // A Pixtral vision tower: its scheme, head_dim and base, and as much of its patch grid as the tab shows.
@@ -473,7 +475,7 @@ void applyImageConfig(ImagePanelState& s, const cli::ModelConfig& c, ConfigNotes
                     std::to_string(s.sectionT) + ", " + std::to_string(s.sectionH) + ", " + std::to_string(s.sectionW));
   }
   s.mropeInterleaved = reading->interleaved;
-  applyIndexRule(s, c);
+  applyIndexRule(s, *reading, c.modelType);
   s.dirty = true;
 }
 
