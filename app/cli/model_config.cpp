@@ -458,17 +458,11 @@ double ropeFraction(const Ctx& x, const json* rp, const std::string& rpPath, int
   }
   // The default type runs the family's own compute_default_rope_parameters; the scaled types run
   // modeling_rope_utils', which scale head_dim by the factor.
-  std::string type = "default";
-  if (rp != nullptr) {
-    for (const char* k : {"rope_type", "type"}) {
-      if (const json* t = r.find(*rp, k); t != nullptr && t->is_string()) {
-        type = t->get<std::string>();
-        break;
-      }
-    }
-  }
-  if (f && x.entry != nullptr && x.entry->defaultRopeIgnoresPrf && (type == "default" || type == "mrope") &&
-      field.ends_with("partial_rotary_factor")) {
+  const auto defaultType = [&] {
+    std::string typeField;
+    return rp == nullptr || scalingMethod(r, scalingType(r, *rp, rpPath, typeField), typeField) == ScalingMethod::None;
+  };
+  if (f && x.entry != nullptr && x.entry->defaultRopeIgnoresPrf && field.ends_with("partial_rotary_factor") && defaultType()) {
     const std::string note = field + " (" + x.entry->modelType + "'s compute_default_rope_parameters rotates all of head_dim)";
     if (std::find(x.c.unreadKeys.begin(), x.c.unreadKeys.end(), note) == x.c.unreadKeys.end()) x.c.unreadKeys.push_back(note);
     return 1.0;
