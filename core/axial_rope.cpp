@@ -42,15 +42,6 @@ void validateAxialRope(const char* fn, const AxialRopeParams& p) {
   requireGreater(fn, "base", p.base, 1.0);
 }
 
-std::vector<double> axialRopeFrequencies(const AxialRopeParams& p) {
-  validateAxialRope("axialRopeFrequencies", p);
-  const int quarter = p.headDim / 4;
-  std::vector<double> f(static_cast<std::size_t>(quarter));
-  // torch.arange(0, dim, 4)[:dim // 4] / dim: exponents 4j / D.
-  for (int j = 0; j < quarter; ++j) f[static_cast<std::size_t>(j)] = 1.0 / std::pow(p.base, 4.0 * j / p.headDim);
-  return f;
-}
-
 const char* axialRopeVariantName(AxialRopeVariant v) { return v == AxialRopeVariant::Pixtral ? "pixtral" : "rope-vit"; }
 
 std::vector<AxialPair> axialRopePairs(const AxialRopeParams& p) {

@@ -59,9 +59,6 @@ std::vector<AxialPair> axialRopePairs(const AxialRopeParams& p);
 
 void validateAxialRope(const char* fn, const AxialRopeParams& p);
 
-// rope-vit's D/4 frequencies f_j shared by the column and the row halves (either variant's
-// first-half frequencies: Pixtral's row pairs use the same ones).
-std::vector<double> axialRopeFrequencies(const AxialRopeParams& p);
 
 // Angle of pair i (0 .. D/2 - 1) for a patch at (row, col), not reduced.
 double axialRopeAngle(const AxialRopeParams& p, int pair, double row, double col);

@@ -64,11 +64,6 @@ Grid xposScaleGrid(const XposParams& p, XposSide side, int numPositions, long lo
   return g;
 }
 
-Grid xposQueryScaleGrid(const XposParams& p, int numPositions, long long firstPos) {
-  requireNonNegativeInt("xposQueryScaleGrid", "firstPos", firstPos);
-  return xposScaleGrid(p, XposSide::Query, numPositions, firstPos);
-}
-
 long long xposTorchscaleFirstPosition(long long length, long long offset) {
   static constexpr const char* kFn = "xposTorchscaleFirstPosition";
   if (length < 1 || offset < 0 || length > (1LL << 52) || offset > (1LL << 52)) {

@@ -48,7 +48,6 @@ enum class XposSide { Query, Key };
 const char* xposSideName(XposSide s);  // "query", "key"
 // numPositions x headDim/2 scales of one side for positions firstPos, firstPos + 1, ... (any sign).
 Grid xposScaleGrid(const XposParams& p, XposSide side, int numPositions, long long firstPos = 0);
-Grid xposQueryScaleGrid(const XposParams& p, int numPositions, long long firstPos = 0);
 // The first position torchscale scales a call of `length` tokens by: -(length + offset) // 2 + offset.
 long long xposTorchscaleFirstPosition(long long length, long long offset = 0);
 // s(n, m) for query q at n and key k at m (float64), as above.

@@ -22,10 +22,12 @@ TEST_SUITE("axial rope") {
 TEST_CASE("frequencies: base^(-4j/D), shared by the column and row halves") {
   AxialRopeParams p;
   p.headDim = 8;
-  const std::vector<double> f = axialRopeFrequencies(p);
-  REQUIRE(f.size() == 2);
-  CHECK(f[0] == 1.0);
-  CHECK(f[1] == doctest::Approx(0.1).epsilon(1e-15));   // 100^(-1/2)
+  const std::vector<posviz::AxialPair> f = posviz::axialRopePairs(p);
+  REQUIRE(f.size() == 4);
+  CHECK(f[0].freq == 1.0);
+  CHECK(f[1].freq == doctest::Approx(0.1).epsilon(1e-15));   // 100^(-1/2)
+  CHECK(f[2].freq == f[0].freq);   // the row half repeats the column half's frequencies
+  CHECK(f[3].freq == f[1].freq);
 }
 
 TEST_CASE("angles: pairs 0..D/4-1 follow the column, the rest the row (rope-vit patch 5 of a 2 x 3 grid)") {
@@ -104,7 +106,7 @@ TEST_CASE("pixtral: row pairs first at the even frequencies, column pairs at the
 TEST_CASE("errors name the function and the parameter") {
   AxialRopeParams p;
   p.headDim = 6;
-  CHECK_THROWS_WITH_AS(axialRopeFrequencies(p), doctest::Contains("headDim must be a positive multiple of 4"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(posviz::axialRopePairs(p), doctest::Contains("headDim must be a positive multiple of 4"), std::invalid_argument);
   p.headDim = 8;
   p.base = 1.0;
   CHECK_THROWS_WITH_AS(axialRopeAngleGrid(p, 2, 2), doctest::Contains("base"), std::invalid_argument);

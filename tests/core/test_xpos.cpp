@@ -16,7 +16,7 @@ TEST_CASE("xpos: zeta and the query scales match torchscale's XPOS") {
   const XposParams p{8, 10000.0, 512.0};
   const double zeta[4] = {0.2857142984867096, 0.4642857015132904, 0.6428571343421936, 0.8214285969734192};
   for (int i = 0; i < 4; ++i) CHECK(posviz::xposZeta(p, i) == doctest::Approx(zeta[i]).epsilon(1e-7));
-  const posviz::Grid g = posviz::xposQueryScaleGrid(p, 1024);
+  const posviz::Grid g = posviz::xposScaleGrid(p, posviz::XposSide::Query, 1024);
   const std::vector<std::pair<int, std::vector<double>>> rows = {
       {0, {1.0, 1.0, 1.0, 1.0}},
       {1, {0.997556209564209, 0.9985025525093079, 0.9991374015808105, 0.9996158480644226}},
@@ -100,7 +100,8 @@ TEST_CASE("xpos: torchscale's first position, -(length + offset) // 2 + offset, 
     }
   }
   CHECK_THROWS_WITH_AS(posviz::xposTorchscaleFirstPosition(0), doctest::Contains("length must be >= 1"), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(posviz::xposQueryScaleGrid(p, 4, -1), doctest::Contains("firstPos"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(posviz::xposScaleGrid(p, posviz::XposSide::Key, 4, -(1LL << 53) - 1), doctest::Contains("firstPos"),
+                       std::invalid_argument);
 }
 
 TEST_CASE("xpos: bad input names itself") {
