@@ -8,8 +8,8 @@ a copy batch (32 sequences of 33 tokens, BOS x1..x16 SEP x1..x16 less the last t
 the second half); AdamW (lr 3e-3, betas 0.9/0.98, eps 1e-8, weight decay 0.01 on the matrices)
 after clip_grad_norm_(1.0). One step is zero_grad, forward, backward, clip, update: what one
 posviz Trainer step does. Batches are made once before timing (posviz draws each step's batch
-inside its step, so this favours PyTorch slightly) and always have 33 tokens (posviz's are 31 or
-33: padded to their longest example).
+inside its step, so this favours PyTorch slightly) and always have 33 tokens, as posviz_train_bench's
+do (it trains on n = 16 only, so both sides do the same work).
 
 Timed with torch.set_num_threads(1) and (2): 5 warm-up steps, then the median of `repeats` timings
 of as many steps as fill about a second each, in wall-clock time and in the process's CPU time (on a

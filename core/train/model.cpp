@@ -26,10 +26,17 @@ struct Pass {
   const PositionTables<T>& pos;
   const std::vector<T>& bias;  // biasLayers x H x n x n (empty: no bias)
   int biasLayers;
-  int seq0;                    // the chunk's first sequence
+  const int* seqs;             // the chunk's sequences (batch rows), w.seqs of them
   ChunkWork<T>& w;
   T* g;                        // the chunk's gradient (null: forward only)
 };
+
+// The batch cell of the chunk's row r: sequence seqs[r / length], position r % length.
+template <class T>
+std::size_t cellOf(const Pass<T>& s, int r) {
+  const int n = s.w.length;
+  return idx(s.seqs[r / n], s.b.length) + static_cast<std::size_t>(r % n);
+}
 
 bool learnsBias(PositionScheme s) { return s == PositionScheme::T5 || s == PositionScheme::Fire || s == PositionScheme::Kerple; }
 
@@ -69,7 +76,7 @@ void embedForward(const Pass<T>& s) {
   const bool added = s.c.position.scheme == PositionScheme::Sinusoidal;
   for (int r = 0; r < s.w.rows; ++r) {
     const int t = r % n;
-    const int token = s.b.inputs[idx(s.seq0, n) + static_cast<std::size_t>(r)];
+    const int token = s.b.inputs[cellOf(s, r)];
     const T* e = s.p + s.o.tokEmb + idx(token, d);
     T* x = s.w.x.data() + idx(r, d);
     for (int i = 0; i < d; ++i) x[i] = e[i];
@@ -125,10 +132,11 @@ void attendForward(const Pass<T>& s, LayerCache<T>& L, int l, int g, int h) {
   T* prob = L.probs.data() + idx(g * heads + h, idx(n, n));
   causalScores(n, hd, L.q.data() + base, d, L.k.data() + base, d, prob, s.w.scratch.data());
   const T scale = T(1) / std::sqrt(static_cast<T>(hd));
-  const T* bias = s.bias.empty() ? nullptr : s.bias.data() + idx((s.biasLayers == 1 ? 0 : l) * heads + h, idx(n, n));
+  const int bn = s.b.length;  // the bias grids are the whole batch's, bn x bn
+  const T* bias = s.bias.empty() ? nullptr : s.bias.data() + idx((s.biasLayers == 1 ? 0 : l) * heads + h, idx(bn, bn));
   for (int i = 0; i < n; ++i) {
     T* row = prob + idx(i, n);
-    softmaxRow(row, i + 1, scale, bias ? bias + idx(i, n) : nullptr);
+    softmaxRow(row, i + 1, scale, bias ? bias + idx(i, bn) : nullptr);
     for (int j = i + 1; j < causalEnd(i, n); ++j) row[j] = T(0);
   }
   causalMix(n, hd, prob, L.v.data() + base, d, L.att.data() + base, d);
@@ -174,7 +182,7 @@ void lossForward(const Pass<T>& s, double invCount) {
   k = EvalCounts{};
   bool seqRight = true, seqHasAnswer = false;
   for (int r = 0; r < s.w.rows; ++r) {
-    const std::size_t cell = idx(s.seq0, n) + static_cast<std::size_t>(r);
+    const std::size_t cell = cellOf(s, r);
     T* z = s.w.logits.data() + idx(r, v);
     if (!s.b.mask[cell]) {
       if (s.g) std::fill(z, z + v, T(0));
@@ -294,7 +302,7 @@ void embedBackward(const Pass<T>& s) {
   const int d = s.c.dModel, n = s.w.length;
   const bool learned = s.c.position.scheme == PositionScheme::Learned;
   for (int r = 0; r < s.w.rows; ++r) {
-    const int token = s.b.inputs[idx(s.seq0, n) + static_cast<std::size_t>(r)];
+    const int token = s.b.inputs[cellOf(s, r)];
     const T* dx = s.w.dx.data() + idx(r, d);
     T* e = s.g + s.o.tokEmb + idx(token, d);
     for (int i = 0; i < d; ++i) e[i] += dx[i];
@@ -437,27 +445,58 @@ void checkBatch(const char* fn, const ModelConfig& c, const Batch& b, const Posi
   }
 }
 
-// Runs every chunk of a batch (forward; backward too when grads is not null, one buffer per chunk).
+// Runs every chunk of a batch (forward; backward too when grads is not null, one buffer per chunk);
+// returns how many chunks ran.
 template <class T>
-void runChunks(const ModelConfig& c, const std::vector<T>& params, ModelWorkspace<T>& ws, const Batch& b, const PositionTables<T>& pos,
-               int perChunk, int threads, bool backwardToo, double invCount) {
-  const int numChunks = (b.size + perChunk - 1) / perChunk;
-  if (ws.chunks.size() < static_cast<std::size_t>(numChunks)) ws.chunks.resize(static_cast<std::size_t>(numChunks));
+std::size_t runChunks(const ModelConfig& c, const std::vector<T>& params, ModelWorkspace<T>& ws, const Batch& b, const PositionTables<T>& pos,
+                      int perChunk, int threads, bool backwardToo, double invCount, bool trim = true) {
+  const std::vector<BatchChunk> plan = batchChunks(b, perChunk, trim);
+  if (ws.chunks.size() < plan.size()) ws.chunks.resize(plan.size());
   biasForward(c, ws.offsets, params.data(), pos, b.length, ws);
-  parallelFor(numChunks, threads <= 0 ? hardwareThreads() : threads, 1, [&](long long c0, long long c1) {
+  parallelFor(static_cast<long long>(plan.size()), threads <= 0 ? hardwareThreads() : threads, 1, [&](long long c0, long long c1) {
     for (long long ci = c0; ci < c1; ++ci) {
       ChunkWork<T>& w = ws.chunks[static_cast<std::size_t>(ci)];
-      const int seq0 = static_cast<int>(ci) * perChunk;
-      prepare(w, c, std::min(perChunk, b.size - seq0), b.length, backwardToo);
+      const BatchChunk& chunk = plan[static_cast<std::size_t>(ci)];
+      prepare(w, c, static_cast<int>(chunk.sequences.size()), chunk.length, backwardToo);
       if (backwardToo) w.grad.assign(params.size(), T(0));
-      const Pass<T> s{c, ws.offsets, params.data(), b, pos, ws.bias, ws.biasLayers, seq0, w, backwardToo ? w.grad.data() : nullptr};
+      const Pass<T> s{c, ws.offsets, params.data(), b, pos, ws.bias, ws.biasLayers, chunk.sequences.data(), w, backwardToo ? w.grad.data() : nullptr};
       forward(s, invCount);
       if (backwardToo) backward(s);
     }
   });
+  return plan.size();
 }
 
 }  // namespace
+
+int realLength(const Batch& b, int seq) {
+  const std::size_t row = idx(seq, b.length);
+  int last = 0;
+  for (int t = 0; t < b.length; ++t)
+    if (b.mask[row + static_cast<std::size_t>(t)]) last = t + 1;
+  return std::max(1, last);
+}
+
+std::vector<BatchChunk> batchChunks(const Batch& b, int perChunk, bool trim) {
+  if (perChunk < 1) failArgument("batchChunks", "perChunk must be >= 1, got " + std::to_string(perChunk));
+  std::vector<int> order(static_cast<std::size_t>(std::max(0, b.size)));
+  std::vector<int> lengths(order.size());
+  for (int i = 0; i < b.size; ++i) {
+    order[static_cast<std::size_t>(i)] = i;
+    lengths[static_cast<std::size_t>(i)] = trim ? realLength(b, i) : b.length;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return lengths[static_cast<std::size_t>(x)] < lengths[static_cast<std::size_t>(y)]; });
+  std::vector<BatchChunk> chunks;
+  for (std::size_t i = 0; i < order.size(); i += static_cast<std::size_t>(perChunk)) {
+    BatchChunk chunk;
+    for (std::size_t k = i; k < std::min(order.size(), i + static_cast<std::size_t>(perChunk)); ++k) {
+      chunk.sequences.push_back(order[k]);
+      chunk.length = std::max(chunk.length, lengths[static_cast<std::size_t>(order[k])]);
+    }
+    chunks.push_back(std::move(chunk));
+  }
+  return chunks;
+}
 
 template <class T>
 Model<T>::Model(const ModelConfig& c, int sequencesPerChunk)
@@ -523,8 +562,7 @@ double Model<T>::lossAndGradient(const Batch& b, const PositionTables<T>& pos, s
     failArgument(kFn, "grad must hold " + std::to_string(params_.size()) + " values, got " + std::to_string(grad.size()));
   const int answers = b.answerCount();
   const double invCount = answers > 0 ? 1.0 / answers : 0.0;
-  runChunks(config_, params_, *work_, b, pos, sequencesPerChunk_, threads, wantGrad, invCount);
-  const auto numChunks = static_cast<std::size_t>((b.size + sequencesPerChunk_ - 1) / sequencesPerChunk_);
+  const std::size_t numChunks = runChunks(config_, params_, *work_, b, pos, sequencesPerChunk_, threads, wantGrad, invCount);
   double loss = 0.0;
   for (std::size_t ci = 0; ci < numChunks; ++ci) loss += work_->chunks[ci].counts.lossSum;
   if (!wantGrad) return loss * invCount;
@@ -542,9 +580,8 @@ double Model<T>::lossAndGradient(const Batch& b, const PositionTables<T>& pos, s
 template <class T>
 EvalCounts Model<T>::evaluate(const Batch& b, const PositionTables<T>& pos, int threads) {
   checkBatch("Model::evaluate", config_, b, pos);
-  runChunks(config_, params_, *work_, b, pos, sequencesPerChunk_, threads, false, 0.0);
+  const std::size_t numChunks = runChunks(config_, params_, *work_, b, pos, sequencesPerChunk_, threads, false, 0.0);
   EvalCounts total;
-  const auto numChunks = static_cast<std::size_t>((b.size + sequencesPerChunk_ - 1) / sequencesPerChunk_);
   for (std::size_t ci = 0; ci < numChunks; ++ci) {
     const EvalCounts& k = work_->chunks[ci].counts;
     total.lossSum += k.lossSum;
@@ -566,7 +603,7 @@ std::vector<T> Model<T>::attention(const Batch& b, const PositionTables<T>& pos)
   one.inputs.assign(b.inputs.begin(), b.inputs.begin() + static_cast<std::ptrdiff_t>(n));
   one.targets.assign(b.targets.begin(), b.targets.begin() + static_cast<std::ptrdiff_t>(n));
   one.mask.assign(b.mask.begin(), b.mask.begin() + static_cast<std::ptrdiff_t>(n));
-  runChunks(config_, params_, *work_, one, pos, 1, 1, false, 0.0);
+  runChunks(config_, params_, *work_, one, pos, 1, 1, false, 0.0, false);
   std::vector<T> out;
   const std::size_t per = idx(config_.numHeads, idx(b.length, b.length));
   for (const LayerCache<T>& L : work_->chunks[0].layers) out.insert(out.end(), L.probs.begin(), L.probs.begin() + static_cast<std::ptrdiff_t>(per));

@@ -24,9 +24,10 @@
 // PASSES
 //   lossAndGradient: the mean cross-entropy over a batch's answer tokens (Batch::mask), and its
 //   gradient with respect to every parameter. The batch is cut into chunks of
-//   sequencesPerChunk sequences; chunks run on up to `threads` threads, each into its own
-//   gradient buffer, and the buffers are summed in chunk order: the result's bits depend on the
-//   batch and sequencesPerChunk, never on the thread count.
+//   sequencesPerChunk sequences (batchChunks: sorted by real length, each chunk cut after its
+//   longest sequence's last answer token, so padding costs nothing); chunks run on up to
+//   `threads` threads, each into its own gradient buffer, and the buffers are summed in chunk
+//   order: the result's bits depend on the batch and sequencesPerChunk, never on the thread count.
 //   evaluate: forward only; counts of right answer tokens and of wholly right sequences.
 //   attention: the softmax probabilities of every layer and head for a batch's first sequence.
 //   The PositionTables must come from positionTables(config(), n) with n >= the batch length.
@@ -71,6 +72,21 @@ struct EvalCounts {
 
 template <class T>
 struct ModelWorkspace;  // per-chunk activations and gradients (model.cpp)
+
+// Sequence seq's real length: its last answer token's position + 1 (at least 1). Causal
+// attention means nothing after that position changes the loss or the answers.
+int realLength(const Batch& b, int seq);
+
+// One chunk of a batch: which sequences (batch rows), and how many positions of each it runs.
+struct BatchChunk {
+  std::vector<int> sequences;
+  int length = 0;
+};
+
+// The chunks the passes run: the sequences in order of real length (ties in batch order),
+// perChunk at a time; with trim, each chunk runs up to its longest real length, otherwise the
+// whole batch length. Depends on the batch and perChunk only.
+std::vector<BatchChunk> batchChunks(const Batch& b, int perChunk, bool trim);
 
 template <class T>
 class Model {
