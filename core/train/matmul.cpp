@@ -6,6 +6,7 @@
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(POSVIZ_TRAIN_NO_CLONES)
 #define POSVIZ_TRAIN_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define POSVIZ_TRAIN_WIDE __attribute__((target("arch=x86-64-v4")))
 #else
 #define POSVIZ_TRAIN_CLONES
 #endif
@@ -26,10 +27,10 @@ template <bool TA>
 }
 
 // MR rows x NV vectors of C over k terms, the sums held in vector registers (GCC vector
-// extensions: 32-byte vectors, split in two on the baseline ISA).
-template <class T, bool TA, int MR, int NV>
+// extensions: VB-byte vectors, 32 or 64; split into halves where the ISA is narrower).
+template <class T, bool TA, int MR, int NV, int VB>
 [[gnu::always_inline]] inline void tile(int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate) {
-  typedef T V __attribute__((vector_size(32)));
+  typedef T V __attribute__((vector_size(VB)));
   constexpr int kLanes = static_cast<int>(sizeof(V) / sizeof(T));
   V sum[MR][NV];
 #pragma GCC unroll 8
@@ -71,16 +72,30 @@ template <class T, bool TA>
   }
 }
 
-template <class T, bool TA, int NV>
+template <class T, bool TA, int NV, int VB>
 [[gnu::always_inline]] inline void panel(int m, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate) {
   int i = 0;
-  for (; i + 6 <= m; i += 6) tile<T, TA, 6, NV>(k, a + aAt<TA>(i, 0, lda), lda, b, ldb, c + at(i, ldc), ldc, accumulate);
-  for (; i + 4 <= m; i += 4) tile<T, TA, 4, NV>(k, a + aAt<TA>(i, 0, lda), lda, b, ldb, c + at(i, ldc), ldc, accumulate);
-  for (; i + 2 <= m; i += 2) tile<T, TA, 2, NV>(k, a + aAt<TA>(i, 0, lda), lda, b, ldb, c + at(i, ldc), ldc, accumulate);
-  for (; i < m; ++i) tile<T, TA, 1, NV>(k, a + aAt<TA>(i, 0, lda), lda, b, ldb, c + at(i, ldc), ldc, accumulate);
+  for (; i + 6 <= m; i += 6) tile<T, TA, 6, NV, VB>(k, a + aAt<TA>(i, 0, lda), lda, b, ldb, c + at(i, ldc), ldc, accumulate);
+  for (; i + 4 <= m; i += 4) tile<T, TA, 4, NV, VB>(k, a + aAt<TA>(i, 0, lda), lda, b, ldb, c + at(i, ldc), ldc, accumulate);
+  for (; i + 2 <= m; i += 2) tile<T, TA, 2, NV, VB>(k, a + aAt<TA>(i, 0, lda), lda, b, ldb, c + at(i, ldc), ldc, accumulate);
+  for (; i < m; ++i) tile<T, TA, 1, NV, VB>(k, a + aAt<TA>(i, 0, lda), lda, b, ldb, c + at(i, ldc), ldc, accumulate);
 }
 
-template <class T, bool TA>
+// Columns j of C in panels of two vectors, then one, then (VB 64) 32-byte vectors, then scalars.
+template <class T, bool TA, int VB>
+[[gnu::always_inline]] inline void columns(int m, int n, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate) {
+  constexpr int kLanes = static_cast<int>(VB / sizeof(T));
+  int j = 0;
+  for (; j + 2 * kLanes <= n; j += 2 * kLanes) panel<T, TA, 2, VB>(m, k, a, lda, b + j, ldb, c + j, ldc, accumulate);
+  for (; j + kLanes <= n; j += kLanes) panel<T, TA, 1, VB>(m, k, a, lda, b + j, ldb, c + j, ldc, accumulate);
+  if (j == n) return;
+  if constexpr (VB > 32)
+    columns<T, TA, 32>(m, n - j, k, a, lda, b + j, ldb, c + j, ldc, accumulate);
+  else
+    edge<T, TA>(m, n - j, k, a, lda, b + j, ldb, c + j, ldc, accumulate);
+}
+
+template <class T, bool TA, int VB>
 [[gnu::always_inline]] inline void gemmImpl(int m, int n, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate) {
   if (m <= 0 || n <= 0) return;
   if (k <= 0) {
@@ -92,37 +107,51 @@ template <class T, bool TA>
     const int kc = std::min(kBlockK, k - p0);
     const bool acc = accumulate || p0 > 0;
     const T* ap = a + aAt<TA>(0, p0, lda);
-    const T* bp = b + at(p0, ldb);
-    int j = 0;
-    constexpr int kLanes = static_cast<int>(32 / sizeof(T));
-    for (; j + 2 * kLanes <= n; j += 2 * kLanes) panel<T, TA, 2>(m, kc, ap, lda, bp + j, ldb, c + j, ldc, acc);
-    for (; j + kLanes <= n; j += kLanes) panel<T, TA, 1>(m, kc, ap, lda, bp + j, ldb, c + j, ldc, acc);
-    if (j < n) edge<T, TA>(m, n - j, kc, ap, lda, bp + j, ldb, c + j, ldc, acc);
+    columns<T, TA, VB>(m, n, kc, ap, lda, b + at(p0, ldb), ldb, c, ldc, acc);
   }
 }
 
 POSVIZ_TRAIN_CLONES void gemmFloat(bool ta, int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
                                    bool acc) {
   if (ta)
-    gemmImpl<float, true>(m, n, k, a, lda, b, ldb, c, ldc, acc);
+    gemmImpl<float, true, 32>(m, n, k, a, lda, b, ldb, c, ldc, acc);
   else
-    gemmImpl<float, false>(m, n, k, a, lda, b, ldb, c, ldc, acc);
+    gemmImpl<float, false, 32>(m, n, k, a, lda, b, ldb, c, ldc, acc);
 }
 
 POSVIZ_TRAIN_CLONES void gemmDouble(bool ta, int m, int n, int k, const double* a, int lda, const double* b, int ldb, double* c,
                                     int ldc, bool acc) {
   if (ta)
-    gemmImpl<double, true>(m, n, k, a, lda, b, ldb, c, ldc, acc);
+    gemmImpl<double, true, 32>(m, n, k, a, lda, b, ldb, c, ldc, acc);
   else
-    gemmImpl<double, false>(m, n, k, a, lda, b, ldb, c, ldc, acc);
+    gemmImpl<double, false, 32>(m, n, k, a, lda, b, ldb, c, ldc, acc);
 }
+
+#ifdef POSVIZ_TRAIN_WIDE
+// AVX-512: 16 floats per vector. Each C entry is the same sum in the same order as gemmFloat's
+// (lanes are independent), so the result's bits do not depend on which one runs.
+POSVIZ_TRAIN_WIDE void gemmFloatWide(bool ta, int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
+                                     bool acc) {
+  if (ta)
+    gemmImpl<float, true, 64>(m, n, k, a, lda, b, ldb, c, ldc, acc);
+  else
+    gemmImpl<float, false, 64>(m, n, k, a, lda, b, ldb, c, ldc, acc);
+}
+
+const bool kHasWide = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
+                      __builtin_cpu_supports("avx512dq");
+#endif
 
 template <class T>
 void gemmAny(bool ta, int m, int n, int k, const T* a, int lda, const T* b, int ldb, T* c, int ldc, bool accumulate) {
-  if constexpr (sizeof(T) == sizeof(float))
+  if constexpr (sizeof(T) == sizeof(float)) {
+#ifdef POSVIZ_TRAIN_WIDE
+    if (kHasWide && n >= 16) return gemmFloatWide(ta, m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+#endif
     gemmFloat(ta, m, n, k, a, lda, b, ldb, c, ldc, accumulate);
-  else
+  } else {
     gemmDouble(ta, m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+  }
 }
 
 }  // namespace
