@@ -27,6 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli/params/train.hpp"
 #include "app/cli/progress_bar.hpp"
 #include "app/cli/request.hpp"
 #include "core/atomic_file.hpp"
@@ -41,9 +42,9 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace tr = posviz::train;
+namespace table = params::training;
 using json = nlohmann::ordered_json;  // fields in the order written: format and settings first
 
-constexpr int kMaxTrainLength = 256;   // the longest trained n (copy: 2n + 1 = 513 tokens)
 constexpr int kMaxEvalTokens = 1024;   // evaluation memory grows with tokens^2 per head
 constexpr const char* kDefaultEncodings = "nope,sinusoidal,learned,rope,alibi";
 
@@ -52,18 +53,6 @@ constexpr const char* kDefaultEncodings = "nope,sinusoidal,learned,rope,alibi";
 std::string schemeList() {
   std::string out;
   for (tr::PositionScheme s : tr::kAllSchemes) out += (out.empty() ? "" : ", ") + std::string(tr::positionSchemeName(s));
-  return out;
-}
-
-std::vector<std::string> taskNames() {
-  std::vector<std::string> out;
-  for (tr::TaskKind k : tr::kAllTasks) out.emplace_back(tr::taskName(k));
-  return out;
-}
-
-std::string taskChoices() {
-  std::string out;
-  for (const std::string& t : taskNames()) out += (out.empty() ? "" : "|") + t;
   return out;
 }
 
@@ -83,22 +72,22 @@ std::string formatSpec(const OptionSpec& s) {
 
 const std::vector<OptionSpec>& trainOptionSpecs() {
   static const std::vector<OptionSpec> specs = {
-      {"--task", true, "NAME", "the task: " + taskChoices() + " (default copy)"},
+      optionSpec(table::kTask, "NAME"),
       {"--encodings", true, "LIST", "comma-separated schemes among " + schemeList() + " (default " + kDefaultEncodings + ")"},
-      {"--train-length", true, "L", "train on lengths n <= L, 1.." + std::to_string(kMaxTrainLength) + " (default 16)"},
+      optionSpec(table::kTrainLength, "L"),
       {"--min-train-length", true, "N", "train on lengths n >= N (default 1)"},
       {"--symbols", true, "S", "symbols the task draws from, 2..1024 (default 16)"},
       {"--eval-lengths", true, "LIST", "comma-separated lengths n to evaluate (default L,2L,4L)"},
       {"--eval-examples", true, "N", "examples per evaluated length (default 256)"},
-      {"--steps", true, "N", "training steps per run (default 2000)"},
-      {"--seeds", true, "N", "runs per encoding, seeds --seed .. --seed+N-1 (default 3)"},
+      optionSpec(table::kSteps, "N"),
+      optionSpec(table::kSeeds, "N"),
       {"--seed", true, "S", "the first seed (default 1)"},
-      {"--batch", true, "N", "sequences per step (default 32)"},
-      {"--lr", true, "X", "peak learning rate of AdamW's warmup + cosine schedule (default 0.003)"},
+      optionSpec(table::kBatch, "N"),
+      optionSpec(table::kLearningRate, "X"),
       {"--warmup", true, "N", "warmup steps (default 50)"},
-      {"--layers", true, "N", "transformer layers, 1..4 (default 2)"},
-      {"--heads", true, "N", "attention heads, 1..8 (default 4)"},
-      {"--d-model", true, "N", "model width, 16..256, a multiple of --heads (default 32)"},
+      optionSpec(table::kLayers, "N"),
+      optionSpec(table::kHeads, "N"),
+      optionSpec(table::kDModel, "N"),
       {"--mlp", false, "", "an MLP in every layer (the default)"},
       {"--no-mlp", false, "", "attention-only layers"},
       {"--activation", true, "NAME", "the MLP's activation: gelu|relu (default gelu)"},
@@ -223,9 +212,12 @@ std::vector<int> evalLengthsFor(const TrainPlan& p, const tr::TaskConfig& task) 
 }
 
 void parseTask(const ParsedOptions& o, tr::TaskConfig& t) {
-  if (const auto v = o.value("--task")) t.kind = *tr::parseTaskName(parseChoiceOption("--task", *v, taskNames()));
-  t.trainLength = intOption(o, "--train-length", 16, 1, kMaxTrainLength);
-  t.minTrainLength = intOption(o, "--min-train-length", 1, 1, kMaxTrainLength);
+  int task = static_cast<int>(table::kTask.defaultInt());
+  readParam(o, table::kTask, task);
+  t.kind = tr::kAllTasks[static_cast<std::size_t>(task)];
+  t.trainLength = static_cast<int>(table::kTrainLength.defaultInt());
+  readParam(o, table::kTrainLength, t.trainLength);
+  t.minTrainLength = intOption(o, "--min-train-length", 1, 1, static_cast<int>(table::kTrainLength.max));
   if (t.minTrainLength > t.trainLength)
     throw badValue("--min-train-length", *o.value("--min-train-length"), "",
                    "an integer in [1, " + std::to_string(t.trainLength) + "] (at most --train-length)");
@@ -233,9 +225,12 @@ void parseTask(const ParsedOptions& o, tr::TaskConfig& t) {
 }
 
 void parseModel(const ParsedOptions& o, tr::ModelConfig& m) {
-  m.numLayers = intOption(o, "--layers", 2, 1, 4);
-  m.numHeads = intOption(o, "--heads", 4, 1, 8);
-  m.dModel = intOption(o, "--d-model", 32, 16, 256);
+  m.numLayers = static_cast<int>(table::kLayers.defaultInt());
+  m.numHeads = static_cast<int>(table::kHeads.defaultInt());
+  m.dModel = static_cast<int>(table::kDModel.defaultInt());
+  readParam(o, table::kLayers, m.numLayers);
+  readParam(o, table::kHeads, m.numHeads);
+  readParam(o, table::kDModel, m.dModel);
   if (m.dModel % m.numHeads != 0)
     throw badValue("--d-model", std::to_string(m.dModel), "", "a multiple of --heads (" + std::to_string(m.numHeads) + ")");
   if (o.has("--mlp") && o.has("--no-mlp")) throw UsageError("--no-mlp: cannot be given with --mlp");
@@ -250,12 +245,16 @@ void parseModel(const ParsedOptions& o, tr::ModelConfig& m) {
 
 void parseTraining(const ParsedOptions& o, TrainPlan& p) {
   tr::TrainConfig& c = p.base;
-  c.steps = intOption(o, "--steps", 2000, 1, 10000000);
-  c.batchSize = intOption(o, "--batch", 32, 1, 1024);
-  c.optim.learningRate = realOption(o, "--lr", 3e-3, RealRange{0.0, 1.0, true, false});
+  c.steps = table::kSteps.defaultInt();
+  c.batchSize = static_cast<int>(table::kBatch.defaultInt());
+  c.optim.learningRate = table::kLearningRate.def;
+  readParam(o, table::kSteps, c.steps);
+  readParam(o, table::kBatch, c.batchSize);
+  readParam(o, table::kLearningRate, c.optim.learningRate);
   c.optim.warmupSteps = intOption(o, "--warmup", 50, 0, 10000000);
   c.threads = intOption(o, "--threads", 0, 0, 256);
-  const int seeds = intOption(o, "--seeds", 3, 1, 100);
+  int seeds = static_cast<int>(table::kSeeds.defaultInt());
+  readParam(o, table::kSeeds, seeds);
   const auto first = o.value("--seed");
   const long long seed0 = first ? parseIntOption("--seed", *first, 0, 1000000000000LL) : 1;
   for (int i = 0; i < seeds; ++i) p.seeds.push_back(static_cast<std::uint64_t>(seed0 + i));

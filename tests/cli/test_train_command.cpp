@@ -6,12 +6,15 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli/params/train.hpp"
+#include "core/train/tasks.hpp"
 #include "tests/support/cli_support.hpp"
 
 namespace fs = std::filesystem;
@@ -119,6 +122,28 @@ TEST_CASE("train: --help lists every option; the main help names the command") {
                            "--eval-scaling", "--drope", "--threads", "--no-mlp"})
     CHECK_MESSAGE(contains(r.out, flag), flag);
   CHECK(contains(runCli({"--help"}).out, "posviz train [--task copy"));
+}
+
+TEST_CASE("train: the command and the Train tab read one table: the same defaults, ranges and help") {
+  namespace table = posviz::cli::params::training;
+  const CliRun help = runCli({"train", "--help"});
+  for (const posviz::cli::Param* p : {&table::kTask, &table::kTrainLength, &table::kSteps, &table::kSeeds, &table::kBatch,
+                                      &table::kLearningRate, &table::kLayers, &table::kHeads, &table::kDModel})
+    CHECK_MESSAGE(contains(help.out, posviz::cli::optionHelp(*p)), p->flag);
+  // The defaults the README's default comparison states: copy, L = 16, 2000 steps, 3 seeds, lr 0.003.
+  CHECK(table::kTask.choiceName(static_cast<int>(table::kTask.defaultInt())) == "copy");
+  CHECK(table::kTrainLength.defaultInt() == 16);
+  CHECK(table::kSteps.defaultInt() == 2000);
+  CHECK(table::kSeeds.defaultInt() == 3);
+  CHECK(table::kLearningRate.def == 0.003);
+  // The task choices are core's task names, in core's order.
+  CHECK(table::kTask.choiceCount() == static_cast<int>(std::size(posviz::train::kAllTasks)));
+  for (int i = 0; i < table::kTask.choiceCount(); ++i)
+    CHECK(table::kTask.choiceName(i) == posviz::train::taskName(posviz::train::kAllTasks[i]));
+  CHECK(usageError({"--train-length", "65"}) ==
+        "posviz train: --train-length: got \"65\" (out of range), expected an integer in [1, 64]\n");
+  CHECK(usageError({"--lr", "0"}) == "posviz train: --lr: got \"0\" (out of range), expected a number in (0, 1]\n");
+  CHECK(usageError({"--task", "sort"}) == "posviz train: --task: got \"sort\", expected one of copy|reverse|retrieve|assoc|count\n");
 }
 
 TEST_CASE("train: a tiny run writes every promised field, and a learned table past its rows is \"no row\"") {

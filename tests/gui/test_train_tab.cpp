@@ -282,9 +282,10 @@ TEST_CASE("train tab: settings round-trip; bad values are ignored") {
   CHECK(t.view == TrainView::Biases);
   CHECK(t.selectView);
 
-  const nlohmann::json bad = {{"task", "sort"},          {"encodings", {"rope", "wavelets"}}, {"train_length", 33},
-                              {"steps", 5},              {"seeds", "two"},                    {"d_model", 512},
-                              {"layers", 0},             {"heads", 9},                        {"lr", 1.0},
+  // Outside the ranges `posviz train` allows too (app/cli/params/train.hpp).
+  const nlohmann::json bad = {{"task", "sort"},          {"encodings", {"rope", "wavelets"}}, {"train_length", 65},
+                              {"steps", 0},              {"seeds", "two"},                    {"d_model", 512},
+                              {"layers", 0},             {"heads", 9},                        {"lr", 1.5},
                               {"run_folder", 3},         {"attention_encoding", "sideways"},      {"view", "table"}};
   TrainPanelState u, fresh;
   loadTrainPanel(u, bad);
