@@ -23,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli/animate.hpp"
 #include "app/cli/args.hpp"
 #include "app/cli/examples_command.hpp"
 #include "app/cli/learn_command.hpp"
@@ -162,7 +163,13 @@ constexpr const char* kPictureDefaults =
     "is 512 px along its longer side and 64 px along the shorter (no side past 2048 px; larger grids keep\n"
     "one pixel per cell), with a colorbar, axis titles and a caption giving the parameters.\n"
     "--scale N, --no-colorbar, --no-axis-titles, --no-caption and --caption TEXT change one of these;\n"
-    "--plain writes one pixel per cell with no decorations (the raw grid).\n";
+    "--plain writes one pixel per cell with no decorations (the raw grid).\n"
+    "Animation: --animate NAME=FROM:TO [--frames N] [--fps F] -o FILE.gif sweeps one of the view's numeric\n"
+    "options (NAME without its dashes; pos = position) from FROM to TO in N frames (default: one per value\n"
+    "an integer option takes, even ones for dimensions, else 60; at most 1000) and writes a looping GIF,\n"
+    "every frame on one colour\n"
+    "range. GIF delays are whole hundredths of a second: --fps F (default 30) becomes round(100 / F) of them.\n"
+    "  posviz export rope-cos --head-dim 16 --positions 64 --animate pos=0:63 --fps 15 -o turning.gif\n";
 
 std::string exportHelp(const ViewDef* only) {
   std::ostringstream os;
@@ -251,12 +258,15 @@ std::string captionInWords(const ViewDef& v, const nlohmann::json& params) {
 
 }  // namespace
 
-// The view's numbers with its caption, for the writer.
+}  // namespace
+
 Dataset computeDataset(const Request& r, const ExportProgress& progress) {
   Dataset d = r.view->compute(r, progress);
   d.caption = d.document.contains("params") ? captionInWords(*r.view, d.document["params"]) : r.view->name;
   return d;
 }
+
+namespace {
 
 // Keeps the memory budget an export sets with --budget to that export.
 struct BudgetRestore {
@@ -295,7 +305,19 @@ int runExport(const std::vector<std::string>& args) {
     return kExitOk;
   }
   const ViewDef& view = viewOrThrow(args[0]);
-  const ParsedOptions o = parseOptions(std::vector<std::string>(args.begin() + 1, args.end()), optionSpecs());
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (wantsAnimation(rest) && !std::count(rest.begin(), rest.end(), "--help") && !std::count(rest.begin(), rest.end(), "-h")) {
+    const BudgetRestore restore;
+    const AnimationPlan plan = parseAnimation(view, rest);
+    ProgressBar bar(false, "posviz export " + view.name + " (" + std::to_string(plan.frames) + " frames)");
+    writeAnimation(view, plan, bar.stage(0, 1));
+    bar.finish();
+    std::cout << "wrote " << plan.output << ": " << plan.frames << " frames, " << plan.delayCentiseconds()
+              << "/100 s each (" << formatNumber(std::round(1000.0 / plan.delayCentiseconds()) / 10.0) << " frames per second), "
+              << formatNumber(plan.frames * plan.delayCentiseconds() / 100.0) << " s in all\n";
+    return kExitOk;
+  }
+  const ParsedOptions o = parseOptions(rest, optionSpecs());
   if (o.has("--help") || o.has("-h")) {
     std::cout << exportHelp(&view);
     return kExitOk;
@@ -324,7 +346,12 @@ std::string checkExportArguments(const std::vector<std::string>& args) {
     if (args.empty()) return "a view is required";
     if (args[0] == "--help" || args[0] == "-h") return "";
     const ViewDef& view = viewOrThrow(args[0]);
-    const ParsedOptions o = parseOptions(std::vector<std::string>(args.begin() + 1, args.end()), optionSpecs());
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (wantsAnimation(rest)) {
+      parseAnimation(view, rest);
+      return "";
+    }
+    const ParsedOptions o = parseOptions(rest, optionSpecs());
     if (o.has("--help") || o.has("-h")) return "";
     if (!o.positional.empty()) throw unexpectedArgument(view, o.positional[0]);
     const Request r = parseRequest(view, o);
@@ -344,9 +371,11 @@ std::string checkExportArguments(const std::vector<std::string>& args) {
 void exportWithArguments(const std::vector<std::string>& args, const ExportProgress& progress) {
   if (args.empty()) throw UsageError("a view is required; views: " + viewList());
   const ViewDef& view = viewOrThrow(args[0]);
-  const ParsedOptions o = parseOptions(std::vector<std::string>(args.begin() + 1, args.end()), optionSpecs());
-  if (!o.positional.empty()) throw unexpectedArgument(view, o.positional[0]);
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
   const BudgetRestore restore;
+  if (wantsAnimation(rest)) return writeAnimation(view, parseAnimation(view, rest), progress);
+  const ParsedOptions o = parseOptions(rest, optionSpecs());
+  if (!o.positional.empty()) throw unexpectedArgument(view, o.positional[0]);
   const Request r = parseRequest(view, o);
   requireResultBudget(r);
   checkOutputPath(r.output);

@@ -216,18 +216,22 @@ int autoCellScale(long long rows, long long cols) {
   return static_cast<int>(std::max(1LL, std::min(wanted, kMaxAutoSide / longer)));
 }
 
-ColorScale autoColorScale(const Grid& g, const Colormap* map, bool isAngle) {
-  const ValueRange r = finiteRange(g);
+ColorScale colorScaleFor(float min, float max, const Colormap* map, bool isAngle) {
   ColorScale s;
-  s.map = map != nullptr ? *map : defaultColormapFor(r.min, r.max, isAngle);
-  s.min = r.min;
-  s.max = r.max;
+  s.map = map != nullptr ? *map : defaultColormapFor(min, max, isAngle);
+  s.min = min;
+  s.max = max;
   if (colormapKind(s.map) == ColormapKind::Diverging) {
-    const float a = std::max(std::fabs(r.min), std::fabs(r.max));
+    const float a = std::max(std::fabs(min), std::fabs(max));
     s.min = -a;
     s.max = a;
   }
   return s;
+}
+
+ColorScale autoColorScale(const Grid& g, const Colormap* map, bool isAngle) {
+  const ValueRange r = finiteRange(g);
+  return colorScaleFor(r.min, r.max, map, isAngle);
 }
 
 namespace {

@@ -80,6 +80,8 @@ int autoCellScale(long long rows, long long cols);
 // A colour scale for g: map (or defaultColormapFor the data when unset), range = finiteRange(g),
 // centred on 0 for diverging maps, period 2*pi for cyclic ones.
 ColorScale autoColorScale(const Grid& g, const Colormap* map, bool isAngle);
+// The same for a value range [min, max] (an animation's range over all its frames).
+ColorScale colorScaleFor(float min, float max, const Colormap* map, bool isAngle);
 
 RgbImage renderHeatmapImage(const Grid& g, const PngOptions& options, const ExportProgress& progress = {});
 std::vector<std::uint8_t> encodePng(const RgbImage& image);       // throws std::runtime_error on failure

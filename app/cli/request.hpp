@@ -163,6 +163,10 @@ void requireResultBudget(const Request& r);
 void checkOutputPath(const std::string& path);
 // Writes d to r.output in r.format. Refuses non-finite results (UsageError) before writing.
 void writeDataset(const Request& r, const Dataset& d, const ExportProgress& progress);
+// The view's numbers with its caption in words, ready for writeDataset (app/cli/cli.cpp).
+Dataset computeDataset(const Request& r, const ExportProgress& progress);
+// How a .png or .svg draws d: colour scale over d's values, cell scale, titles, caption.
+PngOptions pictureOptions(const Request& r, const Dataset& d);
 
 // Helpers the view definitions share.
 int evenDim(const std::string& flag, const std::string& text, long long max = kMaxHeadDim);

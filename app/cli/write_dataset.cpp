@@ -120,6 +120,15 @@ void writeJsonFile(const Request& r, const Dataset& d, const FiniteCheck& check,
 
 // .png or .svg: the same picture, raster or vector.
 void writePictureFile(const Request& r, const Dataset& d, const FiniteCheck& check, const ExportProgress& progress) {
+  const PngOptions o = pictureOptions(r, d);
+  check.values(d.grid.values.data(), d.grid.values.size(), false, "value");
+  if (r.format == Format::Svg) writeSvg(r.output, d.grid, o, progress);
+  else writePng(r.output, d.grid, o, progress);
+}
+
+}  // namespace
+
+PngOptions pictureOptions(const Request& r, const Dataset& d) {
   PngOptions o;
   const Colormap* map = r.colormap ? &*r.colormap : nullptr;
   o.scale = autoColorScale(d.grid, map, d.isAngle);
@@ -134,12 +143,8 @@ void writePictureFile(const Request& r, const Dataset& d, const FiniteCheck& che
   o.colLast = d.colLast;
   o.valueName = d.valueName;
   o.caption = r.caption == "auto" ? d.caption : r.caption;
-  check.values(d.grid.values.data(), d.grid.values.size(), false, "value");
-  if (r.format == Format::Svg) writeSvg(r.output, d.grid, o, progress);
-  else writePng(r.output, d.grid, o, progress);
+  return o;
 }
-
-}  // namespace
 
 void writeDataset(const Request& r, const Dataset& d, const ExportProgress& progress) {
   FiniteCheck check{r};

@@ -183,6 +183,50 @@ TEST_CASE("view_export: a view with export arguments writes what posviz export w
 
 }
 
+TEST_CASE("view_export: Animation as GIF sweeps one of the view's numbers, as posviz export --animate does") {
+  const fs::path dir = scratch("gif");
+  posviz::app::ExportableView v;
+  v.name = "sinusoidal-pe";
+  v.colormap = Colormap::RdBu;
+  posviz::cli::ViewCall call{"sinusoidal"};
+  call.set(posviz::cli::params::sinusoidal::kDModel, 8).set(posviz::cli::params::sinusoidal::kPositions, 4);
+  call.set(posviz::cli::params::sinusoidal::kBase, 100);
+  v.call = call;
+  using posviz::app::ViewExportKind;
+  const std::vector<posviz::app::SweepableParam> sweep = posviz::app::sweepableParams(v);
+  REQUIRE(sweep.size() == 3);
+  CHECK(sweep[2].flag == "--base");
+  CHECK(sweep[2].step == 0);
+  CHECK(sweep[0].step == 2);   // d_model: even
+  CHECK(sweep[1].step == 1);   // positions: whole
+  // No position among the numbers: the base, from 100 to 200.
+  const posviz::app::ViewAnimation first = posviz::app::defaultAnimation(v);
+  CHECK(first.flag == "--base");
+  CHECK(first.from == 100);
+  CHECK(first.to == 200);
+  CHECK(first.frames == 60);
+  // d_model 8 to 16 in even steps: 5 frames.
+  const posviz::app::ViewAnimation dims = posviz::app::sweepOf(sweep[0], 30.0);
+  CHECK(dims.to == 16);
+  CHECK(dims.frames == 5);
+  posviz::app::ViewExportOptions o;
+  o.animation = posviz::app::sweepOf(sweep[2], 10.0);   // base 100 -> 200
+  o.animation.frames = 5;
+  CHECK(posviz::app::defaultExportFileName(v, ViewExportKind::AnimatedGif) == "sinusoidal-pe.gif");
+  const std::vector<std::string> args = posviz::app::exportArguments(v, ViewExportKind::AnimatedGif, (dir / "window.gif").string(), o);
+  CHECK(args == std::vector<std::string>{"sinusoidal", "--d-model", "8", "--positions", "4", "--colormap", "rdbu", "--animate",
+                                         "base=100:200", "--frames", "5", "--fps", "10", "-o", (dir / "window.gif").string()});
+  posviz::app::exportView(v, ViewExportKind::AnimatedGif, (dir / "window.gif").string(), o);
+  posviz::cli::exportWithArguments({"sinusoidal", "--d-model", "8", "--positions", "4", "--colormap", "rdbu", "--animate", "base=100:200",
+                                    "--frames", "5", "--fps", "10", "-o", (dir / "cli.gif").string()});
+  CHECK(readText(dir / "window.gif") == readText(dir / "cli.gif"));
+  CHECK(readText(dir / "window.gif").rfind("GIF89a", 0) == 0);
+  o.animation.flag.clear();
+  CHECK_THROWS_WITH_AS(posviz::app::exportView(v, ViewExportKind::AnimatedGif, (dir / "none.gif").string(), o),
+                       "export: choose the number to animate", std::invalid_argument);
+  CHECK_FALSE(fs::exists(dir / "none.gif"));
+}
+
 TEST_CASE("view_export: every tab's File > Export picture is the readable, decorated one") {
   auto app = posviz::app::testing::makeTestShell(1280, 800);
   if (!app) return;

@@ -18,10 +18,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <thread>
 
+#include "app/cli/animate.hpp"
 #include "app/cli/cli.hpp"
 #include "app/cli/glossary.hpp"
 #include "app/cli/tabs.hpp"
@@ -741,6 +743,8 @@ void AppShell::drawMenuBar() {
         if (!ImGui::MenuItem(label, nullptr, false, enabled)) return;
         exportKind_ = kind;
         exportView_ = ex;
+        exportOptions_ = ViewExportOptions{};
+        exportOptions_.animation = defaultAnimation(ex);
         std::snprintf(exportPath_, sizeof exportPath_, "%s", defaultExportFileName(ex, kind).c_str());
         openExportPopup_ = true;
         exportResult_.clear();
@@ -751,6 +755,7 @@ void AppShell::drawMenuBar() {
       item("Numbers as .csv...", ViewExportKind::HeatmapCsv, hasGrid);
       item("Numbers as .json...", ViewExportKind::HeatmapJson, typed);
       item("Plot data as .csv...", ViewExportKind::PlotCsv, hasPlot);
+      item("Animation as GIF (sweep one number)...", ViewExportKind::AnimatedGif, hasPng && !sweepableParams(ex).empty());
       ImGui::EndMenu();
     }
     if (ImGui::MenuItem("Save screenshot", "F12")) screenshotRequested_ = true;
@@ -878,9 +883,11 @@ void AppShell::drawExportPopup() {
                      : exportKind_ == ViewExportKind::HeatmapNpy  ? "the numbers as float32 .npy (full resolution)"
                      : exportKind_ == ViewExportKind::HeatmapCsv  ? "the numbers as CSV"
                      : exportKind_ == ViewExportKind::HeatmapJson ? "the numbers as .json with their parameters"
+                     : exportKind_ == ViewExportKind::AnimatedGif ? "the heatmap as a looping GIF, one frame per value of the number swept, every frame on one colour range"
                                                                   : "the plot's data as CSV columns";
   ImGui::TextWrapped("Write %s of '%s'.", what, exportView_.name.c_str());
   if (!exportView_.caption.empty()) ImGui::TextDisabled("%s", exportView_.caption.c_str());
+  if (exportKind_ == ViewExportKind::AnimatedGif) drawAnimationChoice();
   drawExportCommand();
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   ImGui::SetNextItemWidth(popupWidth);
@@ -906,12 +913,47 @@ void AppShell::drawExportPopup() {
 // The same export from a shell, when the view is in the view table: copyable, so a picture made in
 // the window can be remade (or scaled up) from a script.
 void AppShell::drawExportCommand() {
-  const std::vector<std::string> args = exportArguments(exportView_, exportKind_, exportPath_);
+  std::vector<std::string> args;
+  try {
+    args = exportArguments(exportView_, exportKind_, exportPath_, exportOptions_);
+  } catch (const std::invalid_argument&) {
+    return;
+  }
   if (args.empty()) return;
   const std::string command = cli::commandLine(args);
   ImGui::TextDisabled("Same as:");
   ImGui::TextWrapped("%s", command.c_str());
   if (ImGui::SmallButton("Copy command")) ImGui::SetClipboardText(command.c_str());
+}
+
+// Which number the GIF sweeps, over what range, in how many frames at what rate.
+void AppShell::drawAnimationChoice() {
+  const std::vector<SweepableParam> params = sweepableParams(exportView_);
+  ViewAnimation& a = exportOptions_.animation;
+  const auto current = std::find_if(params.begin(), params.end(), [&](const SweepableParam& p) { return p.flag == a.flag; });
+  const float w = ImGui::GetFontSize() * 9.0f;
+  ImGui::SetNextItemWidth(w * 1.5f);
+  if (ImGui::BeginCombo("sweep", current != params.end() ? current->label.c_str() : "choose")) {
+    for (const SweepableParam& p : params) {
+      if (ImGui::Selectable(p.label.c_str(), p.flag == a.flag)) a = sweepOf(p, a.fps);
+    }
+    ImGui::EndCombo();
+  }
+  HelpMarker("One of the view's numbers, from its value now. Every frame is the picture File > Export > PNG would write at "
+             "that value; all frames share one colour range.");
+  ImGui::SetNextItemWidth(w);
+  ImGui::InputDouble("from", &a.from, 0.0, 0.0, "%.6g");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(w);
+  ImGui::InputDouble("to", &a.to, 0.0, 0.0, "%.6g");
+  ImGui::SetNextItemWidth(w);
+  ImGui::SliderInt("frames", &a.frames, 2, cli::kMaxAnimationFrames, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(w);
+  static constexpr double kMinFps = 0.1, kMaxFps = 100.0;   // cli/animate's --fps range
+  ImGui::SliderScalar("frames per second", ImGuiDataType_Double, &a.fps, &kMinFps, &kMaxFps, "%.3g", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::TextDisabled("%d frames of %d/100 s: %.2f s in all", a.frames, std::max(1, static_cast<int>(std::lround(100.0 / a.fps))),
+                      a.frames * std::max(1, static_cast<int>(std::lround(100.0 / a.fps))) / 100.0);
 }
 
 void AppShell::runExport() {
@@ -920,7 +962,7 @@ void AppShell::runExport() {
   try {
     if (path.empty()) throw std::invalid_argument("export: type a file name");
     const auto t0 = std::chrono::steady_clock::now();
-    exportView(exportView_, exportKind_, path);
+    exportView(exportView_, exportKind_, path, exportOptions_);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     exportResult_ = exportDoneMessage(path, ms);
   } catch (const std::exception& e) {

@@ -108,6 +108,7 @@ class AppShell {
   void drawConfigPopup();
   void runExport();
   void drawExportCommand();
+  void drawAnimationChoice();
   void applyConfig(const cli::ModelConfig& config);
 
   GLFWwindow* window_ = nullptr;
@@ -139,6 +140,7 @@ class AppShell {
   ExportableView exportView_;
   ExportableView menuExport_;         // what the File menu offers, built when it opened
   char exportPath_[1024] = {};
+  ViewExportOptions exportOptions_;   // the animation's sweep (File > Export view > Animation as GIF)
   bool openExportPopup_ = false;
   int exportCountdown_ = -1;          // frames until the export runs; -1 = none pending
   std::string exportResult_;

@@ -20,13 +20,36 @@ enum class ViewExportKind {
   HeatmapCsv,   // a CSV grid
   HeatmapJson,  // .json with shape, parameters and values
   PlotCsv,      // plotColumnNames / plotColumns as a CSV table
+  AnimatedGif,  // the heatmap picture at a sweep of one of its numbers, as a looping GIF (cli/animate.hpp)
 };
+
+// One of the view call's numbers swept from `from` to `to` in `frames` frames (AnimatedGif).
+struct ViewAnimation {
+  std::string flag;         // "--position"
+  double from = 0.0, to = 0.0;
+  int frames = 60;
+  double fps = 30.0;
+};
+// A number of the view's call an animation can sweep, with its definition's range.
+struct SweepableParam {
+  std::string flag, label;
+  double value = 0.0, min = 0.0, max = 0.0;
+  int step = 0;   // 0: any real; 1: whole numbers; 2: even numbers (dimensions)
+};
+std::vector<SweepableParam> sweepableParams(const ExportableView& view);
+// p swept from its value to 64 more (positions) or to twice it (half it at its maximum), at fps;
+// whole (even) numbers and one frame per value (2..120) for an integer (a dimension).
+ViewAnimation sweepOf(const SweepableParam& p, double fps);
+// The number a slide most often moves (--position, --key-position, --base, --factor, --heads, else
+// the call's first) from its value to 64 more (positions) or to twice it, as sweepOf.
+ViewAnimation defaultAnimation(const ExportableView& view);
 // The defaults are `posviz export`'s: the picture as the window draws it, scaled to be readable.
 struct ViewExportOptions {
   int cellScale = 0;        // PNG/SVG pixels per cell side, >= 1; 0 = automatic (cli::autoCellScale)
   bool colorbar = true;     // PNG/SVG
   bool axisTitles = true;   // PNG/SVG
   bool caption = true;      // PNG/SVG: the view's parameter caption above the image
+  ViewAnimation animation;  // AnimatedGif
 };
 // Throws std::invalid_argument when the view has nothing of that kind (no heatmap, no plot) or a
 // size is over the budget, std::runtime_error when the file cannot be written; the message is
@@ -36,7 +59,7 @@ void exportView(const ExportableView& view, ViewExportKind kind, const std::stri
 // heatmap call or the kind is PlotCsv.
 std::vector<std::string> exportArguments(const ExportableView& view, ViewExportKind kind, const std::string& path,
                                          const ViewExportOptions& options = {});
-// "NAME.png", "NAME.npy", "NAME.csv", "NAME.json", "NAME-plot.csv" (NAME = view.name, or "posviz").
+// "NAME.png", "NAME.npy", "NAME.csv", "NAME.json", "NAME-plot.csv", "NAME.gif" (NAME = view.name, or "posviz").
 std::string defaultExportFileName(const ExportableView& view, ViewExportKind kind);
 
 // What the window says after writing path: "Wrote /home/ann/slides/rope-scores.svg (8.2 KiB,

@@ -1,0 +1,271 @@
+// animate.cpp: `posviz export VIEW --animate NAME=FROM:TO` (animate.hpp).
+#include "app/cli/animate.hpp"
+
+#include <gif_lib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <ostream>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "app/cli/args.hpp"
+#include "app/cli/request.hpp"
+#include "app/cli/view_table.hpp"
+#include "core/atomic_file.hpp"
+#include "core/untrusted_text.hpp"
+
+namespace posviz::cli {
+
+namespace {
+
+bool isAnimationFlag(const std::string& a) { return a == "--animate" || a == "--frames" || a == "--fps"; }
+
+// "--animate position=0:64": the flag, FROM, TO, and whether both are whole numbers.
+void readAnimateValue(const std::string& text, AnimationPlan& p) {
+  const std::string allowed = "NAME=FROM:TO, NAME one of the view's numeric options without its dashes (position=0:64)";
+  const auto eq = text.find('='), colon = text.find(':', eq == std::string::npos ? 0 : eq);
+  if (eq == std::string::npos || eq == 0 || colon == std::string::npos) throw UsageError("--animate: got " + quotedText(text) + ", expected " + allowed);
+  std::string name = text.substr(0, eq);
+  if (name.rfind("--", 0) == 0) name = name.substr(2);
+  if (name == "pos") name = "position";
+  p.flag = "--" + name;
+  const std::string from = text.substr(eq + 1, colon - eq - 1), to = text.substr(colon + 1);
+  const RealRange any{-std::numeric_limits<double>::max(), std::numeric_limits<double>::max()};
+  p.from = parseRealOption("--animate", from, any);
+  p.to = parseRealOption("--animate", to, any);
+  if (p.from == p.to) throw UsageError("--animate: got " + quotedText(text) + " (FROM equals TO), expected two different values");
+}
+
+// How the values step: as the parameter table defines the option, else whole when FROM and TO are.
+int stepOf(const ViewDef& view, const AnimationPlan& p) {
+  if (const Param* param = viewParam(view, p.flag)) return param->kind == ParamKind::EvenInt ? 2 : param->isInteger() ? 1 : 0;
+  return p.from == std::floor(p.from) && p.to == std::floor(p.to) ? 1 : 0;
+}
+
+// The view's own argument list with the animation's options taken out.
+void splitArguments(const std::vector<std::string>& args, AnimationPlan& p, bool& framesGiven) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const bool takesValue = isAnimationFlag(a) || a == "-o" || a == "--output";
+    if (!takesValue) {
+      p.viewArgs.push_back(a);
+      continue;
+    }
+    if (i + 1 >= args.size()) throw UsageError(a + ": needs a value");
+    const std::string& v = args[++i];
+    if (a == "--animate") readAnimateValue(v, p);
+    else if (a == "--frames") p.frames = static_cast<int>(parseIntOption("--frames", v, 2, kMaxAnimationFrames)), framesGiven = true;
+    else if (a == "--fps") p.fps = parseRealOption("--fps", v, RealRange{0.1, 100.0});
+    else p.output = v;
+  }
+}
+
+// The animated flag must not also be given as a plain option: which value would win?
+void refuseRepeatedFlag(const AnimationPlan& p) {
+  for (std::size_t i = 0; i < p.viewArgs.size(); ++i)
+    if (p.viewArgs[i] == p.flag) throw UsageError(p.flag + ": cannot be given with --animate " + p.flag.substr(2) + "=... (the animation sets it)");
+}
+
+std::string pngNameOf(const std::string& gif) { return gif.substr(0, gif.size() - 4) + ".png"; }
+
+}  // namespace
+
+double AnimationPlan::valueAt(int frame) const {
+  const double t = frames > 1 ? static_cast<double>(frame) / (frames - 1) : 0.0;
+  const double v = frame == frames - 1 ? to : from + (to - from) * t;
+  if (step > 0) return std::round(v / step) * step;
+  // Six significant digits, so a caption reads "base 15085" and the frame shows exactly that value.
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return frame == 0 || frame == frames - 1 ? v : std::strtod(text, nullptr);
+}
+
+std::string AnimationPlan::valueText(int frame) const {
+  const double v = valueAt(frame);
+  return step > 0 && std::fabs(v) < 9e15 ? std::to_string(static_cast<long long>(v)) : formatNumber(v);
+}
+
+std::vector<std::string> AnimationPlan::frameArgs(int frame) const {
+  std::vector<std::string> out = viewArgs;
+  out.push_back(flag);
+  out.push_back(valueText(frame));
+  out.push_back("-o");
+  out.push_back(pngNameOf(output));
+  return out;
+}
+
+int AnimationPlan::delayCentiseconds() const { return std::max(1, static_cast<int>(std::lround(100.0 / fps))); }
+
+bool wantsAnimation(const std::vector<std::string>& args) {
+  return std::any_of(args.begin(), args.end(), isAnimationFlag);
+}
+
+AnimationPlan parseAnimation(const ViewDef& view, const std::vector<std::string>& args) {
+  AnimationPlan p;
+  bool framesGiven = false;
+  splitArguments(args, p, framesGiven);
+  if (p.flag.empty()) throw UsageError(std::string(framesGiven ? "--frames" : "--fps") + ": needs --animate NAME=FROM:TO (the option to sweep)");
+  if (p.output.empty()) throw UsageError("-o: an animation needs an output file ending in .gif");
+  if (p.output.size() < 5 || p.output.compare(p.output.size() - 4, 4, ".gif") != 0)
+    throw UsageError("-o: got " + quotedText(p.output) + ", expected a file name ending in .gif with --animate");
+  if (!view.png) throw UsageError("--animate: view " + view.name + " has no picture to animate (its data are not a 2-D grid)");
+  refuseRepeatedFlag(p);
+  p.step = stepOf(view, p);
+  if (!framesGiven && p.step > 0)
+    p.frames = static_cast<int>(std::clamp<double>(std::floor(std::fabs(p.to - p.from) / p.step) + 1, 2, kMaxAnimationFrames));
+  for (int frame : {0, p.frames - 1}) {
+    try {
+      const ParsedOptions o = parseOptions(p.frameArgs(frame), optionSpecs());
+      const Request r = parseRequest(view, o);
+      requireResultBudget(r);
+    } catch (const UsageError& e) {
+      throw UsageError("--animate " + p.flag.substr(2) + "=" + p.valueText(0) + ":" + p.valueText(p.frames - 1) + ", frame " +
+                       std::to_string(frame + 1) + " (" + p.flag + " " + p.valueText(frame) + "): " + e.what());
+    }
+  }
+  return p;
+}
+
+void writeAnimation(const ViewDef& view, const AnimationPlan& plan, const ExportProgress& progress) {
+  checkOutputPath(plan.output);
+  auto report = [&](int pass, int frame) {
+    if (progress) progress((pass * plan.frames + frame) / (2.0 * plan.frames));
+  };
+  // Pass 1: one colour range over every frame. Pass 2: draw each frame on it.
+  float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+  for (int f = 0; f < plan.frames; ++f) {
+    report(0, f);
+    const Dataset d = computeDataset(parseRequest(view, parseOptions(plan.frameArgs(f), optionSpecs())), [](double) {});
+    const ValueRange r = finiteRange(d.grid);
+    lo = std::min(lo, r.min);
+    hi = std::max(hi, r.max);
+  }
+  std::vector<RgbImage> images;
+  int width = 0, height = 0;
+  for (int f = 0; f < plan.frames; ++f) {
+    report(1, f);
+    const Request r = parseRequest(view, parseOptions(plan.frameArgs(f), optionSpecs()));
+    const Dataset d = computeDataset(r, [](double) {});
+    PngOptions o = pictureOptions(r, d);
+    o.scale = colorScaleFor(lo, hi, r.colormap ? &*r.colormap : nullptr, d.isAngle);
+    images.push_back(renderHeatmapImage(d.grid, o));
+    width = std::max(width, images.back().width);
+    height = std::max(height, images.back().height);
+  }
+  // A caption that wraps differently makes a frame taller: every frame gets the largest size, on white.
+  for (RgbImage& img : images) {
+    if (img.width == width && img.height == height) continue;
+    RgbImage padded{width, height, {}, img.heatmapX, img.heatmapY};
+    padded.rgb.resize(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 3);
+    for (std::size_t i = 0; i < padded.rgb.size(); ++i) padded.rgb[i] = img.rgb[i % 3];   // the picture's background
+    for (int y = 0; y < img.height; ++y) std::memcpy(padded.pixel(0, y), img.pixel(0, y), static_cast<std::size_t>(img.width) * 3);
+    img = std::move(padded);
+  }
+  const std::vector<std::uint8_t> bytes = encodeGif(images, plan.delayCentiseconds());
+  writeFileAtomically(plan.output, [&](std::ostream& os) { os.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size())); });
+  if (progress) progress(1.0);
+}
+
+// [SECTION] GIF encoding (giflib)
+
+namespace {
+
+int appendBytes(GifFileType* gif, const GifByteType* data, int length) {
+  auto* out = static_cast<std::vector<std::uint8_t>*>(gif->UserData);
+  out->insert(out->end(), data, data + length);
+  return length;
+}
+
+[[noreturn]] void gifFailure(const char* what, int error) {
+  throw std::runtime_error(std::string("GIF encoding failed (") + what + "): " + (GifErrorString(error) ? GifErrorString(error) : "unknown error"));
+}
+
+struct GifCloser {
+  void operator()(GifFileType* g) const {
+    int e = 0;
+    if (g != nullptr) EGifCloseFile(g, &e);
+  }
+};
+
+// Loop forever: the NETSCAPE2.0 application extension, count 0.
+void putLoopExtension(GifFileType* gif) {
+  static const GifByteType app[] = {'N', 'E', 'T', 'S', 'C', 'A', 'P', 'E', '2', '.', '0'};
+  static const GifByteType loop[] = {1, 0, 0};
+  if (EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR || EGifPutExtensionBlock(gif, sizeof app, app) == GIF_ERROR ||
+      EGifPutExtensionBlock(gif, sizeof loop, loop) == GIF_ERROR || EGifPutExtensionTrailer(gif) == GIF_ERROR)
+    gifFailure("loop extension", gif->Error);
+}
+
+// A frame of at most 256 colours keeps them exactly (giflib's quantizer keeps 5 bits a channel).
+bool exactPalette(const RgbImage& img, GifColorType* colors, std::vector<GifByteType>& index) {
+  std::unordered_map<std::uint32_t, int> slot;
+  const std::size_t n = index.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint8_t* p = img.rgb.data() + 3 * i;
+    const std::uint32_t key = static_cast<std::uint32_t>(p[0]) << 16 | static_cast<std::uint32_t>(p[1]) << 8 | p[2];
+    auto [it, added] = slot.try_emplace(key, static_cast<int>(slot.size()));
+    if (added) {
+      if (it->second >= 256) return false;
+      colors[it->second] = GifColorType{p[0], p[1], p[2]};
+    }
+    index[i] = static_cast<GifByteType>(it->second);
+  }
+  for (std::size_t c = slot.size(); c < 256; ++c) colors[c] = GifColorType{0, 0, 0};
+  return true;
+}
+
+void putFrame(GifFileType* gif, const RgbImage& img, int delay) {
+  const std::size_t n = static_cast<std::size_t>(img.width) * static_cast<std::size_t>(img.height);
+  std::vector<GifByteType> r(n), g(n), b(n), index(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    r[i] = img.rgb[3 * i];
+    g[i] = img.rgb[3 * i + 1];
+    b[i] = img.rgb[3 * i + 2];
+  }
+  std::unique_ptr<ColorMapObject, void (*)(ColorMapObject*)> map(GifMakeMapObject(256, nullptr), GifFreeMapObject);
+  if (!map) throw std::runtime_error("GIF encoding failed: out of memory for a palette");
+  if (!exactPalette(img, map->Colors, index)) {
+    int colors = 256;
+    if (GifQuantizeBuffer(static_cast<unsigned>(img.width), static_cast<unsigned>(img.height), &colors, r.data(), g.data(), b.data(),
+                          index.data(), map->Colors) == GIF_ERROR)
+      throw std::runtime_error("GIF encoding failed: cannot quantize a frame to 256 colours");
+  }
+  GraphicsControlBlock gcb{DISPOSE_DO_NOT, false, delay, NO_TRANSPARENT_COLOR};
+  GifByteType ext[4];
+  EGifGCBToExtension(&gcb, ext);
+  if (EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, ext) == GIF_ERROR) gifFailure("frame delay", gif->Error);
+  if (EGifPutImageDesc(gif, 0, 0, img.width, img.height, false, map.get()) == GIF_ERROR) gifFailure("frame header", gif->Error);
+  for (int y = 0; y < img.height; ++y)
+    if (EGifPutLine(gif, index.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(img.width), img.width) == GIF_ERROR)
+      gifFailure("frame pixels", gif->Error);
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> encodeGif(const std::vector<RgbImage>& frames, int delayCentiseconds) {
+  if (frames.empty()) throw std::invalid_argument("encodeGif: no frames");
+  const int w = frames.front().width, h = frames.front().height;
+  if (w < 1 || h < 1 || w > 65535 || h > 65535) throw std::invalid_argument("encodeGif: a frame must be 1..65535 pixels on each side");
+  for (const RgbImage& f : frames)
+    if (f.width != w || f.height != h || f.rgb.size() != static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * 3)
+      throw std::invalid_argument("encodeGif: every frame must be " + std::to_string(w) + " x " + std::to_string(h) + " RGB pixels");
+  std::vector<std::uint8_t> out;
+  int error = 0;
+  std::unique_ptr<GifFileType, GifCloser> gif(EGifOpen(&out, appendBytes, &error));
+  if (!gif) gifFailure("open", error);
+  EGifSetGifVersion(gif.get(), true);
+  if (EGifPutScreenDesc(gif.get(), w, h, 8, 0, nullptr) == GIF_ERROR) gifFailure("screen", gif->Error);
+  putLoopExtension(gif.get());
+  for (const RgbImage& f : frames) putFrame(gif.get(), f, delayCentiseconds);
+  GifFileType* raw = gif.release();
+  if (EGifCloseFile(raw, &error) == GIF_ERROR) gifFailure("close", error);
+  return out;
+}
+
+}  // namespace posviz::cli

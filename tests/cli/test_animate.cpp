@@ -1,0 +1,171 @@
+// `posviz export VIEW --animate NAME=FROM:TO` (app/cli/animate.hpp): the GIF read back with giflib
+// (frames, delays, the loop, the pixels), one colour range over every frame, and every refusal
+// with its message, exit 2 and no file.
+#include <doctest/doctest.h>
+
+#include <gif_lib.h>
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/cli/animate.hpp"
+#include "tests/support/cli_support.hpp"
+
+namespace fs = std::filesystem;
+using posviz::test::CliRun;
+using posviz::test::runCli;
+
+namespace {
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::path(POSVIZ_TEST_OUT) / "cli" / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+struct GifCloser {
+  void operator()(GifFileType* g) const {
+    int e = 0;
+    DGifCloseFile(g, &e);
+  }
+};
+
+struct ReadGif {
+  int width = 0, height = 0;
+  bool loops = false;
+  std::vector<int> delays;                               // hundredths of a second, per frame
+  std::vector<std::vector<std::array<int, 3>>> frames;   // RGB per pixel, per frame
+};
+
+ReadGif readGif(const fs::path& path) {
+  int error = 0;
+  std::unique_ptr<GifFileType, GifCloser> g(DGifOpenFileName(path.c_str(), &error));
+  REQUIRE(g);
+  REQUIRE(DGifSlurp(g.get()) == GIF_OK);
+  ReadGif out;
+  out.width = g->SWidth;
+  out.height = g->SHeight;
+  for (int i = 0; i < g->ImageCount; ++i) {
+    const SavedImage& im = g->SavedImages[i];
+    GraphicsControlBlock gcb;
+    REQUIRE(DGifSavedExtensionToGCB(g.get(), i, &gcb) == GIF_OK);
+    out.delays.push_back(gcb.DelayTime);
+    for (int e = 0; e < im.ExtensionBlockCount; ++e) {
+      const ExtensionBlock& b = im.ExtensionBlocks[e];
+      if (b.Function == APPLICATION_EXT_FUNC_CODE && b.ByteCount == 11 && std::string(reinterpret_cast<const char*>(b.Bytes), 11) == "NETSCAPE2.0")
+        out.loops = true;
+    }
+    const ColorMapObject* map = im.ImageDesc.ColorMap ? im.ImageDesc.ColorMap : g->SColorMap;
+    REQUIRE(map != nullptr);
+    std::vector<std::array<int, 3>> px;
+    for (int k = 0; k < im.ImageDesc.Width * im.ImageDesc.Height; ++k) {
+      const GifColorType c = map->Colors[im.RasterBits[k]];
+      px.push_back({c.Red, c.Green, c.Blue});
+    }
+    out.frames.push_back(std::move(px));
+  }
+  return out;
+}
+
+// exit 2, the message on stderr, and nothing written
+void refused(std::vector<std::string> args, const std::string& message) {
+  const fs::path dir = scratch("animate_refused");
+  for (std::string& a : args)
+    if (a == "OUT") a = (dir / "a.gif").string();
+  args.insert(args.begin(), "export");
+  const CliRun r = runCli(args);
+  CAPTURE(r.err);
+  CHECK(r.code == 2);
+  CHECK(r.err == "posviz export: " + message + "\n");
+  CHECK(fs::is_empty(dir));
+}
+
+}  // namespace
+
+TEST_CASE("animate: a sweep of the first position writes a looping GIF, one frame per position") {
+  const fs::path dir = scratch("animate_cos");
+  const fs::path gif = dir / "turning.gif", png = dir / "still.png";
+  const CliRun r = runCli({"export", "rope-cos", "--head-dim", "16", "--positions", "16", "--animate", "pos=0:15", "-o", gif.string()});
+  REQUIRE(r.code == 0);
+  CHECK(r.out == "wrote " + gif.string() + ": 16 frames, 3/100 s each (33.3 frames per second), 0.48 s in all\n");
+  const ReadGif g = readGif(gif);
+  CHECK(g.frames.size() == 16);
+  CHECK(g.delays == std::vector<int>(16, 3));   // --fps 30: round(100 / 30) hundredths
+  CHECK(g.loops);
+  // Each frame is the picture a single export draws: the same size.
+  REQUIRE(runCli({"export", "rope-cos", "--head-dim", "16", "--positions", "16", "--position", "7", "-o", png.string()}).code == 0);
+  std::ifstream in(png, std::ios::binary);
+  std::array<unsigned char, 24> head{};
+  in.read(reinterpret_cast<char*>(head.data()), head.size());
+  const int pw = head[16] << 24 | head[17] << 16 | head[18] << 8 | head[19], ph = head[20] << 24 | head[21] << 16 | head[22] << 8 | head[23];
+  CHECK(g.width == pw);
+  CHECK(g.height == ph);
+  CHECK(g.frames.front() != g.frames.back());
+  CHECK(fs::directory_iterator(dir) != fs::directory_iterator());
+  CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 2);   // no stray frame files
+
+  const CliRun slow = runCli({"export", "rope-cos", "--head-dim", "16", "--positions", "16", "--animate", "position=0:3", "--fps", "7",
+                              "-o", gif.string()});
+  REQUIRE(slow.code == 0);
+  CHECK(readGif(gif).delays == std::vector<int>(4, 14));   // 100 / 7 = 14.3 hundredths
+  CHECK(slow.out == "wrote " + gif.string() + ": 4 frames, 14/100 s each (7.1 frames per second), 0.56 s in all\n");
+
+  // A dimension steps by 2 (8, 10, .., 16), a real option by the frames asked for.
+  REQUIRE(runCli({"export", "rope-cos", "--positions", "16", "--animate", "head-dim=8:16", "-o", gif.string()}).code == 0);
+  CHECK(readGif(gif).frames.size() == 5);
+  REQUIRE(runCli({"export", "rope-cos", "--head-dim", "8", "--positions", "16", "--animate", "base=100:10000", "-o", gif.string()}).code == 0);
+  CHECK(readGif(gif).frames.size() == 60);
+}
+
+TEST_CASE("animate: every frame is drawn on one colour range, so a colour is one value throughout") {
+  const fs::path dir = scratch("animate_alibi");
+  const fs::path gif = dir / "slopes.gif";
+  // Plain pictures: one pixel per cell. bias(i, j) = -slope |i - j| over 8 positions.
+  REQUIRE(runCli({"export", "alibi-bias", "--positions", "8", "--plain", "--animate", "slope=0.5:1", "--frames", "2", "-o", gif.string()})
+              .code == 0);
+  const ReadGif g = readGif(gif);
+  REQUIRE(g.frames.size() == 2);
+  REQUIRE(g.width == 8);
+  REQUIRE(g.height == 8);
+  auto at = [&](int frame, int i, int j) { return g.frames[static_cast<std::size_t>(frame)][static_cast<std::size_t>(i * 8 + j)]; };
+  // -1 is distance 2 at slope 0.5 and distance 1 at slope 1: the same colour (a frame of its own
+  // range would draw its own minimum, -3.5 and -7, alike instead).
+  CHECK(at(0, 2, 0) == at(1, 1, 0));
+  CHECK(at(0, 6, 0) == at(1, 3, 0));
+  CHECK(at(0, 7, 0) != at(1, 7, 0));
+  CHECK(at(0, 0, 0) == at(1, 0, 0));   // 0 on the diagonal in both
+  // encodeGif on its own: a GIF89a stream.
+  const posviz::cli::RgbImage one{1, 1, {10, 200, 30}, 0, 0};
+  const std::vector<std::uint8_t> bytes = posviz::cli::encodeGif({one, one}, 5);
+  CHECK(bytes.size() > 30);
+  CHECK(std::string(bytes.begin(), bytes.begin() + 6) == "GIF89a");
+}
+
+TEST_CASE("animate: refusals name what is wrong, exit 2, and write nothing") {
+  refused({"rope-cos", "--frames", "10", "-o", "OUT"}, "--frames: needs --animate NAME=FROM:TO (the option to sweep)");
+  refused({"rope-cos", "--fps", "10", "-o", "OUT"}, "--fps: needs --animate NAME=FROM:TO (the option to sweep)");
+  refused({"rope-cos", "--animate", "position", "-o", "OUT"},
+          "--animate: got \"position\", expected NAME=FROM:TO, NAME one of the view's numeric options without its dashes (position=0:64)");
+  refused({"rope-cos", "--animate", "pos=3:3", "-o", "OUT"}, "--animate: got \"pos=3:3\" (FROM equals TO), expected two different values");
+  refused({"rope-cos", "--animate", "pos=0:x", "-o", "OUT"}, "--animate: got \"x\" (not a number), expected a finite number");
+  refused({"rope-cos", "--animate", "pos=0:4", "-o", "x.png"}, "-o: got \"x.png\", expected a file name ending in .gif with --animate");
+  refused({"rope-cos", "--animate", "pos=0:4"}, "-o: an animation needs an output file ending in .gif");
+  refused({"rope-cos", "--animate", "pos=0:4", "--frames", "1", "-o", "OUT"}, "--frames: got \"1\" (out of range), expected an integer in [2, 1000]");
+  refused({"rope-cos", "--animate", "pos=0:4", "--fps", "0", "-o", "OUT"}, "--fps: got \"0\" (out of range), expected a number in [0.1, 100]");
+  refused({"rope-cos", "--animate", "pos=0:4", "--position", "2", "-o", "OUT"},
+          "--position: cannot be given with --animate position=... (the animation sets it)");
+  refused({"rope-rotate", "--animate", "pos=0:4", "-o", "OUT"}, "--animate: view rope-rotate has no picture to animate (its data are not a 2-D grid)");
+  refused({"alibi-bias", "--animate", "heads=0:4", "-o", "OUT"},
+          "--animate heads=0:4, frame 1 (--heads 0): --heads: got \"0\" (out of range), expected an integer in [1, 65536]");
+  refused({"alibi-bias", "--animate", "wibble=0:4", "-o", "OUT"},
+          "--animate wibble=0:4, frame 1 (--wibble 0): unknown option \"--wibble\" (did you mean --table?)");
+  CHECK_THROWS_AS(posviz::cli::encodeGif({posviz::cli::RgbImage{1, 1, {0, 0, 0}, 0, 0}, posviz::cli::RgbImage{2, 1, {0, 0, 0, 0, 0, 0}, 0, 0}}, 3),
+                  std::invalid_argument);
+}
