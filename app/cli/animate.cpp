@@ -148,12 +148,16 @@ void writeAnimation(const ViewDef& view, const AnimationPlan& plan, const Export
   }
   std::vector<RgbImage> images;
   int width = 0, height = 0;
+  const Param* swept = viewParam(view, plan.flag);
+  const std::string sweptLabel = swept != nullptr ? std::string(swept->label) : plan.flag.substr(2);
   for (int f = 0; f < plan.frames; ++f) {
     report(1, f);
     const Request r = parseRequest(view, parseOptions(plan.frameArgs(f), optionSpecs()));
     const Dataset d = computeDataset(r, [](double) {});
     PngOptions o = pictureOptions(r, d);
     o.scale = colorScaleFor(lo, hi, r.colormap ? &*r.colormap : nullptr, d.isAngle);
+    // Each frame says the value it shows, also where the view's caption leaves that option out.
+    if (!o.caption.empty() && o.caption.find(sweptLabel + " ") == std::string::npos) o.caption += "; " + sweptLabel + " " + plan.valueText(f);
     images.push_back(renderHeatmapImage(d.grid, o));
     width = std::max(width, images.back().width);
     height = std::max(height, images.back().height);
@@ -202,40 +206,51 @@ void putLoopExtension(GifFileType* gif) {
     gifFailure("loop extension", gif->Error);
 }
 
-// A frame of at most 256 colours keeps them exactly (giflib's quantizer keeps 5 bits a channel).
-bool exactPalette(const RgbImage& img, GifColorType* colors, std::vector<GifByteType>& index) {
-  std::unordered_map<std::uint32_t, int> slot;
-  const std::size_t n = index.size();
-  for (std::size_t i = 0; i < n; ++i) {
+// The frame's palette: its 256 most frequent colours, kept exactly (a heatmap's cells and
+// colorbar come from a 256-entry colormap table, so they are among them); any rarer colour (the
+// anti-aliased edges of text) becomes the nearest of those. giflib's own quantizer keeps only 5
+// bits a channel, which bands a smooth colormap.
+void framePalette(const RgbImage& img, GifColorType* colors, std::vector<GifByteType>& index) {
+  auto keyOf = [&](std::size_t i) {
     const std::uint8_t* p = img.rgb.data() + 3 * i;
-    const std::uint32_t key = static_cast<std::uint32_t>(p[0]) << 16 | static_cast<std::uint32_t>(p[1]) << 8 | p[2];
-    auto [it, added] = slot.try_emplace(key, static_cast<int>(slot.size()));
-    if (added) {
-      if (it->second >= 256) return false;
-      colors[it->second] = GifColorType{p[0], p[1], p[2]};
+    return static_cast<std::uint32_t>(p[0]) << 16 | static_cast<std::uint32_t>(p[1]) << 8 | p[2];
+  };
+  std::unordered_map<std::uint32_t, std::size_t> count;
+  for (std::size_t i = 0; i < index.size(); ++i) ++count[keyOf(i)];
+  std::vector<std::pair<std::size_t, std::uint32_t>> byCount;
+  for (const auto& [key, n] : count) byCount.emplace_back(n, key);
+  std::sort(byCount.begin(), byCount.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  const std::size_t used = std::min<std::size_t>(256, byCount.size());
+  std::unordered_map<std::uint32_t, int> slot;
+  for (std::size_t c = 0; c < 256; ++c) {
+    const std::uint32_t key = c < used ? byCount[c].second : 0;
+    colors[c] = GifColorType{static_cast<GifByteType>(key >> 16), static_cast<GifByteType>(key >> 8 & 255), static_cast<GifByteType>(key & 255)};
+    if (c < used) slot.emplace(key, static_cast<int>(c));
+  }
+  auto nearest = [&](std::uint32_t key) {
+    const int r = static_cast<int>(key >> 16), g = static_cast<int>(key >> 8 & 255), b = static_cast<int>(key & 255);
+    int best = 0;
+    long bestDistance = std::numeric_limits<long>::max();
+    for (std::size_t c = 0; c < used; ++c) {
+      const long dr = r - colors[c].Red, dg = g - colors[c].Green, db = b - colors[c].Blue;
+      const long d = dr * dr + dg * dg + db * db;
+      if (d < bestDistance) bestDistance = d, best = static_cast<int>(c);
     }
+    return best;
+  };
+  for (std::size_t i = 0; i < index.size(); ++i) {
+    const std::uint32_t key = keyOf(i);
+    auto it = slot.find(key);
+    if (it == slot.end()) it = slot.emplace(key, nearest(key)).first;
     index[i] = static_cast<GifByteType>(it->second);
   }
-  for (std::size_t c = slot.size(); c < 256; ++c) colors[c] = GifColorType{0, 0, 0};
-  return true;
 }
 
 void putFrame(GifFileType* gif, const RgbImage& img, int delay) {
-  const std::size_t n = static_cast<std::size_t>(img.width) * static_cast<std::size_t>(img.height);
-  std::vector<GifByteType> r(n), g(n), b(n), index(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    r[i] = img.rgb[3 * i];
-    g[i] = img.rgb[3 * i + 1];
-    b[i] = img.rgb[3 * i + 2];
-  }
+  std::vector<GifByteType> index(static_cast<std::size_t>(img.width) * static_cast<std::size_t>(img.height));
   std::unique_ptr<ColorMapObject, void (*)(ColorMapObject*)> map(GifMakeMapObject(256, nullptr), GifFreeMapObject);
   if (!map) throw std::runtime_error("GIF encoding failed: out of memory for a palette");
-  if (!exactPalette(img, map->Colors, index)) {
-    int colors = 256;
-    if (GifQuantizeBuffer(static_cast<unsigned>(img.width), static_cast<unsigned>(img.height), &colors, r.data(), g.data(), b.data(),
-                          index.data(), map->Colors) == GIF_ERROR)
-      throw std::runtime_error("GIF encoding failed: cannot quantize a frame to 256 colours");
-  }
+  framePalette(img, map->Colors, index);
   GraphicsControlBlock gcb{DISPOSE_DO_NOT, false, delay, NO_TRANSPARENT_COLOR};
   GifByteType ext[4];
   EGifGCBToExtension(&gcb, ext);

@@ -5,8 +5,8 @@
 // option, to even ones for a dimension, and for an option outside the parameter table when FROM
 // and TO are whole),
 // each frame drawn as the view's .png picture is, all frames on one colour range so that a colour
-// means the same value throughout, and written as a looping GIF (giflib: each frame's own
-// 256-colour palette from its median-cut quantizer).
+// means the same value throughout, and written as a looping GIF with giflib (each frame's own
+// palette: its 256 most frequent colours exactly, the rarest mapped to the nearest of them).
 //
 //   posviz export rope-scores --animate position=0:64 --frames 65 --fps 10 -o slide.gif
 //   posviz export alibi-bias --animate heads=1:16 --frames 16 --fps 4 -o heads.gif
@@ -53,7 +53,8 @@ AnimationPlan parseAnimation(const ViewDef& view, const std::vector<std::string>
 // Computes every frame and writes the GIF atomically; progress over both passes.
 void writeAnimation(const ViewDef& view, const AnimationPlan& plan, const ExportProgress& progress = {});
 
-// Frames of one size (width x height) as a looping GIF89a, each with its own 256-colour palette.
+// Frames of one size (width x height) as a looping GIF89a, each with its own 256-colour palette
+// (a frame of at most 256 colours is kept exactly).
 // Throws std::runtime_error when giflib fails, std::invalid_argument on frames of unequal size.
 std::vector<std::uint8_t> encodeGif(const std::vector<RgbImage>& frames, int delayCentiseconds);
 
