@@ -36,7 +36,7 @@ set(CPACK_PACKAGE_FILE_NAME posviz_${PROJECT_VERSION}_amd64)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "posviz developers")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
-# Runtime libraries (GLFW, epoxy, spng, stb) found by dpkg-shlibdeps from what posviz links.
+# Runtime libraries (GLFW, epoxy, spng, giflib, libav*, stb) found by dpkg-shlibdeps from what posviz links.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 include(CPack)

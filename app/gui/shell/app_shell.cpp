@@ -755,7 +755,7 @@ void AppShell::drawMenuBar() {
       item("Numbers as .csv...", ViewExportKind::HeatmapCsv, hasGrid);
       item("Numbers as .json...", ViewExportKind::HeatmapJson, typed);
       item("Plot data as .csv...", ViewExportKind::PlotCsv, hasPlot);
-      item("Animation as GIF (sweep one number)...", ViewExportKind::AnimatedGif, hasPng && !sweepableParams(ex).empty());
+      item("Animation as GIF or video (sweep one number)...", ViewExportKind::AnimatedGif, hasPng && !sweepableParams(ex).empty());
       ImGui::EndMenu();
     }
     if (ImGui::MenuItem("Save screenshot", "F12")) screenshotRequested_ = true;
@@ -883,7 +883,7 @@ void AppShell::drawExportPopup() {
                      : exportKind_ == ViewExportKind::HeatmapNpy  ? "the numbers as float32 .npy (full resolution)"
                      : exportKind_ == ViewExportKind::HeatmapCsv  ? "the numbers as CSV"
                      : exportKind_ == ViewExportKind::HeatmapJson ? "the numbers as .json with their parameters"
-                     : exportKind_ == ViewExportKind::AnimatedGif ? "the heatmap as a looping GIF, one frame per value of the number swept, every frame on one colour range"
+                     : exportKind_ == ViewExportKind::AnimatedGif ? "the heatmap as a looping GIF (or a video: name the file .mp4 or .webm), one frame per value of the number swept, every frame on one colour range"
                                                                   : "the plot's data as CSV columns";
   ImGui::TextWrapped("Write %s of '%s'.", what, exportView_.name.c_str());
   if (!exportView_.caption.empty()) ImGui::TextDisabled("%s", exportView_.caption.c_str());

@@ -1,0 +1,181 @@
+// video.cpp: encodeVideo (video.hpp) with libavcodec, libavformat and libswscale.
+#include "app/cli/video.hpp"
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/log.h>
+#include <libavutil/opt.h>
+#include <libswscale/swscale.h>
+}
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+
+namespace posviz::cli {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& what, int error) {
+  char text[AV_ERROR_MAX_STRING_SIZE] = {};
+  av_strerror(error, text, sizeof text);
+  throw std::runtime_error("video encoding failed (" + what + "): " + text);
+}
+
+// The muxer's output: a growing byte buffer it may seek in (MP4 writes its index last).
+struct Memory {
+  std::vector<std::uint8_t> bytes;
+  std::int64_t pos = 0;
+};
+
+int writeBytes(void* opaque, std::uint8_t* data, int size) {
+  auto* m = static_cast<Memory*>(opaque);
+  const auto end = static_cast<std::size_t>(m->pos) + static_cast<std::size_t>(size);
+  if (end > m->bytes.size()) m->bytes.resize(end);
+  std::memcpy(m->bytes.data() + m->pos, data, static_cast<std::size_t>(size));
+  m->pos = static_cast<std::int64_t>(end);
+  return size;
+}
+
+std::int64_t seekBytes(void* opaque, std::int64_t offset, int whence) {
+  auto* m = static_cast<Memory*>(opaque);
+  const auto size = static_cast<std::int64_t>(m->bytes.size());
+  switch (whence & ~AVSEEK_FORCE) {
+    case AVSEEK_SIZE: return size;
+    case SEEK_SET: m->pos = offset; break;
+    case SEEK_CUR: m->pos += offset; break;
+    case SEEK_END: m->pos = size + offset; break;
+    default: return -1;
+  }
+  if (m->pos < 0) m->pos = 0;
+  return m->pos;
+}
+
+struct Encoder {
+  Memory memory;
+  AVFormatContext* format = nullptr;
+  AVIOContext* io = nullptr;
+  AVCodecContext* codec = nullptr;
+  AVStream* stream = nullptr;
+  SwsContext* sws = nullptr;
+  AVFrame* frame = nullptr;
+  AVPacket* packet = nullptr;
+
+  ~Encoder() {
+    av_packet_free(&packet);
+    av_frame_free(&frame);
+    sws_freeContext(sws);
+    avcodec_free_context(&codec);
+    if (io != nullptr) av_freep(&io->buffer);
+    avio_context_free(&io);
+    avformat_free_context(format);
+  }
+
+  // Sends one frame (null: the end) and writes every packet the encoder has ready.
+  void send(const AVFrame* f) {
+    if (const int e = avcodec_send_frame(codec, f); e < 0) fail("send a frame", e);
+    for (;;) {
+      const int e = avcodec_receive_packet(codec, packet);
+      if (e == AVERROR(EAGAIN) || e == AVERROR_EOF) return;
+      if (e < 0) fail("receive a packet", e);
+      av_packet_rescale_ts(packet, codec->time_base, stream->time_base);
+      packet->stream_index = stream->index;
+      if (const int w = av_interleaved_write_frame(format, packet); w < 0) fail("write a packet", w);
+    }
+  }
+};
+
+void openCodec(Encoder& enc, VideoFormat f, int width, int height, double fps) {
+  const char* name = f == VideoFormat::Mp4 ? "libx264" : "libvpx-vp9";
+  const AVCodec* codec = avcodec_find_encoder_by_name(name);
+  if (codec == nullptr) throw std::runtime_error(std::string("video encoding failed: this libavcodec has no ") + name + " encoder");
+  enc.codec = avcodec_alloc_context3(codec);
+  if (enc.codec == nullptr) throw std::runtime_error("video encoding failed: out of memory");
+  const AVRational rate = av_d2q(fps, 100000);
+  enc.codec->width = width;
+  enc.codec->height = height;
+  enc.codec->pix_fmt = AV_PIX_FMT_YUV420P;
+  enc.codec->time_base = av_inv_q(rate);
+  enc.codec->framerate = rate;
+  enc.codec->gop_size = std::max(1, static_cast<int>(fps * 2.0));
+  enc.codec->thread_count = 1;
+  if (enc.format->oformat->flags & AVFMT_GLOBALHEADER) enc.codec->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+  if (f == VideoFormat::Mp4) {
+    av_opt_set(enc.codec->priv_data, "preset", "medium", 0);
+    av_opt_set(enc.codec->priv_data, "crf", "16", 0);
+  } else {
+    enc.codec->bit_rate = 0;
+    av_opt_set(enc.codec->priv_data, "crf", "24", 0);
+    av_opt_set(enc.codec->priv_data, "deadline", "good", 0);
+    av_opt_set(enc.codec->priv_data, "cpu-used", "4", 0);
+  }
+  if (const int e = avcodec_open2(enc.codec, codec, nullptr); e < 0) fail(std::string("open ") + name, e);
+  enc.stream = avformat_new_stream(enc.format, nullptr);
+  if (enc.stream == nullptr) throw std::runtime_error("video encoding failed: out of memory");
+  enc.stream->time_base = enc.codec->time_base;
+  enc.stream->avg_frame_rate = rate;
+  if (const int e = avcodec_parameters_from_context(enc.stream->codecpar, enc.codec); e < 0) fail("stream parameters", e);
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> encodeVideo(const std::vector<RgbImage>& frames, double fps, VideoFormat f) {
+  if (frames.empty()) throw std::invalid_argument("encodeVideo: no frames");
+  const int w = frames.front().width, h = frames.front().height;
+  for (const RgbImage& img : frames)
+    if (img.width != w || img.height != h || img.rgb.size() != static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * 3)
+      throw std::invalid_argument("encodeVideo: every frame must be " + std::to_string(w) + " x " + std::to_string(h) + " RGB pixels");
+  if (w < 1 || h < 1 || !(fps > 0.0)) throw std::invalid_argument("encodeVideo: frames must have pixels and fps must be > 0");
+  const int ew = w + (w & 1), eh = h + (h & 1);   // 4:2:0 needs even sides
+
+  av_log_set_level(AV_LOG_QUIET);   // failures come back as error codes, said in the exception
+  Encoder enc;
+  if (const int e = avformat_alloc_output_context2(&enc.format, nullptr, f == VideoFormat::Mp4 ? "mp4" : "webm", nullptr); e < 0) fail("muxer", e);
+  constexpr int kBuffer = 1 << 16;
+  auto* buffer = static_cast<unsigned char*>(av_malloc(kBuffer));
+  enc.io = avio_alloc_context(buffer, kBuffer, 1, &enc.memory, nullptr, writeBytes, seekBytes);
+  if (enc.io == nullptr) {
+    av_free(buffer);
+    throw std::runtime_error("video encoding failed: out of memory");
+  }
+  enc.format->pb = enc.io;
+  enc.format->flags |= AVFMT_FLAG_CUSTOM_IO;
+  openCodec(enc, f, ew, eh, fps);
+  if (const int e = avformat_write_header(enc.format, nullptr); e < 0) fail("header", e);
+
+  enc.sws = sws_getContext(ew, eh, AV_PIX_FMT_RGB24, ew, eh, AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr, nullptr);
+  enc.frame = av_frame_alloc();
+  enc.packet = av_packet_alloc();
+  if (enc.sws == nullptr || enc.frame == nullptr || enc.packet == nullptr) throw std::runtime_error("video encoding failed: out of memory");
+  enc.frame->format = AV_PIX_FMT_YUV420P;
+  enc.frame->width = ew;
+  enc.frame->height = eh;
+  if (const int e = av_frame_get_buffer(enc.frame, 0); e < 0) fail("frame buffer", e);
+  // libswscale's vector loads may read a little past the last row: the buffer has room for them.
+  std::vector<std::uint8_t> rgb(static_cast<std::size_t>(ew) * static_cast<std::size_t>(eh) * 3 + 64);
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    const RgbImage& img = frames[i];
+    for (int y = 0; y < eh; ++y) {   // the last row and column repeated into the padding
+      const std::uint8_t* src = img.pixel(0, std::min(y, h - 1));
+      std::uint8_t* dst = rgb.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(ew) * 3;
+      std::memcpy(dst, src, static_cast<std::size_t>(w) * 3);
+      if (ew > w) std::memcpy(dst + static_cast<std::size_t>(w) * 3, src + static_cast<std::size_t>(w - 1) * 3, 3);
+    }
+    if (const int e = av_frame_make_writable(enc.frame); e < 0) fail("frame buffer", e);
+    const std::uint8_t* planes[1] = {rgb.data()};
+    const int strides[1] = {ew * 3};
+    sws_scale(enc.sws, planes, strides, 0, eh, enc.frame->data, enc.frame->linesize);
+    enc.frame->pts = static_cast<std::int64_t>(i);
+    enc.send(enc.frame);
+  }
+  enc.send(nullptr);
+  if (const int e = av_write_trailer(enc.format); e < 0) fail("trailer", e);
+  avio_flush(enc.io);
+  if (enc.io->error < 0) fail("flush", enc.io->error);
+  return std::move(enc.memory.bytes);
+}
+
+}  // namespace posviz::cli
