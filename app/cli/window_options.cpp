@@ -21,6 +21,7 @@ const std::vector<OptionSpec>& windowOptionSpecs() {
       {"--size", true, "WxH", "window size in pixels, 320x240 .. 16384x16384 (default: last size)"},
       {"--no-settings", false, "", "neither read nor write settings.json and imgui.ini"},
       {"--gl33", false, "", "ask for an OpenGL 3.3 context (no compute shaders: the CPU computes)"},
+      {"--session", true, "FILE", "open a session saved by File > Save session (.posviz), or a file holding a copied session line"},
   };
   return kSpecs;
 }
@@ -67,6 +68,13 @@ WindowOptions parseWindowOptions(const std::vector<std::string>& args) {
   if (auto p = o.value("--screenshot")) {
     if (p->size() < 5 || p->substr(p->size() - 4) != ".png") throw UsageError("--screenshot: got " + quotedText(*p) + ", expected a file name ending in .png");
     w.screenshot = *p;
+  }
+  if (auto p = o.value("--session")) {
+    try {
+      w.session = readSessionFile(*p);
+    } catch (const SessionError& e) {
+      throw UsageError(std::string("--session: ") + e.what());
+    }
   }
   if (o.has("--config") && o.has("--preset")) throw UsageError("--config: given together with --preset; give one");
   try {

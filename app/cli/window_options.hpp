@@ -14,6 +14,7 @@
 
 #include "app/cli/args.hpp"
 #include "app/cli/model_config.hpp"
+#include "app/cli/session.hpp"
 
 namespace posviz::cli {
 
@@ -28,6 +29,7 @@ struct WindowOptions {
   int width = 0, height = 0;    // window size in pixels; 0 = from settings
   bool useSettings = true;      // read and write settings.json and imgui.ini
   bool gl33 = false;            // a 3.3 context without compute shaders (tests the CPU fallback)
+  std::optional<Session> session;   // --session FILE, read and checked (app/cli/session.hpp)
 };
 
 const std::vector<OptionSpec>& windowOptionSpecs();

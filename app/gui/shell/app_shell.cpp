@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <thread>
 
 #include "app/cli/animate.hpp"
@@ -376,6 +377,7 @@ bool AppShell::frame(const std::string& screenshotPath, std::string* error) {
   ImGui::End();
 
   drawExportPopup();
+  drawSessionPopup();
   drawConfigPopup();
   if (exportCountdown_ > 0 && --exportCountdown_ == 0) {
     exportCountdown_ = -1;
@@ -758,6 +760,26 @@ void AppShell::drawMenuBar() {
       item("Animation as GIF or video (sweep one number)...", ViewExportKind::AnimatedGif, hasPng && !sweepableParams(ex).empty());
       ImGui::EndMenu();
     }
+    if (ImGui::MenuItem("Save session...")) {
+      sessionSaving_ = true;
+      openSessionPopup_ = true;
+      sessionResult_.clear();
+    }
+    if (ImGui::MenuItem("Open session...")) {
+      sessionSaving_ = false;
+      openSessionPopup_ = true;
+      sessionResult_.clear();
+    }
+    if (ImGui::MenuItem("Copy session as text")) {
+      ImGui::SetClipboardText(cli::sessionLine(captureSession(), defaultPanelParams()).c_str());
+      state_.message = "Copied the session: paste it in a message; File > Open session from clipboard reopens it";
+      state_.messageUntil = ImGui::GetTime() + 8.0;
+    }
+    if (ImGui::MenuItem("Open session from clipboard")) {
+      const char* text = ImGui::GetClipboardText();
+      std::string err;
+      if (!openSessionText(text != nullptr ? text : "", &err)) state_.notice = err;
+    }
     if (ImGui::MenuItem("Save screenshot", "F12")) screenshotRequested_ = true;
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) requestClose();
@@ -906,6 +928,105 @@ void AppShell::drawExportPopup() {
   }
   ImGui::SameLine();
   if (ImGui::Button(exportResult_.empty() || exportFailed_ ? "Cancel" : "Close")) ImGui::CloseCurrentPopup();
+  ImGui::PopTextWrapPos();
+  ImGui::EndPopup();
+}
+
+// -----------------------------------------------------------------------------------------------
+// [SECTION] Sessions
+// -----------------------------------------------------------------------------------------------
+
+cli::Session AppShell::captureSession() const {
+  cli::Session s;
+  s.panel = panels()[static_cast<std::size_t>(state_.activePanel)].name;
+  for (const PanelInfo& p : panels()) {
+    if (!p.def->save) continue;
+    nlohmann::json j = nlohmann::json::object();
+    p.def->save(state_, j);
+    s.panels[p.name] = j;
+  }
+  return s;
+}
+
+nlohmann::json AppShell::defaultPanelParams() const {
+  const auto fresh = std::make_unique<AppState>();   // every tab at its defaults
+  nlohmann::json out = nlohmann::json::object();
+  for (const PanelInfo& p : panels()) {
+    if (!p.def->save) continue;
+    nlohmann::json j = nlohmann::json::object();
+    p.def->save(*fresh, j);
+    out[p.name] = j;
+  }
+  return out;
+}
+
+void AppShell::applySession(const cli::Session& s) {
+  const nlohmann::json defaults = defaultPanelParams();
+  for (const PanelInfo& p : panels()) {
+    if (!p.def->load) continue;
+    try {
+      if (defaults.contains(p.name)) p.def->load(state_, defaults[p.name]);
+      if (s.panels.contains(p.name)) p.def->load(state_, s.panels[p.name]);
+    } catch (const std::exception&) {
+      // A value a tab cannot take leaves that tab at its defaults, as a bad settings file does.
+    }
+  }
+  if (const int index = findPanel(s.panel); index >= 0) selectPanel(index);
+}
+
+bool AppShell::openSessionFile(const std::string& path, std::string* error) {
+  try {
+    applySession(cli::readSessionFile(path));
+    return true;
+  } catch (const cli::SessionError& e) {
+    if (error) *error = e.what();
+    return false;
+  }
+}
+
+bool AppShell::openSessionText(const std::string& text, std::string* error) {
+  try {
+    applySession(cli::parseSession(text, "the pasted session"));
+    return true;
+  } catch (const cli::SessionError& e) {
+    if (error) *error = e.what();
+    return false;
+  }
+}
+
+void AppShell::drawSessionPopup() {
+  if (openSessionPopup_) {
+    ImGui::OpenPopup("Session");
+    openSessionPopup_ = false;
+  }
+  if (!ImGui::BeginPopupModal("Session", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  const float width = ImGui::GetFontSize() * 34.0f;
+  ImGui::PushTextWrapPos(width);
+  ImGui::TextWrapped(sessionSaving_ ? "Save every tab's parameters and the tab shown as a .posviz file; File > Open session or "
+                                      "posviz --session FILE reopens them."
+                                    : "Open a .posviz session: every tab takes its parameters from it. A file that is not a "
+                                      "session, or one saved by a newer posviz, is refused and nothing changes.");
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+  ImGui::SetNextItemWidth(width);
+  const bool enter = ImGui::InputText("##sessionpath", sessionPath_, sizeof sessionPath_, ImGuiInputTextFlags_EnterReturnsTrue);
+  if (!sessionResult_.empty()) ImGui::TextWrapped("%s", sessionResult_.c_str());
+  if (ImGui::Button(sessionSaving_ ? "Save" : "Open") || enter) {
+    std::string err;
+    if (!sessionSaving_) {
+      if (openSessionFile(sessionPath_, &err)) ImGui::CloseCurrentPopup();
+      else sessionResult_ = err;
+    } else {
+      try {
+        const auto t0 = std::chrono::steady_clock::now();
+        cli::writeSessionFile(sessionPath_, captureSession());
+        sessionResult_ = exportDoneMessage(sessionPath_, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      } catch (const std::exception& e) {
+        sessionResult_ = std::string("cannot save the session: ") + e.what();
+      }
+    }
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Close")) ImGui::CloseCurrentPopup();
   ImGui::PopTextWrapPos();
   ImGui::EndPopup();
 }

@@ -18,6 +18,7 @@
 #include "app/gui/base/app_context.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/cli/model_config.hpp"
+#include "app/cli/session.hpp"
 #include "app/gui/base/config_notes.hpp"
 #include "app/gui/shell/settings.hpp"
 #include "app/gui/shell/view_export.hpp"
@@ -77,6 +78,14 @@ class AppShell {
   bool startHereOpen() const { return startHereOpen_; }
   void openStartHere() { startHereOpen_ = true; }
   void followStartHereLink(StartHereLink link);
+  // Sessions (app/cli/session.hpp): every tab's parameters and the tab shown; the defaults of every
+  // tab (a fresh AppState's); applying one loads the defaults, then the session's parameters, and
+  // shows its tab. openSession* leave everything as it was and set *error when refused.
+  cli::Session captureSession() const;
+  nlohmann::json defaultPanelParams() const;
+  void applySession(const cli::Session& s);
+  bool openSessionFile(const std::string& path, std::string* error);
+  bool openSessionText(const std::string& text, std::string* error);
   // What File > Export offers for the active tab now (its PanelDef::exports, built from its state).
   ExportableView activeExports() const;
   // Opens tab `name`, first calling its entry's action (PanelDef::start, ::openFile) when it has one.
@@ -149,6 +158,12 @@ class AppShell {
   void openConfigDialog();
   bool openConfigFile(const std::string& path);  // false: the error is in configError_ and the status line
   bool openConfigPopup_ = false;
+  // File > Save session / Open session: the path typed, and which of the two the popup does.
+  void drawSessionPopup();
+  bool openSessionPopup_ = false;
+  bool sessionSaving_ = true;
+  char sessionPath_[1024] = "posviz-session.posviz";
+  std::string sessionResult_;
   char configPath_[1024] = {};
   std::string configError_;
 };

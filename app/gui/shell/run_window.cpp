@@ -39,6 +39,7 @@ int runWindow(int argc, char** argv) {
     return 1;
   }
   if (!app->context().gpuNotice.empty()) std::fprintf(stderr, "posviz: %s\n", app->context().gpuNotice.c_str());
+  if (w.session) app->applySession(*w.session);
   if (!w.step.empty()) app::learnGo(app->state().learn, w.step, false);  // opening on a step is no transition
   if (w.model) {
     app->showConfigNotes(w.model->name, app::applyModelConfig(app->state(), *w.model));
