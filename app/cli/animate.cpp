@@ -19,6 +19,7 @@
 #include "app/cli/video.hpp"
 #include "app/cli/view_table.hpp"
 #include "core/atomic_file.hpp"
+#include "core/grid.hpp"
 #include "core/untrusted_text.hpp"
 
 namespace posviz::cli {
@@ -76,6 +77,16 @@ void refuseRepeatedFlag(const AnimationPlan& p) {
 bool endsWith(const std::string& s, const std::string& tail) { return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0; }
 
 std::string pngNameOf(const std::string& out) { return out.substr(0, out.rfind('.')) + ".png"; }
+
+// Every frame is held until the file is encoded: refuse what would not fit the memory budget.
+void requireFramesFit(const AnimationPlan& plan, const RgbImage& first) {
+  const std::uint64_t each = static_cast<std::uint64_t>(first.width) * static_cast<std::uint64_t>(first.height) * 4;   // RGB + palette index
+  const std::uint64_t all = each * static_cast<std::uint64_t>(plan.frames);
+  if (all > memoryBudgetBytes())
+    throw UsageError("--animate: " + std::to_string(plan.frames) + " frames of " + std::to_string(first.width) + " x " +
+                     std::to_string(first.height) + " pixels need " + formatBytes(all) + ", past the memory budget of " +
+                     formatBytes(memoryBudgetBytes()) + " (--budget); use fewer frames or a smaller picture");
+}
 
 }  // namespace
 
@@ -151,6 +162,11 @@ void writeAnimation(const ViewDef& view, const AnimationPlan& plan, const Export
   auto report = [&](int pass, int frame) {
     if (progress) progress((pass * plan.frames + frame) / (2.0 * plan.frames));
   };
+  {   // The first frame's picture tells how much all of them hold, before any other work.
+    const Request r = parseRequest(view, parseOptions(plan.frameArgs(0), optionSpecs()));
+    const Dataset d = computeDataset(r, [](double) {});
+    requireFramesFit(plan, renderHeatmapImage(d.grid, pictureOptions(r, d)));
+  }
   // Pass 1: one colour range over every frame. Pass 2: draw each frame on it.
   float lo = std::numeric_limits<float>::infinity(), hi = -lo;
   for (int f = 0; f < plan.frames; ++f) {

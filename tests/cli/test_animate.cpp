@@ -239,6 +239,9 @@ TEST_CASE("animate: refusals name what is wrong, exit 2, and write nothing") {
           "--animate heads=0:4, frame 1 (--heads 0): --heads: got \"0\" (out of range), expected an integer in [1, 65536]");
   refused({"alibi-bias", "--animate", "wibble=0:4", "-o", "OUT"},
           "--animate wibble=0:4, frame 1 (--wibble 0): unknown option \"--wibble\" (did you mean --table?)");
+  refused({"rope-cos", "--head-dim", "16", "--positions", "64", "--animate", "pos=0:999", "--budget", "100M", "-o", "OUT"},
+          "--animate: 1000 frames of 363 x 630 pixels need 872.4 MiB, past the memory budget of 100.0 MiB (--budget); use fewer frames or "
+          "a smaller picture");
   CHECK_THROWS_AS(posviz::cli::encodeGif({posviz::cli::RgbImage{1, 1, {0, 0, 0}, 0, 0}, posviz::cli::RgbImage{2, 1, {0, 0, 0, 0, 0, 0}, 0, 0}}, 3),
                   std::invalid_argument);
 }
