@@ -127,8 +127,10 @@ TEST_CASE("view_export: the message after a write names the whole path and the s
   CHECK(posviz::app::exportDoneMessage((dir / "gone.csv").string(), 3.0).ends_with("gone.csv (3 ms)"));
 }
 
-TEST_CASE("view_export: a view with export arguments writes what posviz export writes") {
-  const fs::path dir = scratch("cli");
+namespace {
+
+// The sinusoidal tab's view as File > Export sees it: d_model 8, 4 positions, base 100, RdBu.
+posviz::app::ExportableView sinusoidalView() {
   posviz::app::ExportableView v;
   v.name = "sinusoidal-pe";
   v.colormap = Colormap::RdBu;
@@ -136,6 +138,14 @@ TEST_CASE("view_export: a view with export arguments writes what posviz export w
   call.set(posviz::cli::params::sinusoidal::kDModel, 8).set(posviz::cli::params::sinusoidal::kPositions, 4);
   call.set(posviz::cli::params::sinusoidal::kBase, 100);
   v.call = call;
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("view_export: a view with export arguments writes what posviz export writes") {
+  const fs::path dir = scratch("cli");
+  const posviz::app::ExportableView v = sinusoidalView();
   using posviz::app::ViewExportKind;
   CHECK_FALSE(v.empty());
   posviz::app::ViewExportOptions o;
@@ -185,13 +195,7 @@ TEST_CASE("view_export: a view with export arguments writes what posviz export w
 
 TEST_CASE("view_export: Animation as GIF sweeps one of the view's numbers, as posviz export --animate does") {
   const fs::path dir = scratch("gif");
-  posviz::app::ExportableView v;
-  v.name = "sinusoidal-pe";
-  v.colormap = Colormap::RdBu;
-  posviz::cli::ViewCall call{"sinusoidal"};
-  call.set(posviz::cli::params::sinusoidal::kDModel, 8).set(posviz::cli::params::sinusoidal::kPositions, 4);
-  call.set(posviz::cli::params::sinusoidal::kBase, 100);
-  v.call = call;
+  const posviz::app::ExportableView v = sinusoidalView();
   using posviz::app::ViewExportKind;
   const std::vector<posviz::app::SweepableParam> sweep = posviz::app::sweepableParams(v);
   REQUIRE(sweep.size() == 3);

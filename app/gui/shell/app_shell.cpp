@@ -222,22 +222,35 @@ void AppShell::initImGui() {
   fontsDirty_ = true;
 }
 
-void AppShell::loadPanelSettings() {
+void AppShell::loadPanelSettings() { loadPanels(settings_.panels); }
+
+void AppShell::loadPanels(const nlohmann::json& params) {
   for (const PanelInfo& p : panels()) {
     if (!p.def->load) continue;
     // Under the tab's name, or under an older name of it (an alias) in a file saved before a rename.
     std::vector<std::string> keys = {p.name};
     if (const cli::TabDef* tab = cli::findTab(p.name)) keys.insert(keys.end(), tab->aliases.begin(), tab->aliases.end());
     for (const std::string& key : keys) {
-      if (!settings_.panels.contains(key) || !settings_.panels[key].is_object()) continue;
+      if (!params.contains(key) || !params[key].is_object()) continue;
       try {
-        p.def->load(state_, settings_.panels[key]);
+        p.def->load(state_, params[key]);
       } catch (const std::exception&) {
         // A bad saved value must not stop the start; that panel keeps its defaults.
       }
       break;
     }
   }
+}
+
+nlohmann::json AppShell::savedPanels(const AppState& state) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const PanelInfo& p : panels()) {
+    if (!p.def->save) continue;
+    nlohmann::json j = nlohmann::json::object();
+    p.def->save(state, j);
+    out[p.name] = j;
+  }
+  return out;
 }
 
 AppShell::~AppShell() {
@@ -265,12 +278,8 @@ void AppShell::storeSettings() {
   }
   settings_.panel = panels()[static_cast<std::size_t>(state_.activePanel)].name;
   settings_.backend = ctx_.backend;
-  for (const PanelInfo& p : panels()) {
-    if (!p.def->save) continue;
-    nlohmann::json j = nlohmann::json::object();
-    p.def->save(state_, j);
-    settings_.panels[p.name] = j;
-  }
+  const nlohmann::json saved = savedPanels(state_);
+  for (const auto& [name, params] : saved.items()) settings_.panels[name] = params;
   std::string err;
   if (!saveSettings(settingsPath_, settings_, &err)) std::fprintf(stderr, "posviz: %s\n", err.c_str());
   if (imguiReady_ && ImGui::GetCurrentContext() && !iniPath_.empty()) {
@@ -734,52 +743,8 @@ void AppShell::drawMenuBar() {
       ImGui::EndMenu();
     }
     ImGui::Separator();
-    const ExportableView& ex = menuExport_;
-    const bool typed = ex.call.has_value();
-    const bool hasGrid = typed;
-    const cli::ViewDef* cliView = ex.call ? cli::findView(ex.call->view) : nullptr;
-    const bool hasPng = hasGrid && (cliView == nullptr || cliView->png);
-    const bool hasPlot = static_cast<bool>(ex.plotColumns);
-    if (ImGui::BeginMenu("Export view", !ex.empty())) {
-      auto item = [&](const char* label, ViewExportKind kind, bool enabled) {
-        if (!ImGui::MenuItem(label, nullptr, false, enabled)) return;
-        exportKind_ = kind;
-        exportView_ = ex;
-        exportOptions_ = ViewExportOptions{};
-        exportOptions_.animation = defaultAnimation(ex);
-        std::snprintf(exportPath_, sizeof exportPath_, "%s", defaultExportFileName(ex, kind).c_str());
-        openExportPopup_ = true;
-        exportResult_.clear();
-      };
-      item("Heatmap as PNG (colorbar, axes, caption)...", ViewExportKind::HeatmapPng, hasPng);
-      item("Heatmap as SVG (vector text, for slides)...", ViewExportKind::HeatmapSvg, hasPng);
-      item("Numbers as .npy...", ViewExportKind::HeatmapNpy, hasGrid);
-      item("Numbers as .csv...", ViewExportKind::HeatmapCsv, hasGrid);
-      item("Numbers as .json...", ViewExportKind::HeatmapJson, typed);
-      item("Plot data as .csv...", ViewExportKind::PlotCsv, hasPlot);
-      item("Animation as GIF or video (sweep one number)...", ViewExportKind::AnimatedGif, hasPng && !sweepableParams(ex).empty());
-      ImGui::EndMenu();
-    }
-    if (ImGui::MenuItem("Save session...")) {
-      sessionSaving_ = true;
-      openSessionPopup_ = true;
-      sessionResult_.clear();
-    }
-    if (ImGui::MenuItem("Open session...")) {
-      sessionSaving_ = false;
-      openSessionPopup_ = true;
-      sessionResult_.clear();
-    }
-    if (ImGui::MenuItem("Copy session as text")) {
-      ImGui::SetClipboardText(cli::sessionLine(captureSession(), defaultPanelParams()).c_str());
-      state_.message = "Copied the session: paste it in a message; File > Open session from clipboard reopens it";
-      state_.messageUntil = ImGui::GetTime() + 8.0;
-    }
-    if (ImGui::MenuItem("Open session from clipboard")) {
-      const char* text = ImGui::GetClipboardText();
-      std::string err;
-      if (!openSessionText(text != nullptr ? text : "", &err)) state_.notice = err;
-    }
+    drawExportMenu();
+    drawSessionMenuItems();
     if (ImGui::MenuItem("Save screenshot", "F12")) screenshotRequested_ = true;
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) requestClose();
@@ -827,6 +792,56 @@ void AppShell::drawMenuBar() {
     ImGui::EndMenu();
   }
   ImGui::EndMenuBar();
+}
+
+// File > Export view: what the active tab offers (menuExport_, built when the File menu opened).
+void AppShell::drawExportMenu() {
+  const ExportableView& ex = menuExport_;
+  const bool typed = ex.call.has_value();
+  const bool hasGrid = typed;
+  const cli::ViewDef* cliView = ex.call ? cli::findView(ex.call->view) : nullptr;
+  const bool hasPng = hasGrid && (cliView == nullptr || cliView->png);
+  const bool hasPlot = static_cast<bool>(ex.plotColumns);
+  if (ImGui::BeginMenu("Export view", !ex.empty())) {
+    auto item = [&](const char* label, ViewExportKind kind, bool enabled) {
+      if (!ImGui::MenuItem(label, nullptr, false, enabled)) return;
+      exportKind_ = kind;
+      exportView_ = ex;
+      exportOptions_ = ViewExportOptions{};
+      exportOptions_.animation = defaultAnimation(ex);
+      std::snprintf(exportPath_, sizeof exportPath_, "%s", defaultExportFileName(ex, kind).c_str());
+      openExportPopup_ = true;
+      exportResult_.clear();
+    };
+    item("Heatmap as PNG (colorbar, axes, caption)...", ViewExportKind::HeatmapPng, hasPng);
+    item("Heatmap as SVG (vector text, for slides)...", ViewExportKind::HeatmapSvg, hasPng);
+    item("Numbers as .npy...", ViewExportKind::HeatmapNpy, hasGrid);
+    item("Numbers as .csv...", ViewExportKind::HeatmapCsv, hasGrid);
+    item("Numbers as .json...", ViewExportKind::HeatmapJson, typed);
+    item("Plot data as .csv...", ViewExportKind::PlotCsv, hasPlot);
+    item("Animation as GIF or video (sweep one number)...", ViewExportKind::AnimatedGif, hasPng && !sweepableParams(ex).empty());
+    ImGui::EndMenu();
+  }
+}
+
+// File > Save session, Open session, Copy session as text, Open session from clipboard.
+void AppShell::drawSessionMenuItems() {
+  for (const bool saving : {true, false}) {
+    if (!ImGui::MenuItem(saving ? "Save session..." : "Open session...")) continue;
+    sessionSaving_ = saving;
+    openSessionPopup_ = true;
+    sessionResult_.clear();
+  }
+  if (ImGui::MenuItem("Copy session as text")) {
+    ImGui::SetClipboardText(cli::sessionLine(captureSession(), defaultPanelParams()).c_str());
+    state_.message = "Copied the session: paste it in a message; File > Open session from clipboard reopens it";
+    state_.messageUntil = ImGui::GetTime() + 8.0;
+  }
+  if (ImGui::MenuItem("Open session from clipboard")) {
+    const char* text = ImGui::GetClipboardText();
+    std::string err;
+    if (!openSessionText(text != nullptr ? text : "", &err)) state_.notice = err;
+  }
 }
 
 void AppShell::applyConfig(const cli::ModelConfig& config) {
@@ -937,40 +952,16 @@ void AppShell::drawExportPopup() {
 // -----------------------------------------------------------------------------------------------
 
 cli::Session AppShell::captureSession() const {
-  cli::Session s;
-  s.panel = panels()[static_cast<std::size_t>(state_.activePanel)].name;
-  for (const PanelInfo& p : panels()) {
-    if (!p.def->save) continue;
-    nlohmann::json j = nlohmann::json::object();
-    p.def->save(state_, j);
-    s.panels[p.name] = j;
-  }
-  return s;
+  return cli::Session{panels()[static_cast<std::size_t>(state_.activePanel)].name, savedPanels(state_)};
 }
 
 nlohmann::json AppShell::defaultPanelParams() const {
-  const auto fresh = std::make_unique<AppState>();   // every tab at its defaults
-  nlohmann::json out = nlohmann::json::object();
-  for (const PanelInfo& p : panels()) {
-    if (!p.def->save) continue;
-    nlohmann::json j = nlohmann::json::object();
-    p.def->save(*fresh, j);
-    out[p.name] = j;
-  }
-  return out;
+  return savedPanels(*std::make_unique<AppState>());   // every tab at its defaults
 }
 
 void AppShell::applySession(const cli::Session& s) {
-  const nlohmann::json defaults = defaultPanelParams();
-  for (const PanelInfo& p : panels()) {
-    if (!p.def->load) continue;
-    try {
-      if (defaults.contains(p.name)) p.def->load(state_, defaults[p.name]);
-      if (s.panels.contains(p.name)) p.def->load(state_, s.panels[p.name]);
-    } catch (const std::exception&) {
-      // A value a tab cannot take leaves that tab at its defaults, as a bad settings file does.
-    }
-  }
+  loadPanels(defaultPanelParams());
+  loadPanels(s.panels);
   if (const int index = findPanel(s.panel); index >= 0) selectPanel(index);
 }
 
@@ -1073,8 +1064,11 @@ void AppShell::drawAnimationChoice() {
   ImGui::SetNextItemWidth(w);
   static constexpr double kMinFps = 0.1, kMaxFps = 100.0;   // cli/animate's --fps range
   ImGui::SliderScalar("frames per second", ImGuiDataType_Double, &a.fps, &kMinFps, &kMaxFps, "%.3g", ImGuiSliderFlags_AlwaysClamp);
-  ImGui::TextDisabled("%d frames of %d/100 s: %.2f s in all", a.frames, std::max(1, static_cast<int>(std::lround(100.0 / a.fps))),
-                      a.frames * std::max(1, static_cast<int>(std::lround(100.0 / a.fps))) / 100.0);
+  cli::AnimationPlan plan;   // what the export will say it wrote: GIF delays in hundredths, a video's exact rate
+  plan.frames = a.frames;
+  plan.fps = a.fps;
+  plan.output = exportPath_;
+  ImGui::TextDisabled("%s", plan.summary().c_str());
 }
 
 void AppShell::runExport() {

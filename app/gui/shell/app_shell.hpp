@@ -101,6 +101,8 @@ class AppShell {
   void startGpuBackend();
   void initImGui();
   void loadPanelSettings();
+  void loadPanels(const nlohmann::json& params);   // tab name (or an alias) -> its parameters
+  static nlohmann::json savedPanels(const AppState& state);   // every tab's parameters
   void waitForEvents(bool screenshotWanted);
   void drawPanelTabs();
   void drawHelpWindows();
@@ -118,6 +120,8 @@ class AppShell {
   void runExport();
   void drawExportCommand();
   void drawAnimationChoice();
+  void drawExportMenu();          // File > Export view
+  void drawSessionMenuItems();    // File > Save / Open / Copy session
   void applyConfig(const cli::ModelConfig& config);
 
   GLFWwindow* window_ = nullptr;
