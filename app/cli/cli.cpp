@@ -33,6 +33,7 @@
 #include "app/cli/model_config.hpp"
 #include "app/cli/progress_bar.hpp"
 #include "app/cli/request.hpp"
+#include "app/cli/view_call.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/tabs.hpp"
 #include "app/cli/train_command.hpp"
@@ -209,54 +210,6 @@ std::string exportHelp(const ViewDef* only) {
      << "exit 2 rather than written; masked ALiBi entries (-inf) are the exception.\n";
   return os.str();
 }
-
-namespace {
-
-// A parameter's value as a caption says it: "10000", "half-split", "0.5".
-std::string captionValue(const nlohmann::json& v) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_boolean()) return v.get<bool>() ? "on" : "off";
-  if (v.is_number_float()) return formatNumber(v.get<double>());
-  return v.dump();
-}
-
-// The caption in words: what the view shows (its summary up to the first aside), then the
-// parameters its table lists, by their labels, as the document states them:
-// "score grid s(m, n) = <R_m q, R_n k> for fixed q and k: head_dim 128, base 10000, pairing
-// half-split, positions T 256". A view without table parameters names its document's numbers.
-std::string captionInWords(const ViewDef& v, const nlohmann::json& params) {
-  std::string what = v.summary;
-  for (const char* aside : {" (", ". ", "; ", ": "}) {
-    const std::size_t at = what.find(aside);
-    if (at != std::string::npos && at > 0) what.resize(at);
-  }
-  if (!what.empty() && what.back() == '.') what.pop_back();
-  std::string values;
-  const auto add = [&values](const std::string& text) { values += (values.empty() ? "" : ", ") + text; };
-  for (const Param* p : v.params) {
-    std::string key(p->key);
-    if (!params.contains(key) && p->flag.size() > 2) {   // the document's name of it: --d-model -> d_model
-      key = std::string(p->flag.substr(2));
-      std::replace(key.begin(), key.end(), '-', '_');
-    }
-    const auto it = params.find(key);
-    if (it == params.end() || it->is_object() || it->is_array() || it->is_null()) continue;
-    if (p->kind == ParamKind::Switch) {
-      if (it->is_boolean() && it->get<bool>()) add(std::string(p->label));
-      continue;
-    }
-    add(std::string(p->label) + " " + captionValue(*it));
-  }
-  if (values.empty()) {
-    for (const auto& [key, value] : params.items()) {
-      if (!value.is_object() && !value.is_array() && !value.is_null()) add(key + " " + captionValue(value));
-    }
-  }
-  if (what.empty()) what = v.name;
-  return values.empty() ? what : what + ": " + values;
-}
-
-}  // namespace
 
 }  // namespace
 

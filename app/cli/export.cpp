@@ -579,6 +579,26 @@ void writePng(const std::string& path, const Grid& g, const PngOptions& options,
 
 // [SECTION] SVG
 
+float svgFontSize(float linePixels) {
+  static const TextRenderer text;
+  return text.emPixels() / kFontPixels * linePixels;
+}
+
+std::string base64(const std::vector<std::uint8_t>& bytes) {
+  static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    const unsigned n = static_cast<unsigned>(bytes[i]) << 16 | (i + 1 < bytes.size() ? static_cast<unsigned>(bytes[i + 1]) << 8 : 0u) |
+                       (i + 2 < bytes.size() ? static_cast<unsigned>(bytes[i + 2]) : 0u);
+    out += kDigits[(n >> 18) & 63];
+    out += kDigits[(n >> 12) & 63];
+    out += i + 1 < bytes.size() ? kDigits[(n >> 6) & 63] : '=';
+    out += i + 2 < bytes.size() ? kDigits[n & 63] : '=';
+  }
+  return out;
+}
+
 namespace {
 
 // Up to this many cells (64 x 64) the SVG holds one rectangle per cell (vector all through);
@@ -607,20 +627,6 @@ std::string xmlEscape(const std::string& s) {
   return out;
 }
 
-std::string base64(const std::vector<std::uint8_t>& bytes) {
-  static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  for (std::size_t i = 0; i < bytes.size(); i += 3) {
-    const unsigned n = static_cast<unsigned>(bytes[i]) << 16 | (i + 1 < bytes.size() ? static_cast<unsigned>(bytes[i + 1]) << 8 : 0u) |
-                       (i + 2 < bytes.size() ? static_cast<unsigned>(bytes[i + 2]) : 0u);
-    out += kDigits[(n >> 18) & 63];
-    out += kDigits[(n >> 12) & 63];
-    out += i + 1 < bytes.size() ? kDigits[(n >> 6) & 63] : '=';
-    out += i + 2 < bytes.size() ? kDigits[n & 63] : '=';
-  }
-  return out;
-}
 
 // One line of text whose top is at y, as the PNG blits it (baseline = top + ascent).
 void svgText(std::ostream& os, const TextRenderer& text, double x, double top, const std::string& s,

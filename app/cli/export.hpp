@@ -93,6 +93,13 @@ void writePng(const std::string& path, const Grid& g, const PngOptions& options,
 // larger ones one embedded PNG at one pixel per cell, drawn pixelated. For slides and papers.
 void writeSvg(const std::string& path, const Grid& g, const PngOptions& options, const ExportProgress& progress = {});
 
+// The SVG font-size (an em) of DejaVu Sans drawn `linePixels` high from ascent to descent, as
+// stb_truetype (and so ImGui) sizes a font: about 0.86 of it.
+float svgFontSize(float linePixels);
+
+// Standard base64 (RFC 4648, with padding): a PNG inside an SVG's data: URL.
+std::string base64(const std::vector<std::uint8_t>& bytes);
+
 // Shortest text that reads back to the same value ("0.1", "-inf", "nan").
 std::string formatNumber(double v);
 std::string formatNumber(float v);

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "app/cli/cli.hpp"
 #include "app/cli/export.hpp"
 #include "app/cli/view_table.hpp"
@@ -44,6 +46,69 @@ void requireOption(const ViewDef& v, const Param& p) {
 }
 
 }  // namespace
+
+namespace {
+
+// A parameter's value as a caption says it: "10000", "half-split", "0.5".
+std::string captionValue(const nlohmann::json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "on" : "off";
+  if (v.is_number_float()) return formatNumber(v.get<double>());
+  return v.dump();
+}
+
+// The caption in words: what the view shows (its summary up to the first aside), then the
+// parameters its table lists, by their labels, as the document states them:
+// "score grid s(m, n) = <R_m q, R_n k> for fixed q and k: head_dim 128, base 10000, pairing
+// half-split, positions T 256". A view without table parameters names its document's numbers.
+}  // namespace
+
+std::string captionInWords(const ViewDef& v, const nlohmann::json& params) {
+  std::string what = v.summary;
+  for (const char* aside : {" (", ". ", "; ", ": "}) {
+    const std::size_t at = what.find(aside);
+    if (at != std::string::npos && at > 0) what.resize(at);
+  }
+  if (!what.empty() && what.back() == '.') what.pop_back();
+  std::string values;
+  const auto add = [&values](const std::string& text) { values += (values.empty() ? "" : ", ") + text; };
+  for (const Param* p : v.params) {
+    std::string key(p->key);
+    if (!params.contains(key) && p->flag.size() > 2) {   // the document's name of it: --d-model -> d_model
+      key = std::string(p->flag.substr(2));
+      std::replace(key.begin(), key.end(), '-', '_');
+    }
+    const auto it = params.find(key);
+    if (it == params.end() || it->is_object() || it->is_array() || it->is_null()) continue;
+    if (p->kind == ParamKind::Switch) {
+      if (it->is_boolean() && it->get<bool>()) add(std::string(p->label));
+      continue;
+    }
+    add(std::string(p->label) + " " + captionValue(*it));
+  }
+  if (values.empty()) {
+    for (const auto& [key, value] : params.items()) {
+      if (!value.is_object() && !value.is_array() && !value.is_null()) add(key + " " + captionValue(value));
+    }
+  }
+  if (what.empty()) what = v.name;
+  return values.empty() ? what : what + ": " + values;
+}
+
+
+std::string callCaption(const ViewCall& c) {
+  const ViewDef* v = findView(c.view);
+  if (v == nullptr) return c.view;
+  nlohmann::json params = nlohmann::json::object();
+  for (const auto& [p, value] : c.numbers) {
+    if (p->kind == ParamKind::Choice) params[std::string(p->key)] = std::string(p->choiceName(static_cast<int>(value)));
+    else if (p->isInteger()) params[std::string(p->key)] = static_cast<long long>(value);
+    else params[std::string(p->key)] = value;
+  }
+  for (const auto& [p, text] : c.texts) params[std::string(p->key)] = text;
+  for (const Param* p : c.switches) params[std::string(p->key)] = true;
+  return captionInWords(*v, params);
+}
 
 std::vector<std::string> exportCallArguments(const ViewCall& c, const std::string& path, const PictureChoice& picture,
                                              bool isPicture) {

@@ -16,10 +16,14 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "app/cli/params.hpp"
 #include "core/colormap.hpp"
 
 namespace posviz::cli {
+
+struct ViewDef;
 
 struct ViewCall {
   ViewCall() = default;
@@ -47,6 +51,14 @@ struct PictureChoice {
 // (a tab asking for an option its view lacks is a defect the tests catch).
 std::vector<std::string> exportCallArguments(const ViewCall& c, const std::string& path, const PictureChoice& picture,
                                              bool isPicture);
+// The caption in words: what the view shows (its summary up to the first aside), then the
+// parameters its table lists, by their labels: "score grid s(m, n) = <R_m q, R_n k> for fixed q and
+// k: head_dim 128, base 10000, pairing half-split, positions T 256". `params` as a document's
+// "params"; a view without table parameters names its document's numbers.
+std::string captionInWords(const ViewDef& v, const nlohmann::json& params);
+// The same for a call (its numbers, texts and switches), without computing anything.
+std::string callCaption(const ViewCall& c);
+
 // Writes the file exactly as the command would (UsageError, RuntimeFailure as the CLI throws them).
 void exportCall(const ViewCall& c, const std::string& path, const PictureChoice& picture, bool isPicture);
 

@@ -5,6 +5,8 @@
 // [SECTION] Drawing: small multiples and the toy attention
 // [SECTION] Settings
 #include "app/gui/panels/app_state.hpp"
+#include "app/gui/widgets/theme.hpp"
+#include "app/gui/widgets/figure_export.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_alibi.hpp"
@@ -281,7 +283,7 @@ void drawSlopes(const AlibiPanelState& s, float height) {
     sel.label = "head " + std::to_string(s.selectedHead + 1) + " (toy attention)";
     sel.scatter = true;
     sel.thickness = 4.0f;
-    sel.color = IM_COL32(255, 255, 255, 230);
+    sel.color = themed(IM_COL32(255, 255, 255, 230));
     sel.x = {static_cast<double>(s.selectedHead + 1)};
     sel.y = {s.slopes[static_cast<std::size_t>(s.selectedHead)]};
     ps.series.push_back(std::move(sel));
@@ -345,12 +347,13 @@ void drawSmallMultiples(AlibiPanelState& s, float scale) {
     ImGui::PushID(h);
     const double slope = s.slopes[idx];
     const std::string title = headLabel(h, slope);
-    if (h == s.selectedHead) ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), "%s", title.c_str());
+    if (h == s.selectedHead) ImGui::TextColored(themed(ImVec4(1.0f, 0.85f, 0.3f, 1.0f)), "%s", title.c_str());
     else ImGui::TextUnformatted(title.c_str());
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("head %d of %d: bias B(i, j) = %s, m = %s", h + 1, s.numHeads, s.causal ? "-m (i - j)" : "-m |i - j|",
                         slopeLabel(slope).c_str());
     HeatmapSpec spec = biasSpec(slope, s.numPositions, s.causal);
+    spec.title = "ALiBi bias, " + title;
     spec.fixedRange = s.sharedScale;  // one scale for all heads: steeper slopes are visibly darker
     spec.rangeMin = s.sharedRange.min;
     spec.rangeMax = s.sharedRange.max;

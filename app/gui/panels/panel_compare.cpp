@@ -5,6 +5,7 @@
 // [SECTION] Drawing: the table
 // [SECTION] Drawing: the decision chart
 #include "app/gui/panels/app_state.hpp"
+#include "app/gui/widgets/figure_export.hpp"
 #include "app/gui/panels/panel_train.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/panels/panel_compare.hpp"
@@ -285,7 +286,8 @@ std::string drawComparePanel(ComparePanelState& s, AppContext& ctx) {
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("compare-views", ImVec2(0, avail.y), false);
-  drawTable(s);
+  drawFigure("compare-table", {"Positional encodings compared, property by property", ""}, ImVec2(ImGui::GetContentRegionAvail().x, 0.0f),
+             [&](ImVec2) { drawTable(s); });
   ImGui::EndChild();
 
   ctx.status.backend = "CPU";

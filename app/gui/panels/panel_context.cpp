@@ -5,6 +5,8 @@
 // [SECTION] Drawing: the panel (plot, bands, attention-factor table)
 // [SECTION] Settings
 #include "app/gui/panels/app_state.hpp"
+#include "app/gui/widgets/theme.hpp"
+#include "app/gui/widgets/figure_export.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_context.hpp"
@@ -451,7 +453,7 @@ PlotSpec frequencyPlot(const ContextExtensionPanelState& s) {
     lvl.x = {0.0, static_cast<double>(numPairs - 1)};
     const double y = s.wavelength ? static_cast<double>(l0) : 2.0 * std::numbers::pi / static_cast<double>(l0);
     lvl.y = {y, y};
-    lvl.color = IM_COL32(200, 200, 200, 200);
+    lvl.color = themed(IM_COL32(200, 200, 200, 200));
     lvl.thickness = 1.0f;
     ps.series.push_back(std::move(lvl));
   }
@@ -504,7 +506,7 @@ void drawBandLegend(const ContextExtensionPanelState& s) {
     ImGui::SameLine();
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     const float h = ImGui::GetTextLineHeight();
-    ImGui::GetWindowDrawList()->AddRectFilled(p0, ImVec2(p0.x + h, p0.y + h), regimeColor(r) | IM_COL32(0, 0, 0, 200));
+    ImGui::GetWindowDrawList()->AddRectFilled(p0, ImVec2(p0.x + h, p0.y + h), regimeColor(r) | themed(IM_COL32(0, 0, 0, 200)));
     ImGui::Dummy(ImVec2(h, h));
     ImGui::SameLine();
     ImGui::TextUnformatted(regimeName(r));
@@ -613,7 +615,8 @@ void drawContextExtensionPanel(ContextExtensionPanelState& s, AppContext& ctx) {
   const float plotH = std::max(220.0f * scale, ImGui::GetContentRegionAvail().y - belowH);
   drawPairTooltip(s, drawPlot("ctx-plot", ps, 0.0f, plotH));
   drawBandLegend(s);
-  drawMethodTable(s);
+  drawFigure("ctx-table", {"Context-extension methods side by side", ""}, ImVec2(ImGui::GetContentRegionAvail().x, 0.0f),
+             [&](ImVec2) { drawMethodTable(s); });
   ImGui::EndChild();
 
   publishStatus(s, ctx);

@@ -5,6 +5,8 @@
 // [SECTION] Drawing: the list and the step
 #include "app/cli/params/lessons.hpp"
 #include "app/gui/panels/app_state.hpp"
+#include "app/gui/widgets/theme.hpp"
+#include "app/gui/widgets/figure_export.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_examples.hpp"
@@ -142,7 +144,7 @@ void outlineRow(const HeatmapState& hs, int row, ImVec2 origin, float w, float h
   const auto toY = [&](double r) { return p0.y + static_cast<float>((r - hs.viewRow0) / hs.viewRows * ph); };
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(ImVec2(p0.x - 3, p0.y - 3), ImVec2(p1.x + 3, p1.y + 3), true);
-  dl->AddRect(ImVec2(p0.x - 1, toY(row) - 1), ImVec2(p1.x + 1, toY(row + 1.0) + 1), IM_COL32(255, 255, 255, 255), 0.0f, 0, 2.5f);
+  dl->AddRect(ImVec2(p0.x - 1, toY(row) - 1), ImVec2(p1.x + 1, toY(row + 1.0) + 1), themed(IM_COL32(255, 255, 255, 255)), 0.0f, 0, 2.5f);
   dl->PopClipRect();
 }
 
@@ -162,7 +164,7 @@ void drawClock(const MiniView& v, float size) {
   const float r = size * 0.5f - fh * 1.6f;
   const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-  dl->AddCircleFilled(c, r, IM_COL32(30, 34, 42, 255), 96);
+  dl->AddCircleFilled(c, r, themed(IM_COL32(30, 34, 42, 255)), 96);
   dl->AddCircle(c, r, dim, 96, 1.5f);
   dl->AddLine(ImVec2(c.x - r, c.y), ImVec2(c.x + r, c.y), dim, 1.0f);
   dl->AddLine(ImVec2(c.x, c.y - r), ImVec2(c.x, c.y + r), dim, 1.0f);
@@ -224,7 +226,9 @@ void drawMiniView(ExamplesPanelState& s, const MiniView& v) {
   if (hasGrid) drawMiniHeatmap(s, v, avail.x, std::min(h, avail.x * 0.95f));
   if (hasClock) {
     const float lines = static_cast<float>(v.hands.size()) * ImGui::GetTextLineHeightWithSpacing();
-    drawClock(v, std::max(140.0f, std::min(avail.x, h - lines)));
+    const float side = std::max(140.0f, std::min(avail.x, h - lines));
+    drawFigure("example-clock", {v.title.empty() ? "Each pair as a clock hand" : v.title, ""}, ImVec2(side, 0.0f),
+               [&](ImVec2 size) { drawClock(v, size.x); });
   }
   if (hasPlot) drawMiniPlot(v, avail.x, h);
 }
@@ -276,7 +280,7 @@ void drawList(ExamplesPanelState& s) {
     if (const Article* a = findArticle(e.article); a != heading) {
       heading = a;
       ImGui::Spacing();
-      ImGui::TextColored(ImVec4(0.62f, 0.78f, 1.0f, 1.0f), "%s", a != nullptr ? a->short_ : e.article.c_str());
+      ImGui::TextColored(themed(ImVec4(0.62f, 0.78f, 1.0f, 1.0f)), "%s", a != nullptr ? a->short_ : e.article.c_str());
       if (a != nullptr && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", a->title);
     }
     ImGui::PushID(i);
@@ -428,7 +432,7 @@ void drawStep(ExamplesPanelState& s, float scale) {
   const float textW = std::max(320.0f * scale, avail.x * 0.52f);
   ImGui::BeginChild("example-text", ImVec2(textW, avail.y), false);
   ImGui::TextDisabled("formula");
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.88f, 1.0f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_Text, themed(ImVec4(0.75f, 0.88f, 1.0f, 1.0f)));
   ImGui::TextWrapped("%s", st->formula.c_str());
   ImGui::PopStyleColor();
   if (!st->explanation.empty()) ImGui::TextWrapped("%s", st->explanation.c_str());
@@ -436,7 +440,9 @@ void drawStep(ExamplesPanelState& s, float scale) {
   drawClaims(*st);
   ImGui::Spacing();
   drawFixes(e);
-  drawNumbers(*st);
+  if (!st->numbers.empty())
+    drawFigure("example-numbers", {st->title + ": the numbers", ""}, ImVec2(ImGui::GetContentRegionAvail().x, 0.0f),
+               [&](ImVec2) { drawNumbers(*st); });
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("example-view", ImVec2(0, avail.y), true);
@@ -461,7 +467,9 @@ void drawExamplesPanel(ExamplesPanelState& s, AppContext& ctx) {
   ImGui::SameLine();
   ImGui::BeginChild("examples-step", ImVec2(0, avail.y), false);
   if (!s.error.empty()) ErrorText("computing the worked examples failed: " + s.error);
-  else if (s.showTests) drawTestGrid(s.tests);
+  else if (s.showTests)
+    drawFigure("test-grid", {"The documents' code listings against the Test Coverage list", ""}, ImVec2(ImGui::GetContentRegionAvail().x, 0.0f),
+               [&](ImVec2) { drawTestGrid(s.tests); });
   else if (!s.examples.empty()) drawStep(s, scale);
   ImGui::EndChild();
 

@@ -6,6 +6,8 @@
 // [SECTION] Drawing: plots, table, export
 // [SECTION] Settings
 #include "app/gui/panels/app_state.hpp"
+#include "app/gui/widgets/theme.hpp"
+#include "app/gui/widgets/figure_export.hpp"
 #include "app/gui/panels/panel_train.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/base/read_setting.hpp"
@@ -376,7 +378,7 @@ void oneLineError(const std::string& message) {
                                     message.c_str(), message.c_str() + message.size(), &rest);
     shown = std::string(message.c_str(), rest) + "...";
   }
-  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 110, 100, 255));
+  ImGui::PushStyleColor(ImGuiCol_Text, themed(IM_COL32(255, 110, 100, 255)));
   ImGui::TextUnformatted(shown.c_str());
   ImGui::PopStyleColor();
   if (shown != message && ImGui::IsItemHovered()) {
@@ -532,7 +534,8 @@ void drawResults(ExtrapolationPanelState& s) {
   drawPlot("extrap-entropy", s.entropyPlot, half, plotH);
   ImGui::SameLine();
   drawPlot("extrap-unseen", s.unseenPlot, half, plotH);
-  drawTable(s, runs);
+  drawFigure("extrap-table", {"Attention entropy and unseen angles per encoding", ""}, ImVec2(ImGui::GetContentRegionAvail().x, 0.0f),
+             [&](ImVec2) { drawTable(s, runs); });
 }
 
 }  // namespace

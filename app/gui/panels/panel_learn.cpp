@@ -1,4 +1,5 @@
 #include "app/gui/panels/app_state.hpp"
+#include "app/gui/widgets/theme.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_learn.hpp"
@@ -42,16 +43,16 @@ bool chapterDone(const LearnPanelState& s, const Chapter& c) {
 
 ImVec4 severityColour(Severity v) {
   switch (v) {
-    case Severity::Holds: return ImVec4(0.45f, 0.85f, 0.50f, 1.0f);
-    case Severity::Rounded: return ImVec4(0.95f, 0.85f, 0.40f, 1.0f);
-    case Severity::WrongNumber: return ImVec4(1.00f, 0.62f, 0.35f, 1.0f);
-    case Severity::WrongConcept: return ImVec4(1.00f, 0.45f, 0.42f, 1.0f);
+    case Severity::Holds: return themed(ImVec4(0.45f, 0.85f, 0.50f, 1.0f));
+    case Severity::Rounded: return themed(ImVec4(0.95f, 0.85f, 0.40f, 1.0f));
+    case Severity::WrongNumber: return themed(ImVec4(1.00f, 0.62f, 0.35f, 1.0f));
+    case Severity::WrongConcept: return themed(ImVec4(1.00f, 0.45f, 0.42f, 1.0f));
   }
-  return ImVec4(1, 1, 1, 1);
+  return themed(ImVec4(1, 1, 1, 1));
 }
 
 void heading(const char* text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.62f, 0.78f, 1.0f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_Text, themed(ImVec4(0.62f, 0.78f, 1.0f, 1.0f)));
   ImGui::TextUnformatted(text);
   ImGui::PopStyleColor();
 }
@@ -61,7 +62,7 @@ void drawChapterList(LearnPanelState& s, StepRef at) {
   for (std::size_t c = 0; c < cs.size(); ++c) {
     const Chapter& ch = cs[c];
     const bool done = chapterDone(s, ch);
-    ImGui::PushStyleColor(ImGuiCol_Text, done ? ImVec4(0.45f, 0.85f, 0.50f, 1.0f) : ImVec4(0.85f, 0.88f, 0.95f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, done ? themed(ImVec4(0.45f, 0.85f, 0.50f, 1.0f)) : themed(ImVec4(0.85f, 0.88f, 0.95f, 1.0f)));
     ImGui::TextWrapped("%s%s", ch.title.c_str(), done ? "  (done)" : "");
     ImGui::PopStyleColor();
     for (std::size_t i = 0; i < ch.steps.size(); ++i) {
@@ -151,7 +152,7 @@ void drawClaim(const learn::Step& st) {
   const ArticleClaim& c = *st.claim;
   heading("What the article says");
   ImGui::TextWrapped("%s, \"%s\":", c.article.c_str(), c.section.c_str());
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.85f, 0.85f, 0.78f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_Text, themed(ImVec4(0.85f, 0.85f, 0.78f, 1.0f)));
   ImGui::TextWrapped("\"%s\"", c.quote.c_str());
   ImGui::PopStyleColor();
   ImGui::PushStyleColor(ImGuiCol_Text, severityColour(c.severity));
@@ -177,7 +178,7 @@ void drawPrediction(LearnPanelState& s, const learn::Step& st, float width) {
   const bool gave = !s.answer.empty() && end != nullptr && *end == '\0';
   if (gave) {
     const bool right = predictionMatches(p, typed);
-    ImGui::PushStyleColor(ImGuiCol_Text, right ? ImVec4(0.45f, 0.85f, 0.5f, 1) : ImVec4(1.0f, 0.62f, 0.35f, 1));
+    ImGui::PushStyleColor(ImGuiCol_Text, right ? themed(ImVec4(0.45f, 0.85f, 0.5f, 1)) : themed(ImVec4(1.0f, 0.62f, 0.35f, 1)));
     ImGui::TextWrapped("%s The answer is %s.", right ? "Right." : "Not quite.", formatFixed(answer, p.decimals).c_str());
     ImGui::PopStyleColor();
   } else {
@@ -231,7 +232,7 @@ void drawStepHeader(StepRef at, const learn::Step& st, float w) {
   ImGui::TextUnformatted(st.title.c_str());
   ImGui::SetWindowFontScale(1.0f);
   if (at.step == 0) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.80f, 0.90f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, themed(ImVec4(0.75f, 0.80f, 0.90f, 1.0f)));
     ImGui::TextWrapped("%s", ch.intro.c_str());
     ImGui::PopStyleColor();
   }
@@ -248,7 +249,9 @@ void drawFigureColumn(LearnPanelState& s, const learn::Step& st, std::vector<dou
     ErrorText("This figure could not be drawn: " + s.error);
     ImGui::Dummy(ImVec2(figW, figH));
   } else {
-    drawLearnFigure(s.figure, figW, figH, 0.25f + 0.75f * s.fade);
+    std::string readout;
+    for (const std::string& r : s.figure.readout) readout += (readout.empty() ? "" : " ") + r;
+    drawLearnFigure(s.figure, {st.title, readout}, figW, figH, 0.25f + 0.75f * s.fade);
   }
   for (const std::string& r : s.figure.readout) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + figW);

@@ -4,6 +4,7 @@
 // [SECTION] Controls
 // [SECTION] drawLearnedPanel
 #include "app/gui/panels/app_state.hpp"
+#include "app/gui/widgets/theme.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_learned.hpp"
@@ -350,8 +351,8 @@ void drawNormPlot(const LearnedPanelState& s, const LearnedTableResult& t, float
   }
   norms.series = {ns};
   if (s.numPositions > rows) {
-    norms.bands.push_back({static_cast<double>(rows), static_cast<double>(s.numPositions - 1), "no row", IM_COL32(255, 196, 80, 40)});
-    norms.markers.push_back({static_cast<double>(rows), "max_len " + formatCount(rows), IM_COL32(255, 196, 80, 220)});
+    norms.bands.push_back({static_cast<double>(rows), static_cast<double>(s.numPositions - 1), "no row", themed(IM_COL32(255, 196, 80, 40))});
+    norms.markers.push_back({static_cast<double>(rows), "max_len " + formatCount(rows), themed(IM_COL32(255, 196, 80, 220))});
     norms.series[0].x.push_back(static_cast<double>(s.numPositions - 1));
     norms.series[0].y.push_back(std::numeric_limits<double>::quiet_NaN());
   }
@@ -383,15 +384,15 @@ void drawLookupRow(const LearnedPanelState& s, float width, float height) {
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   ImGui::Dummy(ImVec2(width, height));
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(p0, ImVec2(p0.x + width, p0.y + height), IM_COL32(45, 45, 45, 255));
+  dl->AddRectFilled(p0, ImVec2(p0.x + width, p0.y + height), themed(IM_COL32(45, 45, 45, 255)));
   for (float x = p0.x - height; x < p0.x + width; x += fh * 0.8f)
     dl->AddLine(ImVec2(std::max(x, p0.x), x < p0.x ? p0.y + (p0.x - x) : p0.y + 0.0f),
                 ImVec2(std::min(x + height, p0.x + width), x + height > p0.x + width ? p0.y + (p0.x + width - x) : p0.y + height),
-                IM_COL32(90, 90, 90, 255));
+                themed(IM_COL32(90, 90, 90, 255)));
   const std::string msg = noRowReason(s.lookupPos, rows);
   ImGui::SetCursorScreenPos(ImVec2(p0.x + fh, p0.y + fh));
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 2.0f * fh);
-  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 210, 120, 255));
+  ImGui::PushStyleColor(ImGuiCol_Text, themed(IM_COL32(255, 210, 120, 255)));
   ImGui::TextWrapped("P[%d]: %s", s.lookupPos, msg.c_str());
   ImGui::PopStyleColor();
   ImGui::PopTextWrapPos();

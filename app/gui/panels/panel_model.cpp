@@ -1,4 +1,5 @@
 #include "app/gui/panels/app_state.hpp"
+#include "app/gui/widgets/theme.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/cli/tabs.hpp"
 #include "app/gui/base/read_setting.hpp"
@@ -80,7 +81,7 @@ void drawPresetPicker(ModelPanelState& s) {
 // family's code never reads.
 void drawProvenance(const cli::ModelConfig& m) {
   if (!m.guess.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.25f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, themed(ImVec4(1.0f, 0.75f, 0.25f, 1.0f)));
     ImGui::TextWrapped("Guess: %s", m.guess.c_str());
     ImGui::PopStyleColor();
   }
@@ -224,7 +225,7 @@ void applyModelPanelConfig(ModelPanelState& s, const cli::ModelConfig& config, C
 
 std::optional<int> drawModelPanel(ModelPanelState& s, AppContext& /*ctx*/) {
   drawPresetPicker(s);
-  if (!s.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f), "%s", s.error.c_str());
+  if (!s.error.empty()) ImGui::TextColored(themed(ImVec4(1.0f, 0.4f, 0.4f, 1.0f)), "%s", s.error.c_str());
   if (!s.config) return std::nullopt;
   const cli::ModelConfig& m = *s.config;
   const std::string positions = m.maxPositions > 0 ? ", " + std::to_string(m.maxPositions) + " positions" : ", no position limit in the config";

@@ -4,6 +4,7 @@
 
 #include "app/cli/check_command.hpp"
 #include "app/gui/panels/panel_model.hpp"
+#include "app/gui/widgets/theme.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/untrusted_text.hpp"
 
@@ -56,7 +57,7 @@ void drawModelCheck(ModelPanelState& s) {
   ImGui::InputTextWithHint("sin", "path/to/sin.npy", s.checkSin, sizeof s.checkSin);
   if (ImGui::Button("Check")) runModelCheck(s);
   if (s.checkVerdict.empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_Text, s.checkMatch ? ImVec4(0.45f, 0.85f, 0.45f, 1.0f) : ImVec4(1.0f, 0.55f, 0.35f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_Text, s.checkMatch ? themed(ImVec4(0.45f, 0.85f, 0.45f, 1.0f)) : themed(ImVec4(1.0f, 0.55f, 0.35f, 1.0f)));
   ImGui::TextWrapped("%s", s.checkVerdict.c_str());
   ImGui::PopStyleColor();
 }

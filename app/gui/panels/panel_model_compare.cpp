@@ -8,6 +8,7 @@
 
 #include "app/cli/model_compare.hpp"
 #include "app/gui/panels/panel_model.hpp"
+#include "app/gui/widgets/theme.hpp"
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/regime_bands.hpp"
 #include "app/gui/widgets/ui_common.hpp"
@@ -71,11 +72,11 @@ PlotSpec wavelengthSpec(const ModelPanelState& s) {
     const RopeScaling& sc = sel->rope.scaling;
     const RopeFrequencies f = ropeFrequencies(sel->rope);
     if (sc.method != ScalingMethod::None) {
-      ps.series.push_back(level("trained context " + std::to_string(sc.originalMaxPositions), sc.originalMaxPositions, IM_COL32(220, 220, 220, 220)));
+      ps.series.push_back(level("trained context " + std::to_string(sc.originalMaxPositions), sc.originalMaxPositions, themed(IM_COL32(220, 220, 220, 220))));
       addRegimeBands(ps, f.regime, 1.0 / static_cast<double>(f.invFreq.size()));
     }
   }
-  if (m.maxPositions > 0) ps.series.push_back(level("maximum context " + std::to_string(m.maxPositions), static_cast<double>(m.maxPositions), IM_COL32(150, 150, 150, 200)));
+  if (m.maxPositions > 0) ps.series.push_back(level("maximum context " + std::to_string(m.maxPositions), static_cast<double>(m.maxPositions), themed(IM_COL32(150, 150, 150, 200))));
   return ps;
 }
 
@@ -94,7 +95,7 @@ void drawRows(const ModelPanelState& s) {
   ImGui::TableHeadersRow();
   for (const cli::CompareRow& r : s.rows) {
     ImGui::TableNextRow();
-    if (r.differs) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(120, 90, 20, 90));
+    if (r.differs) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, themed(IM_COL32(120, 90, 20, 90)));
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(r.field.c_str());
     for (const std::string& v : r.values) {

@@ -5,6 +5,7 @@
 // [SECTION] Drawing: weight and output heatmaps
 // [SECTION] Drawing: causal, no positions (NoPE)
 #include "app/gui/panels/app_state.hpp"
+#include "app/gui/widgets/theme.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_order.hpp"
@@ -246,6 +247,7 @@ void drawDifferenceTable(OrderPanelState& s) {
 
 HeatmapSpec outputSpec(const Grid& o, const std::vector<std::string>& tok, const std::string& what, ValueRange range) {
   HeatmapSpec spec;
+  spec.title = what;
   spec.logicalRows = o.rows;
   spec.logicalCols = o.cols;
   spec.rowAxis = {"token", 0.0, 1.0};

@@ -5,6 +5,8 @@
 // [SECTION] Drawing: the pipeline diagram
 // [SECTION] Drawing: add vs concatenate, rotate V too
 #include "app/gui/panels/app_state.hpp"
+#include "app/gui/widgets/theme.hpp"
+#include "app/gui/widgets/figure_export.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_pipeline.hpp"
@@ -123,7 +125,7 @@ struct Box {
 bool highlighted(const std::vector<PipelineStage>& on, PipelineStage st) { return std::find(on.begin(), on.end(), st) != on.end(); }
 
 void drawBox(ImDrawList* dl, const Box& b, const char* label, bool hot) {
-  const ImU32 fill = hot ? ImGui::GetColorU32(ImVec4(kAccent.x * 0.55f, kAccent.y * 0.45f, 0.05f, 1.0f)) : ImGui::GetColorU32(ImGuiCol_FrameBg);
+  const ImU32 fill = hot ? ImGui::GetColorU32(ImVec4(kAccent.x * 0.55f, themed(kAccent).y * 0.45f, 0.05f, 1.0f)) : ImGui::GetColorU32(ImGuiCol_FrameBg);
   dl->AddRectFilled(b.min, b.max, fill, 6.0f);
   dl->AddRect(b.min, b.max, hot ? ImGui::GetColorU32(kAccent) : ImGui::GetColorU32(ImGuiCol_Border), 6.0f, 0, hot ? 3.0f : 1.0f);
   const ImVec2 ts = ImGui::CalcTextSize(label);
@@ -228,6 +230,7 @@ void drawAddConcat(const PipelinePanelState& s) {
 
 HeatmapSpec outputSpec(const Grid& o, const std::vector<std::string>& tok, const std::string& what) {
   HeatmapSpec spec;
+  spec.title = what;
   spec.logicalRows = o.rows;
   spec.logicalCols = o.cols;
   spec.rowAxis = {"token", 0.0, 1.0};
@@ -279,7 +282,8 @@ void drawPipelinePanel(PipelinePanelState& s, AppContext& ctx) {
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("pipeline-views", ImVec2(0, avail.y), false);
-  drawDiagram(s, std::min(300.0f * scale, avail.y * 0.42f));
+  drawFigure("pipeline-diagram", {"Where position enters the model", ""}, ImVec2(avail.x, std::min(300.0f * scale, avail.y * 0.42f)),
+             [&](ImVec2 size) { drawDiagram(s, size.y); });
   ImGui::Separator();
   const float wLeft = std::min(470.0f * scale, ImGui::GetContentRegionAvail().x * 0.45f);
   ImGui::BeginChild("pipeline-add-concat", ImVec2(wLeft, 0), true);

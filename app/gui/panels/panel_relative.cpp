@@ -342,7 +342,9 @@ void drawMap(const char* id, const char* title, HeatmapState& hs, const HeatmapS
              long long& version, float w, float h) {
   ImGui::BeginGroup();
   ImGui::TextUnformatted(title);
-  if (drawHeatmap(id, hs, spec, img, w, h)) refreshImage(g, hs, img, version, false, 256);
+  HeatmapSpec titled = spec;
+  titled.title = title;
+  if (drawHeatmap(id, hs, titled, img, w, h)) refreshImage(g, hs, img, version, false, 256);
   ImGui::EndGroup();
 }
 

@@ -7,6 +7,8 @@
 // [SECTION] Drawing: the panel
 // [SECTION] Settings
 #include "app/gui/panels/app_state.hpp"
+#include "app/gui/widgets/theme.hpp"
+#include "app/gui/widgets/figure_export.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_rope.hpp"
@@ -373,7 +375,7 @@ void drawLayoutPicture(ImDrawList* dl, const LayoutDiagram& g, const RopeParams&
   for (int kk = 0; kk < g.rot; ++kk) {
     const int pair = g.pairInter[static_cast<std::size_t>(kk)];
     dl->AddLine(ImVec2(g.cx(g.perm[static_cast<std::size_t>(kk)]), g.yHalf + g.boxH), ImVec2(g.cx(kk), g.yInter),
-                (pair >= 0 ? pairHue(pair, g.numPairs) : grey) & IM_COL32(255, 255, 255, 150), 1.0f);
+                (pair >= 0 ? pairHue(pair, g.numPairs) : grey) & themed(IM_COL32(255, 255, 255, 150)), 1.0f);
   }
   const bool labels = g.box >= ImGui::CalcTextSize("00").x + 2.0f;
   for (int dim = 0; dim < g.d; ++dim) {
@@ -382,11 +384,11 @@ void drawLayoutPicture(ImDrawList* dl, const LayoutDiagram& g, const RopeParams&
       const float y0 = row == 0 ? g.yHalf : g.yInter;
       const int pr = (row == 0 ? g.pairHalf : g.pairInter)[static_cast<std::size_t>(dim)];
       dl->AddRectFilled(ImVec2(x0 + 0.5f, y0), ImVec2(x0 + g.box - 0.5f, y0 + g.boxH),
-                        pr >= 0 ? pairHue(pr, g.numPairs) : IM_COL32(90, 90, 90, 255));
+                        pr >= 0 ? pairHue(pr, g.numPairs) : themed(IM_COL32(90, 90, 90, 255)));
       if (!labels) continue;
       const std::string t = std::to_string(dim);
       const ImVec2 ts = ImGui::CalcTextSize(t.c_str());
-      dl->AddText(ImVec2(x0 + (g.box - ts.x) * 0.5f, y0 + (g.boxH - ts.y) * 0.5f), IM_COL32(20, 20, 20, 255), t.c_str());
+      dl->AddText(ImVec2(x0 + (g.box - ts.x) * 0.5f, y0 + (g.boxH - ts.y) * 0.5f), themed(IM_COL32(20, 20, 20, 255)), t.c_str());
     }
   }
 }
@@ -451,8 +453,8 @@ void drawVectors(const RopePanelState& s) {
   PlotSeries q, k;
   q.label = "q";
   k.label = "k";
-  q.color = kQColor;
-  k.color = kKColor;
+  q.color = themed(kQColor);
+  k.color = themed(kKColor);
   q.scatter = k.scatter = s.q.size() <= 64;
   q.thickness = k.thickness = 1.5f;
   for (std::size_t i = 0; i < s.q.size(); ++i) {
@@ -506,19 +508,19 @@ void drawPairCircles(const RopePanelState& s, float scale) {
     const DimPair d = ropePairDims(s.shown, i);
     const ImVec2 c(o.x + cell * 0.5f, o.y + lineH + 4.0f + radius + 2.0f);
     dl->AddCircle(c, radius, ImGui::GetColorU32(ImGuiCol_TextDisabled), segments, 1.0f);
-    dl->AddLine(ImVec2(c.x - radius, c.y), ImVec2(c.x + radius, c.y), IM_COL32(128, 128, 128, 60));
-    dl->AddLine(ImVec2(c.x, c.y - radius), ImVec2(c.x, c.y + radius), IM_COL32(128, 128, 128, 60));
+    dl->AddLine(ImVec2(c.x - radius, c.y), ImVec2(c.x + radius, c.y), themed(IM_COL32(128, 128, 128, 60)));
+    dl->AddLine(ImVec2(c.x, c.y - radius), ImVec2(c.x, c.y + radius), themed(IM_COL32(128, 128, 128, 60)));
     const float k = radius / maxNorm;
-    drawArrow(dl, c, s.qRot[d.a] * k, s.qRot[d.b] * k, kQColor, 2.0f);
-    drawArrow(dl, c, s.kRot[d.a] * k, s.kRot[d.b] * k, kKColor, 2.0f);
+    drawArrow(dl, c, s.qRot[d.a] * k, s.qRot[d.b] * k, themed(kQColor), 2.0f);
+    drawArrow(dl, c, s.kRot[d.a] * k, s.kRot[d.b] * k, themed(kKColor), 2.0f);
     char buf[96];
     std::snprintf(buf, sizeof buf, "pair %d (%d,%d)", i, d.a, d.b);
     dl->AddText(ImVec2(o.x + 4.0f, o.y), ImGui::GetColorU32(ImGuiCol_Text), buf);
     const double am = ropeAngle(s.shown, s.posM, i), an = ropeAngle(s.shown, s.posN, i);
     std::snprintf(buf, sizeof buf, "m\xCE\xB8 %.0f\xC2\xB0", wrapAngle(am) * 180.0 / std::numbers::pi);
-    dl->AddText(ImVec2(o.x + 4.0f, c.y + radius + 4.0f), kQColor, buf);
+    dl->AddText(ImVec2(o.x + 4.0f, c.y + radius + 4.0f), themed(kQColor), buf);
     std::snprintf(buf, sizeof buf, "n\xCE\xB8 %.0f\xC2\xB0", wrapAngle(an) * 180.0 / std::numbers::pi);
-    dl->AddText(ImVec2(o.x + cell * 0.5f + 2.0f, c.y + radius + 4.0f), kKColor, buf);
+    dl->AddText(ImVec2(o.x + cell * 0.5f + 2.0f, c.y + radius + 4.0f), themed(kKColor), buf);
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       ImGui::Text("pair %d = dims (%d, %d) [%s]", i, d.a, d.b, ropeLayoutName(s.shown.layout));
@@ -682,7 +684,8 @@ void drawLeftColumn(RopePanelState& s, AppContext& ctx, float width, float heigh
   ImGui::TextUnformatted("Dim pairing and the layout permutation");
   HelpMarker("Boxes are dims 0..d-1, coloured by pair. Arcs join the two dims of a pair. Lines map\n"
              "half-split dim perm[k] to interleaved dim k. Grey = pass-through.");
-  drawLayoutDiagram(s.shown, ImGui::GetContentRegionAvail().x, scale);
+  drawFigure("pairing", {"Which dimensions RoPE rotates together", ""}, ImVec2(ImGui::GetContentRegionAvail().x, 0.0f),
+             [&](ImVec2 size) { drawLayoutDiagram(s.shown, size.x, scale); });
   drawPermutationText(s.shown);
   drawVectors(s);
   ImGui::EndChild();
@@ -849,7 +852,8 @@ void drawViews(RopePanelState& s, AppContext& ctx, float height) {
   HelpMarker("Each circle is one pair i: q's pair rotated by m * theta_i and k's by n * theta_i.\n"
              "Their dot product, summed over pairs, is s(m, n). Hover a circle for the numbers.");
   ImGui::BeginChild("rope-circles", ImVec2(0, 0), true);
-  drawPairCircles(s, scale);
+  drawFigure("pair-clocks", {"Each pair of q rotated by its angle at position m", ""}, ImVec2(ImGui::GetContentRegionAvail().x, 0.0f),
+             [&](ImVec2) { drawPairCircles(s, scale); });
   ImGui::EndChild();
   ImGui::EndChild();
 }

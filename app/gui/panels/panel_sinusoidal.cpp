@@ -8,6 +8,8 @@
 // [SECTION] Offset tab (M_k)
 // [SECTION] drawSinusoidalPanel
 #include "app/gui/panels/app_state.hpp"
+#include "app/gui/widgets/theme.hpp"
+#include "app/gui/widgets/figure_export.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/base/read_setting.hpp"
 #include "app/gui/panels/panel_sinusoidal.hpp"
@@ -323,12 +325,12 @@ void drawEncoding(SinusoidalPanelState& s, AppContext& ctx) {
   const SinusoidalCurves& cv = encodingCurves(s);
   PlotSeries lam{"wavelength 2pi/theta_i (positions)", cv.pair, cv.table.wavelength, plotColor(1), false, 2.0f};
   PlotSeries fr{"frequency theta_i (rad/position)", cv.pair, cv.table.frequency, plotColor(0), false, 2.0f};
-  PlotSeries shown{"positions shown", {}, {}, IM_COL32(200, 200, 200, 160), false, 1.0f};
+  PlotSeries shown{"positions shown", {}, {}, themed(IM_COL32(200, 200, 200, 160)), false, 1.0f};
   const int pairs = p.dModel / 2;
   shown.x = {0.0, static_cast<double>(std::max(pairs - 1, 1))};
   shown.y = {static_cast<double>(s.numPositions), static_cast<double>(s.numPositions)};
   wl.series = {lam, fr, shown};
-  wl.markers.push_back({static_cast<double>(s.pair), "pair " + std::to_string(s.pair), IM_COL32(255, 255, 255, 150)});
+  wl.markers.push_back({static_cast<double>(s.pair), "pair " + std::to_string(s.pair), themed(IM_COL32(255, 255, 255, 150))});
   drawPlot("wavelength", wl, rightW, plotH);
 
   PlotSpec row;
@@ -388,18 +390,18 @@ void drawClocks(SinusoidalPanelState& s) {
     const double angle = wrapAngle(static_cast<double>(s.pos) * w);
     const float ca = static_cast<float>(std::cos(angle)), sa = static_cast<float>(std::sin(angle));
     const bool sel = i == s.pair;
-    dl->AddCircleFilled(ctr, rad, sel ? IM_COL32(50, 58, 75, 255) : IM_COL32(34, 37, 44, 255), 40);
-    dl->AddCircle(ctr, rad, sel ? IM_COL32(255, 255, 255, 220) : IM_COL32(140, 140, 150, 255), 40, sel ? 2.0f : 1.0f);
+    dl->AddCircleFilled(ctr, rad, sel ? themed(IM_COL32(50, 58, 75, 255)) : themed(IM_COL32(34, 37, 44, 255)), 40);
+    dl->AddCircle(ctr, rad, sel ? themed(IM_COL32(255, 255, 255, 220)) : themed(IM_COL32(140, 140, 150, 255)), 40, sel ? 2.0f : 1.0f);
     // Angle swept since pos 0 (within the current turn), then the hand.
     if (angle > 0.02) {
       dl->PathArcTo(ctr, rad * 0.35f, 0.0f, -static_cast<float>(angle), 24);
-      dl->PathStroke(IM_COL32(230, 159, 0, 200), 0, 1.5f);
+      dl->PathStroke(themed(IM_COL32(230, 159, 0, 200)), 0, 1.5f);
     }
-    dl->AddLine(ImVec2(ctr.x - rad, ctr.y), ImVec2(ctr.x + rad, ctr.y), IM_COL32(90, 90, 100, 255));
-    dl->AddLine(ImVec2(ctr.x, ctr.y - rad), ImVec2(ctr.x, ctr.y + rad), IM_COL32(90, 90, 100, 255));
+    dl->AddLine(ImVec2(ctr.x - rad, ctr.y), ImVec2(ctr.x + rad, ctr.y), themed(IM_COL32(90, 90, 100, 255)));
+    dl->AddLine(ImVec2(ctr.x, ctr.y - rad), ImVec2(ctr.x, ctr.y + rad), themed(IM_COL32(90, 90, 100, 255)));
     const ImVec2 tip(ctr.x + ca * rad, ctr.y - sa * rad);   // screen y points down
-    dl->AddLine(ctr, tip, IM_COL32(86, 180, 233, 255), 2.5f);
-    dl->AddCircleFilled(tip, 3.0f, IM_COL32(86, 180, 233, 255));
+    dl->AddLine(ctr, tip, themed(IM_COL32(86, 180, 233, 255)), 2.5f);
+    dl->AddCircleFilled(tip, 3.0f, themed(IM_COL32(86, 180, 233, 255)));
     char label[64];
     std::snprintf(label, sizeof label, "pair %d", i);
     const ImVec2 ls = ImGui::CalcTextSize(label);
@@ -696,7 +698,10 @@ void drawViewTabs(SinusoidalPanelState& s, AppContext& ctx) {
     if (s.view == t.view) s.selectView = false;
     switch (t.view) {
       case SinusoidalView::Encoding: drawEncoding(s, ctx); break;
-      case SinusoidalView::Clock: drawClocks(s); break;
+      case SinusoidalView::Clock:
+        drawFigure("clocks", {"Each pair of dimensions as a clock hand", ""}, ImVec2(ImGui::GetContentRegionAvail().x, 0.0f),
+                   [&](ImVec2) { drawClocks(s); });
+        break;
       case SinusoidalView::Similarity: drawSimilarity(s); break;
       case SinusoidalView::Offset: drawOffset(s); break;
     }

@@ -10,6 +10,8 @@
 // [SECTION] Drawing: attention, learned table, biases
 // [SECTION] Settings and the tab's entry in the panel list
 #include "app/gui/panels/panel_train.hpp"
+#include "app/gui/widgets/theme.hpp"
+#include "app/gui/widgets/figure_export.hpp"
 
 #include <imgui.h>
 #include <nlohmann/json.hpp>
@@ -243,7 +245,7 @@ int schemeIndex(PositionScheme p) {
 unsigned int schemeColor(PositionScheme p) {
   constexpr int kPaletteIndex[kTrainSchemes] = {7, 1, 2, 3, 5, 0, 6, 4, -1};   // kAllSchemes' order
   const int i = kPaletteIndex[schemeIndex(p)];
-  return i >= 0 ? plotColor(i) : IM_COL32(150, 120, 230, 255);
+  return i >= 0 ? plotColor(i) : themed(IM_COL32(150, 120, 230, 255));
 }
 unsigned int faded(unsigned int color) { return (color & 0x00ffffffu) | 0x80000000u; }
 
@@ -730,10 +732,10 @@ void drawJobCell(const TrainJob& job) {
   const float fraction = static_cast<float>(static_cast<double>(job.step) / static_cast<double>(job.config.steps));
   std::string overlay = formatCount(job.step) + " / " + formatCount(job.config.steps);
   if (job.status != TrainJobStatus::Running) overlay += std::string("  ") + trainJobStatusName(job.status);
-  ImU32 color = IM_COL32(66, 130, 200, 255);   // training
-  if (job.status == TrainJobStatus::Done) color = IM_COL32(60, 125, 85, 255);
-  else if (job.status == TrainJobStatus::Stopped) color = IM_COL32(150, 120, 50, 255);
-  else if (job.status == TrainJobStatus::Failed) color = IM_COL32(190, 60, 60, 255);
+  ImU32 color = themed(IM_COL32(66, 130, 200, 255));   // training
+  if (job.status == TrainJobStatus::Done) color = themed(IM_COL32(60, 125, 85, 255));
+  else if (job.status == TrainJobStatus::Stopped) color = themed(IM_COL32(150, 120, 50, 255));
+  else if (job.status == TrainJobStatus::Failed) color = themed(IM_COL32(190, 60, 60, 255));
   ImGui::PushStyleColor(ImGuiCol_PlotHistogram, color);
   ImGui::ProgressBar(job.status == TrainJobStatus::Failed ? 1.0f : fraction, ImVec2(-1.0f, 0.0f), overlay.c_str());
   ImGui::PopStyleColor();
@@ -785,9 +787,9 @@ void drawExample(const train::TaskConfig& t, int n) {
     if (ImGui::GetCursorPosX() + w > right) ImGui::NewLine();
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const bool answer = static_cast<int>(i) >= ex.answerStart;
-    dl->AddRectFilled(p, ImVec2(p.x + w, p.y + size.y + pad), answer ? IM_COL32(40, 110, 170, 255) : IM_COL32(70, 70, 78, 255),
+    dl->AddRectFilled(p, ImVec2(p.x + w, p.y + size.y + pad), answer ? themed(IM_COL32(40, 110, 170, 255)) : themed(IM_COL32(70, 70, 78, 255)),
                       pad);
-    dl->AddText(ImVec2(p.x + pad, p.y + pad * 0.5f), IM_COL32(240, 240, 240, 255), name.c_str());
+    dl->AddText(ImVec2(p.x + pad, p.y + pad * 0.5f), themed(IM_COL32(240, 240, 240, 255)), name.c_str());
     ImGui::Dummy(ImVec2(w, size.y + pad));
   }
 }
@@ -801,7 +803,10 @@ void drawEmptyState(const TrainPanelState& s) {
   t.kind = s.task;
   t.trainLength = s.trainLength;
   try {
-    for (int m : {1, 2}) drawExample(t, m * s.trainLength);
+    drawFigure("task-examples", {"The task: example sequences at the trained length and twice it", ""},
+               ImVec2(ImGui::GetContentRegionAvail().x, 0.0f), [&](ImVec2) {
+                 for (int m : {1, 2}) drawExample(t, m * s.trainLength);
+               });
   } catch (const std::invalid_argument& e) {
     ErrorText(e.what());
   }
@@ -917,7 +922,8 @@ void drawCurves(const TrainSession& s) {
     p.noteSlot = p.note;
   }
   drawPlot("train-accuracy", p, w, h);
-  drawAccuracyTable(acc);
+  drawFigure("accuracy-table", {"Answer accuracy by length, per encoding", ""}, ImVec2(ImGui::GetContentRegionAvail().x, 0.0f),
+             [&](ImVec2) { drawAccuracyTable(acc); });
 }
 
 }  // namespace

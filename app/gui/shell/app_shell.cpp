@@ -9,6 +9,10 @@
 // [SECTION] Screenshots
 #include "app/gui/shell/app_shell.hpp"
 
+#include "app/cli/view_call.hpp"
+#include "app/gui/widgets/figure_export.hpp"
+#include "app/gui/widgets/theme.hpp"
+
 #include <epoxy/gl.h>
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
@@ -72,10 +76,8 @@ struct ImGuiStackMark {
   }
 };
 
-constexpr float kBaseFontPx = 15.0f;
-// Latin, Greek (theta, omega, lambda), punctuation, arrows, math operators, shapes.
-constexpr ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2000, 0x206F, 0x2190, 0x21FF,
-                                    0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
+// Present mode's text, against the window's.
+constexpr float kPresentTextScale = 1.8f;
 
 void glfwErrorCallback(int code, const char* description) {
   std::fprintf(stderr, "posviz: GLFW error %d: %s\n", code, description);
@@ -315,18 +317,16 @@ void AppShell::rebuildFonts() {
   const float scale = contentScale_ * settings_.fontScale;
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
-  ImFontConfig cfg;
-  cfg.FontDataOwnedByAtlas = false;   // the embedded array lives for the whole program
-  cfg.OversampleH = 2;
-  cfg.OversampleV = 2;
-  const embedded::File* font = embedded::fonts.find("DejaVuSans.ttf");
-  io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(font->data), static_cast<int>(font->size),
-                                 kBaseFontPx * scale, &cfg, kGlyphRanges);
+  addAppFont(io.Fonts, kBaseFontPx * scale);
+  presentFont_ = addAppFont(io.Fonts, kBaseFontPx * scale * kPresentTextScale);
   io.Fonts->Build();
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
+  if (presentedFigure() != 0) setPresentedFigure(presentedFigure(), presentFont_);
+  setLightTheme(settings_.lightTheme);
   ImGuiStyle fresh;
-  ImGui::StyleColorsDark(&fresh);
+  if (settings_.lightTheme) ImGui::StyleColorsLight(&fresh);
+  else ImGui::StyleColorsDark(&fresh);
   fresh.WindowRounding = 0.0f;
   fresh.FrameRounding = 3.0f;
   fresh.GrabRounding = 3.0f;
@@ -358,6 +358,7 @@ bool AppShell::frame(const std::string& screenshotPath, std::string* error) {
   ctx_.frame++;
   ctx_.time = ImGui::GetTime();
   ctx_.deltaTime = ImGui::GetIO().DeltaTime;
+  beginFigureFrame();
 
   handleShortcuts();
   setInlineHelp(settings_.inlineHelp);
@@ -385,9 +386,11 @@ bool AppShell::frame(const std::string& screenshotPath, std::string* error) {
   drawPanelTabs();
   ImGui::End();
 
+  handleFigureChoices();
   drawExportPopup();
   drawSessionPopup();
   drawConfigPopup();
+  drawFigureDialog(figureDialog_, settings_.exportFolder, settings_.figureWidth);
   if (exportCountdown_ > 0 && --exportCountdown_ == 0) {
     exportCountdown_ = -1;
     runExport();
@@ -403,7 +406,7 @@ bool AppShell::frame(const std::string& screenshotPath, std::string* error) {
 // Idle (nothing computing or moving): sleep until input or a tenth of a second, not spin. Then
 // follow the monitor's content scale (fonts are rebuilt when it or the font scale changed).
 void AppShell::waitForEvents(bool screenshotWanted) {
-  const bool idle = !ctx_.status.busy && !ctx_.status.animating && exportCountdown_ < 0 && state_.requestedPanel < 0 &&
+  const bool idle = !ctx_.status.busy && !ctx_.status.animating && exportCountdown_ < 0 && !figureExportPending() && state_.requestedPanel < 0 &&
                     !screenshotWanted && ctx_.frame > 2 && !continuous_;
   if (idle) glfwWaitEventsTimeout(0.1);
   else glfwPollEvents();
@@ -690,6 +693,11 @@ void AppShell::handleShortcuts() {
                                : nullptr;
   for (const auto& [key, mods] : keyPresses_) {
     if (key == GLFW_KEY_F12) screenshotRequested_ = true;
+    const bool presenting = presentedFigure() != 0, pageKey = key == GLFW_KEY_PAGE_UP || key == GLFW_KEY_PAGE_DOWN;
+    if (key == GLFW_KEY_F11 || (presenting && key == GLFW_KEY_ESCAPE) || (presenting && pageKey && figuresShown().size() > 1)) {
+      presentKey(key);
+      continue;
+    }
     // Escape in a text field (a slider's typed value too) restores the old value: said below once
     // the field has really let go (a tap too short for a frame reaches no field).
     if (key == GLFW_KEY_ESCAPE && typing) escapeWhileTyping_ = 3;
@@ -743,6 +751,7 @@ void AppShell::drawMenuBar() {
       ImGui::EndMenu();
     }
     ImGui::Separator();
+    drawFigureMenu();
     drawExportMenu();
     drawSessionMenuItems();
     if (ImGui::MenuItem("Save screenshot", "F12")) screenshotRequested_ = true;
@@ -765,6 +774,12 @@ void AppShell::drawMenuBar() {
     }
     if (ImGui::MenuItem("Smaller text", "Ctrl+-")) {
       settings_.fontScale = std::max(0.5f, settings_.fontScale / 1.1f);
+      fontsDirty_ = true;
+    }
+    if (ImGui::MenuItem("Present a figure", "F11", presentedFigure() != 0, !figuresShown().empty())) presentKey(GLFW_KEY_F11);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("One figure over the whole window, large text, no controls; right-click a figure to choose it");
+    if (ImGui::MenuItem("Light theme", nullptr, settings_.lightTheme)) {
+      settings_.lightTheme = !settings_.lightTheme;
       fontsDirty_ = true;
     }
     if (ImGui::MenuItem("Show GPU notice", nullptr, state_.showGpuNotice, !ctx_.gpuNotice.empty()))
@@ -792,6 +807,64 @@ void AppShell::drawMenuBar() {
     ImGui::EndMenu();
   }
   ImGui::EndMenuBar();
+}
+
+// -----------------------------------------------------------------------------------------------
+// [SECTION] Figures: File > Export figure, right-click menus, present mode
+// -----------------------------------------------------------------------------------------------
+
+void AppShell::drawFigureMenu() {
+  const std::vector<FigureEntry>& figures = figuresShown();
+  if (!ImGui::BeginMenu("Export figure", !figures.empty())) return;
+  for (const FigureEntry& e : figures) {
+    ImGui::PushID(static_cast<int>(e.id));
+    if (ImGui::MenuItem(displayText(e.text.title, 90).c_str())) openFigureExport(e);
+    ImGui::PopID();
+  }
+  ImGui::EndMenu();
+}
+
+void AppShell::openFigureExport(const FigureEntry& e) {
+  const ExportableView ex = activeExports();
+  const std::string tabCaption = ex.call ? cli::callCaption(*ex.call) : std::string();
+  openFigureDialog(figureDialog_, e, settings_.exportFolder, settings_.figureWidth, tabCaption);
+}
+
+void AppShell::handleFigureChoices() {
+  if (const std::optional<FigureMenuChoice> c = takeFigureMenuChoice()) {
+    if (c->present) setPresentedFigure(c->figure.id, presentFont_);
+    else openFigureExport(c->figure);
+  }
+  // The presented figure went (another tab, a step without it): back to the controls.
+  const std::vector<FigureEntry>& shown = figuresShown();
+  if (presentedFigure() != 0 && ctx_.frame > 2 &&
+      std::none_of(shown.begin(), shown.end(), [](const FigureEntry& e) { return e.id == presentedFigure(); }))
+    setPresentedFigure(0, presentFont_);
+}
+
+// F11: present the figure under the mouse, else the largest on screen; again (or Escape) to leave.
+// Page Down / Page Up: the tab's next or previous figure.
+void AppShell::presentKey(int key) {
+  const std::vector<FigureEntry>& shown = figuresShown();
+  const ImGuiID now = presentedFigure();
+  if (key == GLFW_KEY_ESCAPE || (key == GLFW_KEY_F11 && now != 0) || shown.empty()) {
+    setPresentedFigure(0, presentFont_);
+    return;
+  }
+  if (key == GLFW_KEY_F11) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    auto area = [](const FigureEntry& e) { return (e.max.x - e.min.x) * (e.max.y - e.min.y); };
+    const auto hovered = std::find_if(shown.begin(), shown.end(), [&](const FigureEntry& e) {
+      return m.x >= e.min.x && m.x < e.max.x && m.y >= e.min.y && m.y < e.max.y;
+    });
+    const auto largest = std::max_element(shown.begin(), shown.end(), [&](const FigureEntry& a, const FigureEntry& b) { return area(a) < area(b); });
+    setPresentedFigure((hovered != shown.end() ? hovered : largest)->id, presentFont_);
+    return;
+  }
+  const auto at = std::find_if(shown.begin(), shown.end(), [&](const FigureEntry& e) { return e.id == now; });
+  const long n = static_cast<long>(shown.size());
+  const long i = at == shown.end() ? 0 : (at - shown.begin() + (key == GLFW_KEY_PAGE_DOWN ? 1 : n - 1)) % n;
+  setPresentedFigure(shown[static_cast<std::size_t>(i)].id, presentFont_);
 }
 
 // File > Export view: what the active tab offers (menuExport_, built when the File menu opened).

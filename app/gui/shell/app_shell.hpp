@@ -20,10 +20,12 @@
 #include "app/cli/model_config.hpp"
 #include "app/cli/session.hpp"
 #include "app/gui/base/config_notes.hpp"
+#include "app/gui/shell/figure_dialog.hpp"
 #include "app/gui/shell/settings.hpp"
 #include "app/gui/shell/view_export.hpp"
 
 struct GLFWwindow;
+struct ImFont;
 
 namespace posviz::app {
 
@@ -122,6 +124,10 @@ class AppShell {
   void drawAnimationChoice();
   void drawExportMenu();          // File > Export view
   void drawSessionMenuItems();    // File > Save / Open / Copy session
+  void drawFigureMenu();          // File > Export figure: each figure on screen
+  void handleFigureChoices();     // a figure's right-click menu; present mode leaving the screen
+  void presentKey(int key);       // F11, Escape, Page Up / Page Down
+  void openFigureExport(const FigureEntry& e);
   void applyConfig(const cli::ModelConfig& config);
 
   GLFWwindow* window_ = nullptr;
@@ -170,6 +176,9 @@ class AppShell {
   std::string sessionResult_;
   char configPath_[1024] = {};
   std::string configError_;
+  // File > Export figure, a figure's right-click menu; present mode's large font.
+  FigureDialog figureDialog_;
+  ImFont* presentFont_ = nullptr;
 };
 
 // Renders every panel for a few frames and saves DIR/<name>.png. Returns the number of failures

@@ -87,6 +87,9 @@ Settings parseSettings(const std::string& text) {
   readSetting(j, "font_scale", s.fontScale, 0.5f, 3.0f);
   readSetting(j, "inline_help", s.inlineHelp);
   readSetting(j, "start_here_dismissed", s.startHereDismissed);
+  readSetting(j, "light_theme", s.lightTheme);
+  if (std::string folder; readSetting(j, "export_folder", folder) && folder.size() <= 4096) s.exportFolder = folder;
+  s.figureWidth = getInt("figure_width", 160, 8192, d.figureWidth);
   if (j.contains("panels") && j["panels"].is_object()) s.panels = j["panels"];
   // Paths only (a path is at most 4096 bytes); anything else in the list is dropped.
   if (auto it = j.find("recent_configs"); it != j.end() && it->is_array()) {
@@ -119,6 +122,9 @@ bool saveSettings(const std::string& path, const Settings& s, std::string* error
   j["font_scale"] = s.fontScale;
   j["inline_help"] = s.inlineHelp;
   j["start_here_dismissed"] = s.startHereDismissed;
+  j["light_theme"] = s.lightTheme;
+  j["export_folder"] = s.exportFolder;
+  j["figure_width"] = s.figureWidth;
   j["panels"] = s.panels;
   j["recent_configs"] = s.recentConfigs;
   try {

@@ -35,6 +35,9 @@ struct Settings {
   float fontScale = 1.0f;              // on top of the monitor's content scale, 0.5..3
   bool startHereDismissed = false;     // "Start here" was closed once: never shown at start again
   bool inlineHelp = true;              // View > Control help on screen (ui_common.hpp HelpMarker)
+  bool lightTheme = false;             // View > Light theme: dark text on white, for projectors and print
+  std::string exportFolder;            // where File > Export figure last wrote ("" = the working folder)
+  int figureWidth = 1600;              // the width last chosen for an exported figure, pixels
   std::vector<std::string> recentConfigs;  // File > Open model config: the last kRecentConfigs opened, newest first
   nlohmann::json panels = nlohmann::json::object();   // per panel: its own saved parameters
 };

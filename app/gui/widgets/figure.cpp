@@ -1,4 +1,7 @@
 #include "app/gui/widgets/figure.hpp"
+#include "app/gui/widgets/theme.hpp"
+
+#include "app/gui/widgets/figure_export.hpp"
 
 #include <imgui.h>
 
@@ -31,7 +34,7 @@ const ImU32 kHighlight = IM_COL32(255, 214, 64, 255);
 const ImU32 kSeries[] = {IM_COL32(90, 170, 255, 255), IM_COL32(255, 140, 80, 255), IM_COL32(120, 220, 130, 255),
                          IM_COL32(170, 170, 180, 200)};
 
-ImU32 seriesColour(int i) { return kSeries[std::clamp(i, 0, 3)]; }
+ImU32 seriesColour(int i) { return themed(kSeries[std::clamp(i, 0, 3)]); }
 
 // formatFixed, without the sign of a value that rounds to zero ("-0.000").
 std::string num(double v, int decimals) {
@@ -86,14 +89,14 @@ void drawGridLabels(ImDrawList* dl, const CellGrid& g, ImVec2 at, const GridLayo
   for (int c = 0; c < g.grid.cols; ++c) {
     if (c % labelEvery != 0 && c != g.highlightCol) continue;
     const std::string l = c < static_cast<int>(g.colLabels.size()) ? g.colLabels[static_cast<std::size_t>(c)] : std::to_string(c);
-    centredText(dl, ImVec2(left + cw * (fl(c) + 0.5f), top - line * 0.6f), withAlpha(c == g.highlightCol ? kHighlight : kDim, alpha), l);
+    centredText(dl, ImVec2(left + cw * (fl(c) + 0.5f), top - line * 0.6f), withAlpha(c == g.highlightCol ? themed(kHighlight) : themed(kDim), alpha), l);
   }
   const int rowEvery = std::max(1, static_cast<int>(std::ceil(line / cell)));
   for (int r = 0; r < g.grid.rows; ++r) {
     if (r % rowEvery != 0 && r != g.highlightRow) continue;
     const std::string l = r < static_cast<int>(g.rowLabels.size()) ? g.rowLabels[static_cast<std::size_t>(r)] : std::to_string(r);
     const ImVec2 sz = ImGui::CalcTextSize(l.c_str());
-    dl->AddText(ImVec2(left - sz.x - 6.0f, top + cell * (fl(r) + 0.5f) - sz.y * 0.5f), withAlpha(r == g.highlightRow ? kHighlight : kDim, alpha), l.c_str());
+    dl->AddText(ImVec2(left - sz.x - 6.0f, top + cell * (fl(r) + 0.5f) - sz.y * 0.5f), withAlpha(r == g.highlightRow ? themed(kHighlight) : themed(kDim), alpha), l.c_str());
   }
 }
 
@@ -108,14 +111,14 @@ void drawGridCells(ImDrawList* dl, const CellGrid& g, const GridLayout& L, const
       const ImVec2 a(left + cw * fl(c), top + cell * fl(r)), b(left + cw * fl(c + 1), top + cell * fl(r + 1));
       const bool missing = g.noDataRowsFrom >= 0 && r >= g.noDataRowsFrom;
       if (missing || std::isnan(v)) {
-        dl->AddRectFilled(a, b, withAlpha(IM_COL32(40, 42, 50, 255), alpha));
+        dl->AddRectFilled(a, b, withAlpha(themed(IM_COL32(40, 42, 50, 255)), alpha));
         for (float x = a.x - (b.y - a.y); x < b.x; x += 7.0f)
           dl->AddLine(ImVec2(std::max(x, a.x), a.y + std::max(0.0f, a.x - x)), ImVec2(std::min(x + (b.y - a.y), b.x), b.y - std::max(0.0f, x + (b.y - a.y) - b.x)),
-                      withAlpha(IM_COL32(90, 90, 100, 255), alpha));
+                      withAlpha(themed(IM_COL32(90, 90, 100, 255)), alpha));
         continue;
       }
       if (std::isinf(v)) {
-        dl->AddRectFilled(a, b, withAlpha(IM_COL32(30, 30, 34, 255), alpha));
+        dl->AddRectFilled(a, b, withAlpha(themed(IM_COL32(30, 30, 34, 255)), alpha));
         if (printValues) centredText(dl, ImVec2((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f), withAlpha(kDim, alpha), "masked");
         continue;
       }
@@ -123,7 +126,7 @@ void drawGridCells(ImDrawList* dl, const CellGrid& g, const GridLayout& L, const
       dl->AddRectFilled(a, b, withAlpha(IM_COL32(col.r, col.g, col.b, 255), alpha));
       if (printValues) {
         const float lum = 0.299f * col.r + 0.587f * col.g + 0.114f * col.b;
-        centredText(dl, ImVec2((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f), withAlpha(lum > 140 ? IM_COL32(15, 15, 20, 255) : IM_COL32(245, 245, 250, 255), alpha),
+        centredText(dl, ImVec2((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f), withAlpha(lum > 140 ? themed(IM_COL32(15, 15, 20, 255)) : themed(IM_COL32(245, 245, 250, 255)), alpha),
                     num(v, g.decimals));
       }
       if (ImGui::IsWindowHovered() && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y) {
@@ -144,8 +147,8 @@ void drawGridMarks(ImDrawList* dl, const CellGrid& g, const GridLayout& L, float
     const std::string t = g.noDataLabel + " (rows " + std::to_string(g.noDataRowsFrom) + "..." + std::to_string(g.grid.rows - 1) + ")";
     const ImVec2 sz = ImGui::CalcTextSize(t.c_str());
     const ImVec2 c((left + left + cw * fl(g.grid.cols)) * 0.5f, (y0 + y1) * 0.5f);
-    dl->AddRectFilled(ImVec2(c.x - sz.x * 0.5f - 4, c.y - sz.y * 0.5f - 2), ImVec2(c.x + sz.x * 0.5f + 4, c.y + sz.y * 0.5f + 2), withAlpha(IM_COL32(20, 20, 24, 230), alpha));
-    centredText(dl, c, withAlpha(IM_COL32(255, 120, 110, 255), alpha), t);
+    dl->AddRectFilled(ImVec2(c.x - sz.x * 0.5f - 4, c.y - sz.y * 0.5f - 2), ImVec2(c.x + sz.x * 0.5f + 4, c.y + sz.y * 0.5f + 2), withAlpha(themed(IM_COL32(20, 20, 24, 230)), alpha));
+    centredText(dl, c, withAlpha(themed(IM_COL32(255, 120, 110, 255)), alpha), t);
   }
   // The place the text talks about.
   if (g.highlightRow >= 0 && g.highlightRow < g.grid.rows) {
@@ -202,10 +205,10 @@ void drawDials(const std::vector<Dial>& dials, ImVec2 at, float w, float h, floa
   for (int i = 0; i < n; ++i) {
     const Dial& d = dials[static_cast<std::size_t>(i)];
     const ImVec2 c(at.x + cellW * (fl(i % perRow) + 0.5f), at.y + cellH * fl(i / perRow) + radius + 6.0f);
-    dl->AddCircleFilled(c, radius, withAlpha(IM_COL32(32, 36, 46, 255), alpha), 48);
+    dl->AddCircleFilled(c, radius, withAlpha(themed(IM_COL32(32, 36, 46, 255)), alpha), 48);
     dl->AddCircle(c, radius, withAlpha(kAxis, alpha), 48, 1.5f);
-    dl->AddLine(ImVec2(c.x - radius, c.y), ImVec2(c.x + radius, c.y), withAlpha(IM_COL32(70, 74, 86, 255), alpha));
-    dl->AddLine(ImVec2(c.x, c.y - radius), ImVec2(c.x, c.y + radius), withAlpha(IM_COL32(70, 74, 86, 255), alpha));
+    dl->AddLine(ImVec2(c.x - radius, c.y), ImVec2(c.x + radius, c.y), withAlpha(themed(IM_COL32(70, 74, 86, 255)), alpha));
+    dl->AddLine(ImVec2(c.x, c.y - radius), ImVec2(c.x, c.y + radius), withAlpha(themed(IM_COL32(70, 74, 86, 255)), alpha));
     for (const ClockHand& hand : d.hands) {
       const ImVec2 tip(c.x + static_cast<float>(std::cos(hand.angle)) * radius * static_cast<float>(hand.length),
                        c.y - static_cast<float>(std::sin(hand.angle)) * radius * static_cast<float>(hand.length));
@@ -235,7 +238,7 @@ void drawPlane(const Plane& p, ImVec2 at, float w, float h, float alpha) {
   const ImVec2 o(at.x + side * 0.5f, at.y + h * 0.5f);
   dl->AddLine(ImVec2(o.x - side * 0.48f, o.y), ImVec2(o.x + side * 0.48f, o.y), withAlpha(kAxis, alpha));
   dl->AddLine(ImVec2(o.x, o.y - side * 0.48f), ImVec2(o.x, o.y + side * 0.48f), withAlpha(kAxis, alpha));
-  dl->AddCircle(o, scale, withAlpha(IM_COL32(70, 74, 86, 255), alpha), 64, 1.0f);
+  dl->AddCircle(o, scale, withAlpha(themed(IM_COL32(70, 74, 86, 255)), alpha), 64, 1.0f);
   auto toScreen = [&](double x, double y) { return ImVec2(o.x + static_cast<float>(x) * scale, o.y - static_cast<float>(y) * scale); };
   if (p.arcFrom >= 0 && p.arcTo >= 0 && p.arcFrom < static_cast<int>(p.arrows.size()) && p.arcTo < static_cast<int>(p.arrows.size())) {
     const Arrow& a = p.arrows[static_cast<std::size_t>(p.arcFrom)];
@@ -253,11 +256,11 @@ void drawPlane(const Plane& p, ImVec2 at, float w, float h, float alpha) {
     const ImVec2 lp(o.x + static_cast<float>(std::cos(mid)) * (r + 14.0f), o.y - static_cast<float>(std::sin(mid)) * (r + 14.0f));
     const ImVec2 sz = ImGui::CalcTextSize(p.arcLabel.c_str());
     ImVec2 tp(lp.x - sz.x * 0.5f, lp.y - sz.y * 0.5f);
-    dl->AddRectFilled(ImVec2(tp.x - 3, tp.y - 1), ImVec2(tp.x + sz.x + 3, tp.y + sz.y + 1), withAlpha(IM_COL32(20, 22, 28, 220), alpha));
+    dl->AddRectFilled(ImVec2(tp.x - 3, tp.y - 1), ImVec2(tp.x + sz.x + 3, tp.y + sz.y + 1), withAlpha(themed(IM_COL32(20, 22, 28, 220)), alpha));
     dl->AddText(tp, withAlpha(kHighlight, alpha), p.arcLabel.c_str());
   }
   for (const Arrow& a : p.arrows) {
-    const ImU32 col = withAlpha(a.colour == 3 ? IM_COL32(140, 140, 150, 160) : seriesColour(a.colour), alpha);
+    const ImU32 col = withAlpha(a.colour == 3 ? themed(IM_COL32(140, 140, 150, 160)) : seriesColour(a.colour), alpha);
     const ImVec2 tip = toScreen(a.x, a.y);
     dl->AddLine(o, tip, col, a.colour == 3 ? 1.5f : 3.0f);
     const double ang = std::atan2(a.y, a.x);
@@ -269,7 +272,7 @@ void drawPlane(const Plane& p, ImVec2 at, float w, float h, float alpha) {
   // Legend beside the plane, outside the data.
   float y = at.y + 8.0f;
   for (const Arrow& a : p.arrows) {
-    const ImU32 col = withAlpha(a.colour == 3 ? IM_COL32(140, 140, 150, 200) : seriesColour(a.colour), alpha);
+    const ImU32 col = withAlpha(a.colour == 3 ? themed(IM_COL32(140, 140, 150, 200)) : seriesColour(a.colour), alpha);
     const float lx = at.x + side + 12.0f;
     dl->AddLine(ImVec2(lx, y + 8), ImVec2(lx + 22, y + 8), col, 3.0f);
     char b[256];
@@ -305,7 +308,7 @@ void drawBars(const Bars& b, ImVec2 at, float w, float h, float alpha) {
     const double v = b.values[static_cast<std::size_t>(i)];
     const float x0 = left + bw * fl(i) + std::min(4.0f, bw * 0.15f), x1 = left + bw * fl(i + 1) - std::min(4.0f, bw * 0.15f);
     const float y0 = std::min(yOf(v), yOf(0)), y1 = std::max(yOf(v), yOf(0));
-    dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, std::max(y1, y0 + 1.0f)), withAlpha(i == b.highlight ? kHighlight : seriesColour(i % 2 == 0 ? 0 : 0), alpha));
+    dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, std::max(y1, y0 + 1.0f)), withAlpha(i == b.highlight ? themed(kHighlight) : seriesColour(i % 2 == 0 ? 0 : 0), alpha));
     if (n <= 8) {
       // The value inside the bar's far end (outside when the bar is too short to hold it).
       const bool inside = y1 - y0 > line * 1.6f;
@@ -345,7 +348,7 @@ void drawTable(const TextTable& t, float w, float h) {
     ImGui::TableHeadersRow();
     for (std::size_t r = 0; r < t.rows.size(); ++r) {
       ImGui::TableNextRow();
-      if (static_cast<int>(r) == t.highlightRow) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(90, 80, 20, 140));
+      if (static_cast<int>(r) == t.highlightRow) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, themed(IM_COL32(90, 80, 20, 140)));
       for (int c = 0; c < cols && c < static_cast<int>(t.rows[r].size()); ++c) {
         ImGui::TableSetColumnIndex(c);
         ImGui::TextWrapped("%s", t.rows[r][static_cast<std::size_t>(c)].c_str());
@@ -404,7 +407,7 @@ void drawLines(const Lines& l, ImVec2 at, float w, float h, float alpha) {
   for (int k = 0; k <= 4; ++k) {
     const double yv = y0 + (y1 - y0) * k / 4.0;
     const float y = bottom - (bottom - top) * fl(k) / 4.0f;
-    dl->AddLine(ImVec2(left, y), ImVec2(right, y), withAlpha(IM_COL32(50, 54, 64, 255), alpha));
+    dl->AddLine(ImVec2(left, y), ImVec2(right, y), withAlpha(themed(IM_COL32(50, 54, 64, 255)), alpha));
     const std::string t = yLabel(yv);
     dl->AddText(ImVec2(left - ImGui::CalcTextSize(t.c_str()).x - 6, y - line * 0.5f), withAlpha(kDim, alpha), t.c_str());
   }
@@ -449,7 +452,9 @@ void drawLines(const Lines& l, ImVec2 at, float w, float h, float alpha) {
 
 }  // namespace
 
-void drawLearnFigure(const Figure& f, float width, float height, float alpha) {
+namespace {
+
+void drawLearnFigureAt(const Figure& f, float width, float height, float alpha) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::PushClipRect(origin, ImVec2(origin.x + width, origin.y + height), true);
   // Parts stacked top to bottom; a table takes what it needs, the rest share the height.
@@ -491,6 +496,14 @@ void drawLearnFigure(const Figure& f, float width, float height, float alpha) {
   ImGui::PopClipRect();
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(width, height));
+}
+
+}  // namespace
+
+void drawLearnFigure(const Figure& f, const FigureText& text, float width, float height, float alpha) {
+  drawFigure("learn-figure", text, ImVec2(width, height), [&](ImVec2 size) {
+    drawLearnFigureAt(f, size.x, size.y, figureExportPass() ? 1.0f : alpha);
+  });
 }
 
 }  // namespace posviz::app

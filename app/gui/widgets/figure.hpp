@@ -5,12 +5,14 @@
 // computed here: every value comes from the figure.
 #pragma once
 
+#include "app/gui/widgets/figure_export.hpp"
 #include "core/lessons/learn.hpp"
 
 namespace posviz::app {
 
 // Draws f in a region of `width` x `height` pixels at the cursor. `alpha` (0..1) fades the
 // figure in after a step change.
-void drawLearnFigure(const learn::Figure& f, float width, float height, float alpha = 1.0f);
+// `text` names it for File > Export figure and present mode (figure_export.hpp).
+void drawLearnFigure(const learn::Figure& f, const FigureText& text, float width, float height, float alpha = 1.0f);
 
 }  // namespace posviz::app

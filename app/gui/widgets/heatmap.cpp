@@ -5,6 +5,9 @@
 // [SECTION] Axes and colorbar
 // [SECTION] drawHeatmap (layout, zoom, window, image, axes, hover)
 #include "app/gui/widgets/heatmap.hpp"
+#include "app/gui/widgets/theme.hpp"
+
+#include "app/gui/widgets/figure_export.hpp"
 
 #include <epoxy/gl.h>
 #include <imgui.h>
@@ -427,16 +430,16 @@ void drawNoDataRows(const HeatmapState& state, const HeatmapSpec& spec, const He
   if (y0 >= p1.y) return;
   ImDrawList* dl = f.dl;
   dl->PushClipRect(ImVec2(p0.x, y0), p1, true);
-  dl->AddRectFilled(ImVec2(p0.x, y0), p1, IM_COL32(70, 70, 70, 255));
+  dl->AddRectFilled(ImVec2(p0.x, y0), p1, themed(IM_COL32(70, 70, 70, 255)));
   const float step = f.fh * 0.8f;
   for (float x = p0.x - (p1.y - y0); x < p1.x; x += step)
-    dl->AddLine(ImVec2(x, p1.y), ImVec2(x + (p1.y - y0), y0), IM_COL32(120, 120, 120, 255), 1.0f);
-  dl->AddLine(ImVec2(p0.x, y0), ImVec2(p1.x, y0), IM_COL32(255, 196, 80, 255), 2.0f);
+    dl->AddLine(ImVec2(x, p1.y), ImVec2(x + (p1.y - y0), y0), themed(IM_COL32(120, 120, 120, 255)), 1.0f);
+  dl->AddLine(ImVec2(p0.x, y0), ImVec2(p1.x, y0), themed(IM_COL32(255, 196, 80, 255)), 2.0f);
   if (!spec.noDataLabel.empty() && p1.y - y0 > f.fh * 1.5f) {
     const ImVec2 ts = ImGui::CalcTextSize(spec.noDataLabel.c_str());
     const ImVec2 tp(p0.x + (f.pw - ts.x) * 0.5f, y0 + std::min((p1.y - y0 - ts.y) * 0.5f, f.fh * 3.0f));
-    dl->AddRectFilled(ImVec2(tp.x - 6, tp.y - 3), ImVec2(tp.x + ts.x + 6, tp.y + ts.y + 3), IM_COL32(30, 30, 30, 230), 4.0f);
-    dl->AddText(tp, IM_COL32(255, 210, 120, 255), spec.noDataLabel.c_str());
+    dl->AddRectFilled(ImVec2(tp.x - 6, tp.y - 3), ImVec2(tp.x + ts.x + 6, tp.y + ts.y + 3), themed(IM_COL32(30, 30, 30, 230)), 4.0f);
+    dl->AddText(tp, themed(IM_COL32(255, 210, 120, 255)), spec.noDataLabel.c_str());
   }
   dl->PopClipRect();
 }
@@ -449,7 +452,7 @@ void drawHighlightAndBorder(const HeatmapState& state, const HeatmapFrame& f) {
     const ImVec2 b(f.toX(state, static_cast<double>(state.highlightCol + 1)),
                    f.toY(state, static_cast<double>(state.highlightRow + 1)));
     f.dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(std::max(b.x, a.x + 3) + 1, std::max(b.y, a.y + 3) + 1),
-                  IM_COL32(255, 255, 255, 255), 0.0f, 0, 2.0f);
+                  themed(IM_COL32(255, 255, 255, 255)), 0.0f, 0, 2.0f);
     f.dl->PopClipRect();
   }
   f.dl->AddRect(ImVec2(f.p0.x - 1, f.p0.y - 1), ImVec2(f.p1.x + 1, f.p1.y + 1), ImGui::GetColorU32(ImGuiCol_Border));
@@ -495,7 +498,7 @@ void drawCellValues(const HeatmapState& state, const HeatmapSpec& spec, const He
     const bool light = 0.299 * col.r + 0.587 * col.g + 0.114 * col.b > 140.0;
     const float cx = (f.toX(state, static_cast<double>(l.c)) + f.toX(state, static_cast<double>(l.c + 1))) * 0.5f;
     const float cy = (f.toY(state, static_cast<double>(l.r)) + f.toY(state, static_cast<double>(l.r + 1))) * 0.5f;
-    f.dl->AddText(ImVec2(cx - ts.x * 0.5f, cy - ts.y * 0.5f), light ? IM_COL32(15, 15, 20, 255) : IM_COL32(245, 245, 250, 255), l.text.c_str());
+    f.dl->AddText(ImVec2(cx - ts.x * 0.5f, cy - ts.y * 0.5f), light ? themed(IM_COL32(15, 15, 20, 255)) : themed(IM_COL32(245, 245, 250, 255)), l.text.c_str());
   }
   f.dl->PopClipRect();
 }
@@ -584,8 +587,9 @@ void drawTitlesAndHint(const HeatmapState& state, const HeatmapSpec& spec, const
   const ImVec2 rts = t.rowSize;
   const bool zoomed = state.viewRows < static_cast<double>(f.R) || state.viewCols < static_cast<double>(f.C);
   const std::string info = averagedCellsNote(want);
-  const std::string hints[] = {info + (info.empty() ? "" : "   ") + (zoomed ? "double-click: reset zoom" : "wheel: zoom, drag: pan"),
-                               info, zoomed ? "double-click: reset" : ""};
+  const bool file = figureExportPass();   // a file says what a pixel is, not how to zoom
+  const std::string hints[] = {file ? info : info + (info.empty() ? "" : "   ") + (zoomed ? "double-click: reset zoom" : "wheel: zoom, drag: pan"),
+                               info, zoomed && !file ? "double-click: reset" : ""};
   for (const std::string& hint : hints) {
     if (hint.empty()) continue;
     const ImVec2 hs = ImGui::CalcTextSize(hint.c_str());
@@ -605,7 +609,7 @@ void hoverValueLines(const HeatmapSpec& spec, long long r, long long c, float fh
     haveExact = true;
   }
   if (noData || (haveExact && !std::isfinite(exact))) {
-    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 196, 80, 255));
+    ImGui::PushStyleColor(ImGuiCol_Text, themed(IM_COL32(255, 196, 80, 255)));
     ImGui::TextUnformatted(noData ? "no data" : (std::isnan(exact) ? "masked (nan)" : (exact < 0 ? "masked (-inf)" : "masked (+inf)")));
     ImGui::PopStyleColor();
     if (!spec.maskedReason.empty()) ImGui::TextUnformatted(spec.maskedReason.c_str());
@@ -663,15 +667,13 @@ void drawHover(HeatmapState& state, const HeatmapSpec& spec, const HeatmapImage&
 
 }  // namespace
 
-bool drawHeatmap(const char* id, HeatmapState& state, const HeatmapSpec& spec, const HeatmapImage& image, float width,
-                 float height) {
+namespace {
+
+bool drawHeatmapAt(const char* id, HeatmapState& state, const HeatmapSpec& spec, const HeatmapImage& image, float w, float h) {
   ImGui::PushID(id);
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float w = width > 0.0f ? width : std::max(avail.x, 50.0f);
-  const float h = height > 0.0f ? height : std::max(avail.y, 50.0f);
   const HeatmapFrame f = layoutFrame(state, spec, w, h);
   ImGui::InvisibleButton("##heatmap", ImVec2(w, h));
-  const bool hovered = ImGui::IsItemHovered();
+  const bool hovered = ImGui::IsItemHovered() && !figureExportPass();
   if (f.R <= 0 || f.C <= 0) {
     f.dl->AddRect(f.p0, f.p1, f.dimCol);
     f.dl->AddText(ImVec2(f.p0.x + 8, f.p0.y + 8), f.dimCol, "no data");
@@ -707,6 +709,34 @@ bool drawHeatmap(const char* id, HeatmapState& state, const HeatmapSpec& spec, c
   }
 
   ImGui::PopID();
+  return changed;
+}
+
+// What a heatmap shows, when its spec gives no title: "PE by position and dimension".
+std::string heatmapTitle(const HeatmapSpec& spec) {
+  if (!spec.title.empty()) return spec.title;
+  const std::string what = spec.valueName.empty() ? "values" : spec.valueName;
+  if (spec.rowAxis.title.empty() || spec.colAxis.title.empty()) return what;
+  return what + " by " + spec.rowAxis.title + " and " + spec.colAxis.title;
+}
+
+}  // namespace
+
+bool drawHeatmap(const char* id, HeatmapState& state, const HeatmapSpec& spec, const HeatmapImage& image, float width,
+                 float height) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float w = width > 0.0f ? width : std::max(avail.x, 50.0f);
+  const float h = height > 0.0f ? height : std::max(avail.y, 50.0f);
+  bool changed = false;
+  drawFigure(id, {heatmapTitle(spec), ""}, ImVec2(w, h), [&](ImVec2 size) {
+    if (!figureExportPass()) {
+      changed = drawHeatmapAt(id, state, spec, image, size.x, size.y);
+      return;
+    }
+    HeatmapState copy = state;   // a file's picture changes neither the view nor what is computed
+    drawHeatmapAt(id, copy, spec, image, size.x, size.y);
+    if (copy.texture != state.texture) releaseAfterExport(copy.texture);
+  });
   return changed;
 }
 

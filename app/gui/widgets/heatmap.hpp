@@ -52,6 +52,8 @@ struct HeatmapImage {
 };
 
 struct HeatmapSpec {
+  std::string title;                             // what the figure shows, for File > Export figure and present
+                                                 // mode; empty: "<valueName> by <row title> and <col title>"
   long long logicalRows = 0;
   long long logicalCols = 0;
   HeatmapAxis rowAxis;

@@ -3,6 +3,9 @@
 // [SECTION] Ticks
 // [SECTION] drawPlot (ranges, frame, grid, data, legend, hover)
 #include "app/gui/widgets/plot.hpp"
+#include "app/gui/widgets/theme.hpp"
+
+#include "app/gui/widgets/figure_export.hpp"
 
 #include <imgui.h>
 
@@ -30,7 +33,7 @@ constexpr ImU32 kPalette[] = {IM_COL32(86, 180, 233, 255),  IM_COL32(230, 159, 0
 
 unsigned int plotColor(int i) {
   const int n = static_cast<int>(sizeof kPalette / sizeof kPalette[0]);
-  return kPalette[((i % n) + n) % n];
+  return themed(kPalette[((i % n) + n) % n]);
 }
 
 // -----------------------------------------------------------------------------------------------
@@ -347,7 +350,7 @@ std::string fittedText(const std::string& text, float width) {
 // Background, title and the shaded x-bands.
 void drawBackground(const PlotSpec& spec, const PlotFrame& f) {
   ImDrawList* dl = f.dl;
-  dl->AddRectFilled(f.p0, f.p1, IM_COL32(20, 22, 26, 255));
+  dl->AddRectFilled(f.p0, f.p1, themed(IM_COL32(20, 22, 26, 255)));
   if (!spec.title.empty()) {
     // Centred over the data, left of the note's room; a title wider than that is cut, with "...".
     const float room = std::max(0.0f, f.w - noteRoom(spec));
@@ -359,9 +362,9 @@ void drawBackground(const PlotSpec& spec, const PlotFrame& f) {
   dl->PushClipRect(f.p0, f.p1, true);
   for (const PlotBand& b : spec.bands) {
     const float x0 = f.sx(f.ax.usable(b.x0) ? b.x0 : f.ax.lo), x1 = f.sx(f.ax.usable(b.x1) ? b.x1 : f.ax.hi);
-    dl->AddRectFilled(ImVec2(std::min(x0, x1), f.p0.y), ImVec2(std::max(x0, x1), f.p1.y), b.color ? b.color : IM_COL32(255, 255, 255, 20));
+    dl->AddRectFilled(ImVec2(std::min(x0, x1), f.p0.y), ImVec2(std::max(x0, x1), f.p1.y), b.color ? b.color : themed(IM_COL32(255, 255, 255, 20)));
     if (!b.label.empty()) {
-      dl->AddText(ImVec2(std::min(x0, x1) + 3, f.p1.y - f.fh * 1.2f), IM_COL32(230, 230, 230, 170), b.label.c_str());
+      dl->AddText(ImVec2(std::min(x0, x1) + 3, f.p1.y - f.fh * 1.2f), themed(IM_COL32(230, 230, 230, 170)), b.label.c_str());
     }
   }
   dl->PopClipRect();
@@ -386,7 +389,7 @@ void underlineDotted(ImDrawList* dl, ImVec2 pos, ImVec2 size, ImU32 col) {
 // Grid lines, tick labels and the x title.
 void drawGridAndTicks(const PlotSpec& spec, const PlotFrame& f) {
   ImDrawList* dl = f.dl;
-  const ImU32 gridCol = IM_COL32(255, 255, 255, 28);
+  const ImU32 gridCol = themed(IM_COL32(255, 255, 255, 28));
   const ImVec2 p0 = f.p0, p1 = f.p1;
   for (double v : f.yTicks) {
     const float y = f.sy(v);
@@ -682,14 +685,14 @@ void drawData(const PlotSpec& spec, const PlotFrame& f) {
   for (const PlotMarker& m : spec.markers) {
     if (!f.ax.usable(m.x)) continue;
     const float x = f.sx(m.x);
-    const ImU32 col = m.color ? m.color : IM_COL32(255, 255, 255, 200);
+    const ImU32 col = m.color ? m.color : themed(IM_COL32(255, 255, 255, 200));
     for (float y = f.p0.y; y < f.p1.y; y += 8) dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 5, f.p1.y)), col, 1.5f);
     if (!m.label.empty()) {
       // Near the bottom (the legend and y title live at the top), on a dark patch.
       const ImVec2 ts = ImGui::CalcTextSize(m.label.c_str());
       const float lx = x + 4 + ts.x > f.p1.x ? x - 4 - ts.x : x + 4;
       const ImVec2 tp(lx, f.p1.y - f.fh * 2.6f);
-      dl->AddRectFilled(ImVec2(tp.x - 2, tp.y - 1), ImVec2(tp.x + ts.x + 2, tp.y + ts.y + 1), IM_COL32(15, 15, 18, 190), 2.0f);
+      dl->AddRectFilled(ImVec2(tp.x - 2, tp.y - 1), ImVec2(tp.x + ts.x + 2, tp.y + ts.y + 1), themed(IM_COL32(15, 15, 18, 190)), 2.0f);
       dl->AddText(tp, col, m.label.c_str());
     }
   }
@@ -707,7 +710,7 @@ void drawTitleAndLegend(const PlotSpec& spec, const PlotFrame& f) {
     const ImVec2 ts = ImGui::CalcTextSize(spec.yTitle.c_str());
     const ImVec2 tp = yTitlePos(spec, f);
     if (!spec.legendOutside && !spec.legendAbove) {
-      dl->AddRectFilled(ImVec2(tp.x - 4, tp.y - 2), ImVec2(tp.x + ts.x + 4, tp.y + ts.y + 2), IM_COL32(15, 15, 18, 190), 3.0f);
+      dl->AddRectFilled(ImVec2(tp.x - 4, tp.y - 2), ImVec2(tp.x + ts.x + 4, tp.y + ts.y + 2), themed(IM_COL32(15, 15, 18, 190)), 3.0f);
       titleRight = p0.x + ts.x + 16;
     }
     dl->AddText(tp, f.textCol, spec.yTitle.c_str());
@@ -742,7 +745,7 @@ void drawTitleAndLegend(const PlotSpec& spec, const PlotFrame& f) {
   if (count == 0 || (!spec.legendOutside && boxW >= f.pw * 0.9f)) return;   // no room: the hover readout names every series
   const float boxLeft = spec.legendOutside ? p1.x + 8 : p1.x - boxW - 6;
   const ImVec2 b0(boxLeft, spec.legendOutside ? p0.y : p0.y + 6 + (boxLeft < titleRight ? fh * 1.5f : 0.0f));
-  dl->AddRectFilled(b0, ImVec2(boxLeft + boxW, b0.y + static_cast<float>(count) * fh * 1.2f + 6), IM_COL32(15, 15, 18, 210), 3.0f);
+  dl->AddRectFilled(b0, ImVec2(boxLeft + boxW, b0.y + static_cast<float>(count) * fh * 1.2f + 6), themed(IM_COL32(15, 15, 18, 210)), 3.0f);
   int row = 0;
   for (std::size_t si = 0; si < spec.series.size(); ++si) {
     const PlotSeries& s = spec.series[si];
@@ -763,7 +766,7 @@ PlotHover drawHover(const PlotSpec& spec, const PlotFrame& f, bool hovered) {
   if (!hovered || mouse.x < f.p0.x || mouse.x > f.p1.x || mouse.y < f.p0.y || mouse.y > f.p1.y) return hover;
   hover.active = true;
   hover.x = f.ax.fromT((mouse.x - f.p0.x) / f.pw);
-  f.dl->AddLine(ImVec2(mouse.x, f.p0.y), ImVec2(mouse.x, f.p1.y), IM_COL32(255, 255, 255, 90));
+  f.dl->AddLine(ImVec2(mouse.x, f.p0.y), ImVec2(mouse.x, f.p1.y), themed(IM_COL32(255, 255, 255, 90)));
   ImGui::BeginTooltip();
   // With xReadout the header is its text alone (it names the x, e.g. "distances 16-31"), and a
   // point at that x is read out by its y alone.
@@ -845,13 +848,13 @@ std::uint64_t pictureKey(const PlotSpec& spec, float w, float h) {
 
 }  // namespace
 
-PlotHover drawPlot(const char* id, const PlotSpec& spec, float width, float height) {
+namespace {
+
+PlotHover drawPlotAt(const char* id, const PlotSpec& spec, float w, float h) {
   ImGui::PushID(id);
-  const float w = width > 0 ? width : std::max(ImGui::GetContentRegionAvail().x, 60.0f);
-  const float h = height > 0 ? height : 260.0f * ImGui::GetFontSize() / 15.0f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##plot", ImVec2(w, h));
-  const bool hovered = ImGui::IsItemHovered();
+  const bool hovered = ImGui::IsItemHovered() && !figureExportPass();
   const PlotFrame f = layoutPlot(spec, origin, w, h);
   drawRetained("##picture", origin, ImVec2(w, h), pictureKey(spec, w, h), [&](ImDrawList* dl) {
     PlotFrame into = f;
@@ -869,6 +872,17 @@ PlotHover drawPlot(const char* id, const PlotSpec& spec, float width, float heig
   const bool onTitle = hovered && axisTitleTooltip(spec, f);
   const PlotHover hover = drawHover(spec, f, hovered && !onTitle);
   ImGui::PopID();
+  return hover;
+}
+
+}  // namespace
+
+PlotHover drawPlot(const char* id, const PlotSpec& spec, float width, float height) {
+  const float w = width > 0 ? width : std::max(ImGui::GetContentRegionAvail().x, 60.0f);
+  const float h = height > 0 ? height : 260.0f * ImGui::GetFontSize() / 15.0f;
+  PlotHover hover;
+  drawFigure(id, {spec.title.empty() ? std::string(id) : spec.title, ""}, ImVec2(w, h),
+             [&](ImVec2 size) { hover = drawPlotAt(id, spec, size.x, size.y); });
   return hover;
 }
 

@@ -1,4 +1,5 @@
 #include "app/gui/widgets/regime_bands.hpp"
+#include "app/gui/widgets/theme.hpp"
 
 #include <imgui.h>
 
@@ -6,11 +7,11 @@ namespace posviz::app {
 
 unsigned int regimeColor(PairRegime r) {
   switch (r) {
-    case PairRegime::Kept: return IM_COL32(0, 158, 115, 48);          // green
-    case PairRegime::Blended: return IM_COL32(150, 150, 210, 46);     // lavender (no series uses it)
-    case PairRegime::Interpolated: return IM_COL32(213, 94, 0, 48);   // vermillion
+    case PairRegime::Kept: return themed(IM_COL32(0, 158, 115, 48));          // green
+    case PairRegime::Blended: return themed(IM_COL32(150, 150, 210, 46));     // lavender (no series uses it)
+    case PairRegime::Interpolated: return themed(IM_COL32(213, 94, 0, 48));   // vermillion
   }
-  return IM_COL32(128, 128, 128, 40);
+  return themed(IM_COL32(128, 128, 128, 40));
 }
 
 void addRegimeBands(PlotSpec& ps, const std::vector<PairRegime>& regime, double xScale) {

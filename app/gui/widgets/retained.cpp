@@ -6,6 +6,8 @@
 // window what drawing directly would have, to a rounding step per blended layer.
 #include "app/gui/widgets/retained.hpp"
 
+#include "app/gui/widgets/figure_export.hpp"
+
 #include <backends/imgui_impl_opengl3.h>
 #include <epoxy/gl.h>
 
@@ -219,6 +221,10 @@ RetainedKey& RetainedKey::add(const void* data, std::size_t bytes) {
 void drawRetained(const char* id, ImVec2 origin, ImVec2 size, std::uint64_t key,
                   const std::function<void(ImDrawList*)>& draw) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
+  if (figureExportPass()) {   // a figure drawn for a file, in a context of its own: nothing kept
+    draw(dl);
+    return;
+  }
   Cache& c = cache();
   startFrame(c);
   if (!c.enabled || size.x < 1.0f || size.y < 1.0f) {

@@ -1,4 +1,5 @@
 #include "app/gui/widgets/ui_common.hpp"
+#include "app/gui/widgets/theme.hpp"
 
 #include <imgui.h>
 
@@ -82,13 +83,13 @@ std::string formatGridSize(long long rows, long long cols) {
 }
 
 void ErrorText(const std::string& message) {
-  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 110, 100, 255));
+  ImGui::PushStyleColor(ImGuiCol_Text, themed(IM_COL32(255, 110, 100, 255)));
   ImGui::TextWrapped("%s", withoutCodeNames(message).c_str());
   ImGui::PopStyleColor();
 }
 
 void NoticeText(const std::string& message) {
-  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 196, 80, 255));
+  ImGui::PushStyleColor(ImGuiCol_Text, themed(IM_COL32(255, 196, 80, 255)));
   ImGui::TextWrapped("%s", withoutCodeNames(message).c_str());
   ImGui::PopStyleColor();
 }
@@ -201,6 +202,7 @@ bool inputTextString(const char* label, std::string& str, int flags) {
 HeatmapSpec attentionWeightSpec(const Grid& w, const std::vector<std::string>& rowsTok,
                                 const std::vector<std::string>& colsTok, const std::string& what) {
   HeatmapSpec spec;
+  spec.title = what;
   spec.logicalRows = w.rows;
   spec.logicalCols = w.cols;
   spec.rowAxis = {"query token i", 0.0, 1.0};
