@@ -2,6 +2,8 @@
 #include "app/cli/session.hpp"
 
 #include <array>
+#include <cmath>
+#include <functional>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -56,7 +58,29 @@ bool fromBase64url(const std::string& text, std::string& out) {
 }
 
 nlohmann::json documentOf(const Session& s, const nlohmann::json& panels) {
-  return {{"format", kFormat}, {"version", kSessionVersion}, {"panel", s.panel}, {"panels", panels}};
+  nlohmann::json j = {{"format", kFormat}, {"version", kSessionVersion}, {"panel", s.panel}, {"panels", panels}};
+  for (const auto& [key, v] : s.views) j["views"][key] = {v.row0, v.rows, v.col0, v.cols};
+  return j;
+}
+
+// "views": each a figure key of at most 64 characters -> [row0, rows, col0, cols], finite, the
+// first and third >= 0, the others > 0.
+std::map<std::string, FigureView> viewsOf(const nlohmann::json& j, const std::function<SessionError(const std::string&)>& bad) {
+  std::map<std::string, FigureView> out;
+  if (!j.is_object()) throw bad("\"views\" is not an object");
+  for (const auto& [key, value] : j.items()) {
+    const std::string name = "the view of figure " + displayText(key, 40);
+    if (key.empty() || key.size() > 64) throw bad("a figure key must be 1 to 64 characters");
+    if (!value.is_array() || value.size() != 4) throw bad(name + " is not [row0, rows, col0, cols]");
+    double v[4];
+    for (std::size_t i = 0; i < 4; ++i) {
+      if (!value[i].is_number() || !std::isfinite(value[i].get<double>())) throw bad(name + " holds a value that is not a finite number");
+      v[i] = value[i].get<double>();
+    }
+    if (v[0] < 0 || v[2] < 0 || v[1] <= 0 || v[3] <= 0) throw bad(name + " needs row0, col0 >= 0 and rows, cols > 0");
+    out[key] = FigureView{v[0], v[1], v[2], v[3]};
+  }
+  return out;
 }
 
 // JSON text read with a nesting limit (a hostile file must not exhaust the stack).
@@ -81,6 +105,7 @@ Session sessionOf(const nlohmann::json& j, const std::string& source) {
       if (!value.is_object()) throw bad("the parameters of tab " + displayText(name, 40) + " are not an object");
     s.panels = j["panels"];
   }
+  if (j.contains("views")) s.views = viewsOf(j["views"], bad);
   return s;
 }
 

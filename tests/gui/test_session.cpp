@@ -98,3 +98,43 @@ TEST_CASE("session: saved, changed, reopened: the window is the same, pixel for 
   CHECK(app->state().rope.params.base == 7000.0);
   CHECK(app->state().rope.numPositions == 64);
 }
+
+TEST_CASE("session: a zoomed figure reopens zoomed, pixel for pixel; the others unzoomed") {
+  const fs::path dir = scratch();
+  auto app = testing::makeTestShell(1024, 700);
+  if (!app) return;
+  app->selectPanel(findPanel("rope"));
+  moveRope(*app, 10000.0, 128);
+  shot(*app, dir / "start.png");
+  HeatmapState& score = app->state().rope.scoreHeatmap;
+  score.viewRow0 = 20;   // rows 20..51 and cols 8..39 of the 128 x 128 score grid
+  score.viewRows = 32;
+  score.viewCol0 = 8;
+  score.viewCols = 32;
+  const std::vector<unsigned char> zoomed = shot(*app, dir / "zoomed.png");
+
+  const posviz::cli::Session saved = app->captureSession();
+  REQUIRE(saved.views.size() == 1);
+  CHECK(saved.views.begin()->first.size() == 8);   // the figure's id in hex
+  CHECK(saved.views.begin()->second == posviz::cli::FigureView{20, 32, 8, 32});
+  posviz::cli::writeSessionFile((dir / "zoomed.posviz").string(), saved);
+  const std::string line = posviz::cli::sessionLine(saved, app->defaultPanelParams());
+
+  score.resetView();   // unzoomed: the picture changes
+  CHECK(shot(*app, dir / "unzoomed.png") != zoomed);
+  std::string error;
+  REQUIRE(app->openSessionFile((dir / "zoomed.posviz").string(), &error));
+  CHECK(shot(*app, dir / "reopened.png") == zoomed);
+  score.viewRow0 = 0;
+  score.viewRows = 64;
+  REQUIRE(app->openSessionText(line, &error));
+  CHECK(shot(*app, dir / "pasted.png") == zoomed);
+
+  // A session with no views opens every figure unzoomed.
+  posviz::cli::Session plain = saved;
+  plain.views.clear();
+  app->applySession(plain);
+  shot(*app, dir / "plain.png");
+  CHECK(app->state().rope.scoreHeatmap.viewRows == 128.0);
+  CHECK(app->captureSession().views.empty());
+}

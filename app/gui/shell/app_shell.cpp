@@ -1025,7 +1025,7 @@ void AppShell::drawExportPopup() {
 // -----------------------------------------------------------------------------------------------
 
 cli::Session AppShell::captureSession() const {
-  return cli::Session{panels()[static_cast<std::size_t>(state_.activePanel)].name, savedPanels(state_)};
+  return cli::Session{panels()[static_cast<std::size_t>(state_.activePanel)].name, savedPanels(state_), zoomedHeatmapViews()};
 }
 
 nlohmann::json AppShell::defaultPanelParams() const {
@@ -1033,6 +1033,7 @@ nlohmann::json AppShell::defaultPanelParams() const {
 }
 
 void AppShell::applySession(const cli::Session& s) {
+  restoreHeatmapViews(s.views);
   loadPanels(defaultPanelParams());
   loadPanels(s.panels);
   if (const int index = findPanel(s.panel); index >= 0) selectPanel(index);
@@ -1169,14 +1170,14 @@ void AppShell::drawStatusBar(float) {
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                                  ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetStyle().WindowPadding.x, ImGui::GetStyle().WindowPadding.y * 0.5f));
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(28, 30, 36, 255));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, themed(IM_COL32(28, 30, 36, 255)));
   ImGui::Begin("##status", nullptr, flags);
   const StatusInfo& st = ctx_.status;
   std::string backend = st.backend.empty() ? "CPU" : st.backend;
   ImGui::Text("Backend: %s", backend.c_str());
   if (!ctx_.gpuNotice.empty()) {
     ImGui::SameLine();
-    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 196, 80, 255));
+    ImGui::PushStyleColor(ImGuiCol_Text, themed(IM_COL32(255, 196, 80, 255)));
     ImGui::TextUnformatted("(GPU unavailable)");
     ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx_.gpuNotice.c_str());

@@ -265,8 +265,10 @@ void drawPresented(Registry& r, const FigureEntry& entry, const std::function<vo
   ImGui::PopStyleColor();
   if (r.presentFont != nullptr) ImGui::PushFont(r.presentFont);
   const float fh = ImGui::GetFontSize();
-  ImGui::TextUnformatted(entry.text.title.c_str());
-  ImGui::Spacing();
+  if (!entry.text.titleDrawn) {
+    ImGui::TextUnformatted(entry.text.title.c_str());
+    ImGui::Spacing();
+  }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   float captionH = 0.0f;
   if (!entry.text.caption.empty()) captionH = ImGui::CalcTextSize(entry.text.caption.c_str(), nullptr, false, avail.x).y + fh;

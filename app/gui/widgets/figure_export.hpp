@@ -31,6 +31,7 @@ namespace posviz::app {
 struct FigureText {
   std::string title;     // what the figure shows, in words ("Wavelength of each pair"); names it in menus
   std::string caption;   // optional: the sentence under it in a file or when presented
+  bool titleDrawn = false;   // the figure draws its title itself (present mode then adds none)
 };
 
 // Draws `draw` at the cursor in a region of `size` pixels as a figure named `id` (unique in the

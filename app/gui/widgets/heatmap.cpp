@@ -13,6 +13,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -712,6 +713,46 @@ bool drawHeatmapAt(const char* id, HeatmapState& state, const HeatmapSpec& spec,
   return changed;
 }
 
+struct SessionViews {
+  std::map<ImGuiID, cli::FigureView> zoomed;    // as last drawn
+  std::map<ImGuiID, cli::FigureView> restore;   // to take when next drawn
+  int generation = 0;                           // restoreHeatmapViews calls so far
+};
+
+SessionViews& sessionViews() {
+  static SessionViews v;
+  return v;
+}
+
+std::string figureKey(ImGuiID id) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%08x", static_cast<unsigned>(id));
+  return buf;
+}
+
+// Before drawing: a restored session's view; after: the view kept for the next session saved.
+void takeRestoredView(HeatmapState& state, ImGuiID key) {
+  SessionViews& v = sessionViews();
+  if (state.viewsRestored == v.generation) return;
+  state.viewsRestored = v.generation;
+  const auto it = v.restore.find(key);
+  if (it == v.restore.end()) {
+    state.resetView();
+    return;
+  }
+  state.viewRow0 = it->second.row0;
+  state.viewRows = it->second.rows;
+  state.viewCol0 = it->second.col0;
+  state.viewCols = it->second.cols;
+}
+
+void keepView(const HeatmapState& state, const HeatmapSpec& spec, ImGuiID key) {
+  const bool zoomed = state.viewRows > 0 && state.viewCols > 0 &&
+                      (state.viewRows < static_cast<double>(spec.logicalRows) || state.viewCols < static_cast<double>(spec.logicalCols));
+  if (zoomed) sessionViews().zoomed[key] = cli::FigureView{state.viewRow0, state.viewRows, state.viewCol0, state.viewCols};
+  else sessionViews().zoomed.erase(key);
+}
+
 // What a heatmap shows, when its spec gives no title: "PE by position and dimension".
 std::string heatmapTitle(const HeatmapSpec& spec) {
   if (!spec.title.empty()) return spec.title;
@@ -728,6 +769,10 @@ bool drawHeatmap(const char* id, HeatmapState& state, const HeatmapSpec& spec, c
   const float w = width > 0.0f ? width : std::max(avail.x, 50.0f);
   const float h = height > 0.0f ? height : std::max(avail.y, 50.0f);
   bool changed = false;
+  ImGui::PushID(id);
+  const ImGuiID key = ImGui::GetID("##figure");   // the figure's id (figure_export.cpp), the session's key
+  ImGui::PopID();
+  takeRestoredView(state, key);
   drawFigure(id, {heatmapTitle(spec), ""}, ImVec2(w, h), [&](ImVec2 size) {
     if (!figureExportPass()) {
       changed = drawHeatmapAt(id, state, spec, image, size.x, size.y);
@@ -737,7 +782,25 @@ bool drawHeatmap(const char* id, HeatmapState& state, const HeatmapSpec& spec, c
     drawHeatmapAt(id, copy, spec, image, size.x, size.y);
     if (copy.texture != state.texture) releaseAfterExport(copy.texture);
   });
+  keepView(state, spec, key);
   return changed;
+}
+
+std::map<std::string, cli::FigureView> zoomedHeatmapViews() {
+  std::map<std::string, cli::FigureView> out;
+  for (const auto& [id, v] : sessionViews().zoomed) out[figureKey(id)] = v;
+  return out;
+}
+
+void restoreHeatmapViews(const std::map<std::string, cli::FigureView>& views) {
+  SessionViews& v = sessionViews();
+  v.restore.clear();
+  for (const auto& [key, view] : views) {
+    unsigned id = 0;
+    if (std::sscanf(key.c_str(), "%8x", &id) == 1) v.restore[static_cast<ImGuiID>(id)] = view;
+  }
+  v.zoomed = v.restore;
+  ++v.generation;
 }
 
 void refreshImage(const Grid& g, const HeatmapState& hs, HeatmapImage& img, long long& version, bool force,

@@ -20,9 +20,11 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "app/cli/session.hpp"
 #include "core/area_average.hpp"
 #include "core/colormap.hpp"
 #include "core/grid.hpp"
@@ -91,6 +93,7 @@ struct HeatmapState {
   float imageX0 = 0, imageY0 = 0, imageX1 = 0, imageY1 = 0;   // where the picture was drawn last (screen px)
   bool dragging = false;
   bool clickCandidate = false;
+  int viewsRestored = 0;      // the restoreHeatmapViews call this state has taken its view from
 };
 
 // Draws into the current ImGui window, filling `size` (pixels; 0 = remaining region).
@@ -113,6 +116,12 @@ float heatmapWidthForSquareCells(float height, long long rows, long long cols, b
 // "1 px = mean of 35,520,825 cells (3.49e+06 x 10.2)" when a display cell of w averages several
 // logical cells, else "". The heatmap's hint line and the panels' status bar text both use it.
 std::string averagedCellsNote(const HeatmapWindow& w);
+
+// Sessions (app/cli/session.hpp): the views of zoomed heatmaps by figure key (the figure's ImGui
+// id, 8 hex digits), as each was last drawn; and views each heatmap takes when it is next drawn
+// (one not listed goes back to the whole grid).
+std::map<std::string, cli::FigureView> zoomedHeatmapViews();
+void restoreHeatmapViews(const std::map<std::string, cli::FigureView>& views);
 
 // Frees the widget's GL texture.
 void releaseHeatmap(HeatmapState& state);

@@ -881,7 +881,7 @@ PlotHover drawPlot(const char* id, const PlotSpec& spec, float width, float heig
   const float w = width > 0 ? width : std::max(ImGui::GetContentRegionAvail().x, 60.0f);
   const float h = height > 0 ? height : 260.0f * ImGui::GetFontSize() / 15.0f;
   PlotHover hover;
-  drawFigure(id, {spec.title.empty() ? std::string(id) : spec.title, ""}, ImVec2(w, h),
+  drawFigure(id, {spec.title.empty() ? std::string(id) : spec.title, "", !spec.title.empty()}, ImVec2(w, h),
              [&](ImVec2 size) { hover = drawPlotAt(id, spec, size.x, size.y); });
   return hover;
 }
