@@ -1,6 +1,7 @@
 // File > Export of the active view (app/gui/shell/view_export.cpp).
 #include <doctest/doctest.h>
 
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -21,6 +22,7 @@
 #include "app/gui/base/app_context.hpp"
 #include "app/cli/scheme_params.hpp"
 #include "app/gui/shell/view_export.hpp"
+#include "core/atomic_file.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "tests/gui/test_shell.hpp"
 #include "app/cli/cli.hpp"
@@ -229,6 +231,27 @@ TEST_CASE("view_export: Animation as GIF sweeps one of the view's numbers, as po
   CHECK_THROWS_WITH_AS(posviz::app::exportView(v, ViewExportKind::AnimatedGif, (dir / "none.gif").string(), o),
                        "export: choose the number to animate", std::invalid_argument);
   CHECK_FALSE(fs::exists(dir / "none.gif"));
+
+  // The window runs it as a job: progress rises to 1, and a Cancel (the progress callback
+  // throwing, as JobControl's throwIfCancelled does) leaves no file and no temporary one.
+  o.animation = posviz::app::sweepOf(sweep[2], 10.0);
+  o.animation.frames = 20;
+  std::vector<double> seen;
+  posviz::app::exportView(v, ViewExportKind::AnimatedGif, (dir / "progress.gif").string(), o, [&](double f) { seen.push_back(f); });
+  REQUIRE(seen.size() >= 20);
+  CHECK(std::is_sorted(seen.begin(), seen.end()));
+  CHECK(seen.back() == 1.0);
+  struct Stop {};
+  CHECK_THROWS_AS(posviz::app::exportView(v, ViewExportKind::AnimatedGif, (dir / "cancelled.gif").string(), o,
+                                          [](double f) {
+                                            if (f > 0.3) throw Stop{};
+                                          }),
+                  Stop);
+  CHECK_FALSE(fs::exists(dir / "cancelled.gif"));
+  CHECK(posviz::pendingTemporaryFiles() == 0);
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++files;
+  CHECK(files == 2 + 1);   // window.gif, cli.gif, progress.gif
 }
 
 TEST_CASE("view_export: every tab's File > Export picture is the readable, decorated one") {

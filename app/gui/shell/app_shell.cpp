@@ -391,10 +391,7 @@ bool AppShell::frame(const std::string& screenshotPath, std::string* error) {
   drawSessionPopup();
   drawConfigPopup();
   drawFigureDialog(figureDialog_, settings_.exportFolder, settings_.figureWidth);
-  if (exportCountdown_ > 0 && --exportCountdown_ == 0) {
-    exportCountdown_ = -1;
-    runExport();
-  }
+  pollExport();
 
   ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x, vp->WorkPos.y + vp->WorkSize.y - statusH));
   ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, statusH));
@@ -406,7 +403,7 @@ bool AppShell::frame(const std::string& screenshotPath, std::string* error) {
 // Idle (nothing computing or moving): sleep until input or a tenth of a second, not spin. Then
 // follow the monitor's content scale (fonts are rebuilt when it or the font scale changed).
 void AppShell::waitForEvents(bool screenshotWanted) {
-  const bool idle = !ctx_.status.busy && !ctx_.status.animating && exportCountdown_ < 0 && !figureExportPending() && state_.requestedPanel < 0 &&
+  const bool idle = !ctx_.status.busy && !ctx_.status.animating && !exporting_ && !figureExportPending() && state_.requestedPanel < 0 &&
                     !screenshotWanted && ctx_.frame > 2 && !continuous_;
   if (idle) glfwWaitEventsTimeout(0.1);
   else glfwPollEvents();
@@ -882,7 +879,7 @@ void AppShell::drawExportMenu() {
       exportView_ = ex;
       exportOptions_ = ViewExportOptions{};
       exportOptions_.animation = defaultAnimation(ex);
-      std::snprintf(exportPath_, sizeof exportPath_, "%s", defaultExportFileName(ex, kind).c_str());
+      openSaveAs(exportFile_, settings_.exportFolder, defaultExportFileName(ex, kind));
       openExportPopup_ = true;
       exportResult_.clear();
     };
@@ -996,26 +993,15 @@ void AppShell::drawExportPopup() {
                      : exportKind_ == ViewExportKind::AnimatedGif ? "the heatmap as a looping GIF (or a video: name the file .mp4 or .webm), one frame per value of the number swept, every frame on one colour range"
                                                                   : "the plot's data as CSV columns";
   ImGui::TextWrapped("Write %s of '%s'.", what, exportView_.name.c_str());
-  if (!exportView_.caption.empty()) ImGui::TextDisabled("%s", exportView_.caption.c_str());
+  const std::string caption = exportView_.call ? cli::callCaption(*exportView_.call) : exportView_.caption;
+  if (!caption.empty()) ImGui::TextDisabled("%s", caption.c_str());
   if (exportKind_ == ViewExportKind::AnimatedGif) drawAnimationChoice();
   drawExportCommand();
-  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-  ImGui::SetNextItemWidth(popupWidth);
-  const bool enter = ImGui::InputText("##exportpath", exportPath_, sizeof exportPath_, ImGuiInputTextFlags_EnterReturnsTrue);
-  if (exportCountdown_ > 0) {
-    BusySpinner("exporting", -1.0f);
-    ImGui::SameLine();
-    ImGui::TextUnformatted("exporting...");
-  } else if (!exportResult_.empty()) {
-    if (exportFailed_) ErrorText(exportResult_);
-    else ImGui::TextWrapped("%s", exportResult_.c_str());
-  }
-  if ((ImGui::Button("Save") || enter) && exportCountdown_ < 0) {
-    exportResult_.clear();
-    exportCountdown_ = 2;
-  }
-  ImGui::SameLine();
-  if (ImGui::Button(exportResult_.empty() || exportFailed_ ? "Cancel" : "Close")) ImGui::CloseCurrentPopup();
+  const bool enter = drawSaveAs(exportFile_, popupWidth);
+  drawExportProgress();
+  if (!exporting_ && (ImGui::Button("Save") || enter)) startExport();
+  if (!exporting_) ImGui::SameLine();
+  if (!exporting_ && ImGui::Button(exportResult_.empty() || exportFailed_ ? "Cancel" : "Close")) ImGui::CloseCurrentPopup();
   ImGui::PopTextWrapPos();
   ImGui::EndPopup();
 }
@@ -1101,7 +1087,7 @@ void AppShell::drawSessionPopup() {
 void AppShell::drawExportCommand() {
   std::vector<std::string> args;
   try {
-    args = exportArguments(exportView_, exportKind_, exportPath_, exportOptions_);
+    args = exportArguments(exportView_, exportKind_, saveAsPath(exportFile_), exportOptions_);
   } catch (const std::invalid_argument&) {
     return;
   }
@@ -1141,25 +1127,64 @@ void AppShell::drawAnimationChoice() {
   cli::AnimationPlan plan;   // what the export will say it wrote: GIF delays in hundredths, a video's exact rate
   plan.frames = a.frames;
   plan.fps = a.fps;
-  plan.output = exportPath_;
+  plan.output = exportFile_.name;
   ImGui::TextDisabled("%s", plan.summary().c_str());
 }
 
-void AppShell::runExport() {
-  const std::string path = exportPath_;
+// The export runs as a job: a recording of many frames shows its progress and can be cancelled
+// (nothing is written then: every writer is atomic).
+void AppShell::startExport() {
+  exportResult_.clear();
   exportFailed_ = false;
-  try {
-    if (path.empty()) throw std::invalid_argument("export: type a file name");
+  if (exportFile_.name.empty()) {
+    exportResult_ = "export: type a file name";
+    exportFailed_ = true;
+    return;
+  }
+  ExportableView view = exportView_;
+  if (view.plotColumns) {   // read from the tab's state here, on the window's thread, not in the job
+    std::vector<std::vector<double>> columns = view.plotColumns();
+    view.plotColumns = [columns] { return columns; };
+  }
+  exporting_ = true;
+  exportJob_.request([view = std::move(view), kind = exportKind_, path = saveAsPath(exportFile_), options = exportOptions_](JobControl& jc) {
     const auto t0 = std::chrono::steady_clock::now();
-    exportView(exportView_, exportKind_, path, exportOptions_);
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    exportResult_ = exportDoneMessage(path, ms);
-  } catch (const std::exception& e) {
-    exportResult_ = e.what();
+    exportView(view, kind, path, options, [&jc](double f) {
+      jc.setProgress(static_cast<float>(f));
+      throwIfCancelled(jc);
+    });
+    return exportDoneMessage(path, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  });
+}
+
+void AppShell::pollExport() {
+  if (!exporting_) return;
+  if (exportJob_.poll()) {
+    exportFailed_ = !exportJob_.error().empty();
+    exportResult_ = exportFailed_ ? exportJob_.error() : *exportJob_.result();
+    if (!exportFailed_) settings_.exportFolder = exportFile_.folder;
+  } else if (exportJob_.busy()) {
+    return;
+  } else {
+    exportResult_ = "Cancelled; nothing was written";
     exportFailed_ = true;
   }
+  exporting_ = false;
   state_.message = exportResult_;
   state_.messageUntil = ImGui::GetTime() + 8.0;
+}
+
+void AppShell::drawExportProgress() {
+  if (exporting_) {
+    const float p = exportJob_.progress();
+    if (p >= 0.0f) ImGui::ProgressBar(p, ImVec2(ImGui::GetFontSize() * 20.0f, 0.0f));
+    else BusySpinner("exporting", -1.0f);
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel export")) exportJob_.cancelAll();
+  } else if (!exportResult_.empty()) {
+    if (exportFailed_) ErrorText(exportResult_);
+    else ImGui::TextWrapped("%s", exportResult_.c_str());
+  }
 }
 
 // -----------------------------------------------------------------------------------------------

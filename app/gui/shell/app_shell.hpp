@@ -23,6 +23,7 @@
 #include "app/gui/shell/figure_dialog.hpp"
 #include "app/gui/shell/settings.hpp"
 #include "app/gui/shell/view_export.hpp"
+#include "app/gui/widgets/worker.hpp"
 
 struct GLFWwindow;
 struct ImFont;
@@ -119,7 +120,9 @@ class AppShell {
   void storeSettings();
   void drawExportPopup();
   void drawConfigPopup();
-  void runExport();
+  void startExport();               // File > Export view's job, with progress and Cancel
+  void pollExport();
+  void drawExportProgress();
   void drawExportCommand();
   void drawAnimationChoice();
   void drawExportMenu();          // File > Export view
@@ -158,10 +161,11 @@ class AppShell {
   ViewExportKind exportKind_ = ViewExportKind::HeatmapPng;
   ExportableView exportView_;
   ExportableView menuExport_;         // what the File menu offers, built when it opened
-  char exportPath_[1024] = {};
+  SaveAsState exportFile_;            // where it goes: the folder shown and remembered (settings)
   ViewExportOptions exportOptions_;   // the animation's sweep (File > Export view > Animation as GIF)
   bool openExportPopup_ = false;
-  int exportCountdown_ = -1;          // frames until the export runs; -1 = none pending
+  AsyncResult<std::string> exportJob_;   // the running export: "Wrote ..." when done
+  bool exporting_ = false;
   std::string exportResult_;
   bool exportFailed_ = false;
   // File > Open config.json (Ctrl+O), and File > Open recent config.

@@ -70,9 +70,10 @@ std::vector<std::string> exportArguments(const ExportableView& view, ViewExportK
   return args;
 }
 
-void exportView(const ExportableView& view, ViewExportKind kind, const std::string& path, const ViewExportOptions& options) {
+void exportView(const ExportableView& view, ViewExportKind kind, const std::string& path, const ViewExportOptions& options,
+                const cli::ExportProgress& progress) {
   if (const std::vector<std::string> args = exportArguments(view, kind, path, options); !args.empty()) {
-    cli::exportWithArguments(args);
+    cli::exportWithArguments(args, progress);
     return;
   }
   if (kind == ViewExportKind::PlotCsv) {

@@ -54,7 +54,9 @@ struct ViewExportOptions {
 // Throws std::invalid_argument when the view has nothing of that kind (no heatmap, no plot) or a
 // size is over the budget, std::runtime_error when the file cannot be written; the message is
 // meant for the UI. Nothing is left behind on failure.
-void exportView(const ExportableView& view, ViewExportKind kind, const std::string& path, const ViewExportOptions& options = {});
+// progress: the fraction done; it may throw to stop the export (nothing is written then).
+void exportView(const ExportableView& view, ViewExportKind kind, const std::string& path, const ViewExportOptions& options = {},
+                const cli::ExportProgress& progress = {});
 // The `posviz export` arguments that write this file (-o path included); empty when the view has no
 // heatmap call or the kind is PlotCsv.
 std::vector<std::string> exportArguments(const ExportableView& view, ViewExportKind kind, const std::string& path,
