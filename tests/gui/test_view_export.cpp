@@ -1,7 +1,6 @@
 // File > Export of the active view (app/gui/shell/view_export.cpp).
 #include <doctest/doctest.h>
 
-
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
