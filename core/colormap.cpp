@@ -24,6 +24,9 @@ namespace {
 // rdbu: ColorBrewer RdBu (Brewer), reversed so t = 0 is blue and t = 1 is red, white at 0.5.
 // coolwarm: Moreland's diverging map as matplotlib samples it.
 // twilight: matplotlib's cyclic map, 256 samples over one period (t = k/256), so the table wraps.
+// blues: ColorBrewer's sequential Blues (Brewer), white to navy, as matplotlib interpolates its nine
+//   colours (tests/reference/blues_colormap.py prints the table): a light page's sequential map,
+//   where the low end is paper.
 
 // viridis: matplotlib
 constexpr const char kViridisHex[] =
@@ -101,6 +104,25 @@ constexpr const char kCoolwarmHex[] =
     "dd5f4bdc5d4ada5a49d95847d85646d75445d65244d55042d44e41d24b40d1493fd0473dcf453ccd423bcc403acb3e38"
     "ca3b37c83836c73635c53334c43032c32e31c12b30c0282fbe242ebd1f2dbb1b2cba162bb8122ab70d28b50927b40426";
 
+// blues: ColorBrewer via matplotlib's interpolation (tests/reference/blues_colormap.py)
+constexpr const char kBluesHex[] =
+    "f7fbfff6fafff5fafef5f9fef4f9fef3f8fef2f8fdf2f7fdf1f7fdf0f6fdeff6fceef5fceef5fcedf4fcecf4fbebf3fb"
+    "eaf3fbeaf2fbe9f2fae8f1fae7f1fae7f0fae6f0f9e5eff9e4eff9e3eef9e3eef8e2edf8e1edf8e0ecf8dfecf7dfebf7"
+    "deebf7ddeaf7dceaf6dce9f6dbe9f6dae8f6d9e8f5d9e7f5d8e7f5d7e6f5d6e6f4d6e5f4d5e5f4d4e4f4d3e4f3d3e3f3"
+    "d2e3f3d1e2f3d0e2f2d0e1f2cfe1f2cee0f2cde0f1cddff1ccdff1cbdef1cadef0caddf0c9ddf0c8dcf0c7dcefc7dbef"
+    "c6dbefc4daeec3daeec2d9eec1d9edbfd8edbed8ecbdd7ecbcd7ebbad6ebb9d6eab8d5eab7d4eab5d4e9b4d3e9b3d3e8"
+    "b2d2e8b0d2e7afd1e7aed1e7add0e6abd0e6aacfe5a9cfe5a8cee4a6cee4a5cde3a4cce3a3cce3a1cbe2a0cbe29fcae1"
+    "9dcae19cc9e19ac8e099c7e097c6df95c5df94c4df92c4de91c3de8fc2de8dc1dd8cc0dd8abfdd89bedc87bddc85bcdc"
+    "84bcdb82bbdb81badb7fb9da7db8da7cb7da7ab6d979b5d977b5d975b4d874b3d872b2d871b1d76fb0d76dafd76caed6"
+    "6aaed669add568acd566abd465aad464a9d363a8d361a7d260a7d25fa6d15da5d15ca4d05ba3d05aa2cf58a1cf57a0ce"
+    "56a0ce549fcd539ecd529dcc519ccc4f9bcb4e9acb4d99ca4b98ca4a98c94997c94896c84695c84594c74493c74292c6"
+    "4191c64090c53f8fc53e8ec43d8dc43c8cc33b8bc23a8ac23989c13888c13787c03686c03585bf3484bf3383be3282be"
+    "3181bd3080bd2f7fbc2e7ebc2d7dbb2c7cba2b7bba2a7ab92979b92777b82676b82575b72474b72373b62272b62171b5"
+    "2070b4206fb41f6eb31e6db21d6cb11c6bb01c6ab01b69af1a68ae1967ad1966ad1865ac1764ab1663aa1562a91561a9"
+    "1460a8135fa7125ea6125da6115ca5105ba40f5aa30e59a20e58a20d57a10c56a00b559f0a549e0a539e09529d08519c"
+    "08509b084f99084e98084d96084c95084b93084a9108499008488e08478d08468b08458a084488084387084285084184"
+    "084082083e81083d7f083c7d083b7c083a7a08397908387708377608367408357308347108337008326e08316d08306b";
+
 // twilight: matplotlib
 constexpr const char kTwilightHex[] =
     "e2d9e2e1d9e2e0d9e2ded9e1ddd9e0dcd9dfdad8dfd8d8ded6d7ddd4d6dcd2d5dbd0d4dacdd3d8cbd2d7c8d1d6c5cfd5"
@@ -137,9 +159,10 @@ constexpr Table kMagma = decode(kMagmaHex);
 constexpr Table kRdbu = decode(kRdbuHex);
 constexpr Table kCoolwarm = decode(kCoolwarmHex);
 constexpr Table kTwilight = decode(kTwilightHex);
+constexpr Table kBlues = decode(kBluesHex);
 
 static_assert(sizeof(kViridisHex) == 256 * 6 + 1 && sizeof(kMagmaHex) == 256 * 6 + 1 && sizeof(kRdbuHex) == 256 * 6 + 1 &&
-              sizeof(kCoolwarmHex) == 256 * 6 + 1 && sizeof(kTwilightHex) == 256 * 6 + 1);
+              sizeof(kCoolwarmHex) == 256 * 6 + 1 && sizeof(kTwilightHex) == 256 * 6 + 1 && sizeof(kBluesHex) == 256 * 6 + 1);
 
 const Table* tableOf(Colormap c) {
   switch (c) {
@@ -148,6 +171,7 @@ const Table* tableOf(Colormap c) {
     case Colormap::RdBu: return &kRdbu;
     case Colormap::Coolwarm: return &kCoolwarm;
     case Colormap::Twilight: return &kTwilight;
+    case Colormap::Blues: return &kBlues;
     case Colormap::Gray: return nullptr;
   }
   return nullptr;
@@ -160,9 +184,10 @@ void requireColormap(const char* fn, Colormap c) {
     case Colormap::Gray:
     case Colormap::RdBu:
     case Colormap::Coolwarm:
-    case Colormap::Twilight: return;
+    case Colormap::Twilight:
+    case Colormap::Blues: return;
   }
-  failArgument(fn, "colormap must be one of viridis, magma, gray, rdbu, coolwarm, twilight, got " +
+  failArgument(fn, "colormap must be one of viridis, magma, gray, rdbu, coolwarm, twilight, blues, got " +
                        std::to_string(static_cast<int>(c)));
 }
 
@@ -185,6 +210,7 @@ const char* colormapName(Colormap c) {
     case Colormap::RdBu: return "rdbu";
     case Colormap::Coolwarm: return "coolwarm";
     case Colormap::Twilight: return "twilight";
+    case Colormap::Blues: return "blues";
   }
   return "unknown";
 }
@@ -209,7 +235,7 @@ ColormapKind colormapKind(Colormap c) {
 }
 
 std::vector<Colormap> allColormaps() {
-  return {Colormap::Viridis, Colormap::Magma, Colormap::Gray, Colormap::RdBu, Colormap::Coolwarm, Colormap::Twilight};
+  return {Colormap::Viridis, Colormap::Magma, Colormap::Gray, Colormap::RdBu, Colormap::Coolwarm, Colormap::Twilight, Colormap::Blues};
 }
 
 // ---------------------------------------------------------------------------------------------

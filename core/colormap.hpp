@@ -1,7 +1,7 @@
 // colormap.hpp: the colormaps shared by the app's heatmaps and every image export.
 //
 // KINDS
-//   Sequential (non-negative data): viridis, magma, gray
+//   Sequential (non-negative data): viridis, magma, gray, blues (white at the low end: light pages)
 //   Diverging (signed data, centred on 0): rdbu (blue < 0 < red, white at 0), coolwarm
 //   Cyclic (angles, wrap at 2*pi): twilight
 // A value maps to t in [0, 1] by the scale: sequential t = (v - min)/(max - min); diverging
@@ -18,10 +18,10 @@
 
 namespace posviz {
 
-enum class Colormap { Viridis, Magma, Gray, RdBu, Coolwarm, Twilight };
+enum class Colormap { Viridis, Magma, Gray, RdBu, Coolwarm, Twilight, Blues };
 enum class ColormapKind { Sequential, Diverging, Cyclic };
 
-const char* colormapName(Colormap c);                      // "viridis", "magma", "gray", "rdbu", "coolwarm", "twilight"
+const char* colormapName(Colormap c);                      // "viridis", "magma", "gray", "rdbu", "coolwarm", "twilight", "blues"
 std::optional<Colormap> parseColormapName(const std::string& name);
 ColormapKind colormapKind(Colormap c);
 std::vector<Colormap> allColormaps();

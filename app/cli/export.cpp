@@ -109,14 +109,19 @@ std::vector<int> codepoints(const std::string& s) {
   return out;
 }
 
+void requireTextScale(const char* fn, float s) {
+  if (!(s >= kMinTextScale && s <= kMaxTextScale))
+    throw std::invalid_argument(std::string(fn) + ": textScale must be in [0.5, 4], got " + std::to_string(s));
+}
+
 class TextRenderer {
  public:
-  TextRenderer() {
+  explicit TextRenderer(float pixels = kFontPixels) {
     const embedded::File* font = embedded::fonts.find("DejaVuSans.ttf");
     ok_ = font != nullptr &&
           stbtt_InitFont(&font_, font->data, stbtt_GetFontOffsetForIndex(font->data, 0)) != 0;
     if (!ok_) return;
-    scale_ = stbtt_ScaleForPixelHeight(&font_, kFontPixels);
+    scale_ = stbtt_ScaleForPixelHeight(&font_, pixels);
     int ascent = 0, descent = 0, gap = 0;
     stbtt_GetFontVMetrics(&font_, &ascent, &descent, &gap);
     ascent_ = static_cast<int>(std::ceil(static_cast<float>(ascent) * scale_));
@@ -125,7 +130,7 @@ class TextRenderer {
   int lineHeight() const { return lineHeight_; }
   int ascent() const { return ascent_; }
   // The em size that gives this line height, for an SVG font-size that matches the PNG's text.
-  float emPixels() const { return ok_ ? scale_ / stbtt_ScaleForMappingEmToPixels(&font_, 1.0f) : kFontPixels; }
+  float emPixels() const { return ok_ ? scale_ / stbtt_ScaleForMappingEmToPixels(&font_, 1.0f) : static_cast<float>(lineHeight_); }
 
   // Renders one line into an alpha bitmap (lineHeight() tall).
   AlphaBitmap render(const std::string& text) const {
@@ -488,7 +493,8 @@ RgbImage renderHeatmapImage(const Grid& g, const PngOptions& o, const ExportProg
   requirePositiveInt(kFn, "cellScale", o.cellScale);
   requirePositiveInt(kFn, "rows", g.rows);
   requirePositiveInt(kFn, "cols", g.cols);
-  const TextRenderer text;
+  requireTextScale(kFn, o.textScale);
+  const TextRenderer text(kFontPixels * o.textScale);
   const ImageLayout l = layoutHeatmapImage(g, o, text);
   requireBudget(kFn, static_cast<std::uint64_t>(l.width) * static_cast<std::uint64_t>(l.height), 3, "PNG image (RGB8)");
   constexpr long long kPngMaxSide = 0x7fffffffLL;  // PNG stores sides as 31-bit integers
@@ -727,7 +733,8 @@ void writeSvg(const std::string& path, const Grid& g, const PngOptions& o, const
   requirePositiveInt(kFn, "cellScale", o.cellScale);
   requirePositiveInt(kFn, "rows", g.rows);
   requirePositiveInt(kFn, "cols", g.cols);
-  const TextRenderer text;
+  requireTextScale(kFn, o.textScale);
+  const TextRenderer text(kFontPixels * o.textScale);
   const ImageLayout l = layoutHeatmapImage(g, o, text);
   const long long cells = static_cast<long long>(g.rows) * g.cols;
   // Text of one rectangle per cell, or the embedded picture's pixels.

@@ -60,10 +60,13 @@ struct PngOptions {
   std::string colTitle = "col";  // "dimension", "pair", "key position n"
   std::string valueName;         // label above the colorbar: "PE", "bias", "angle (rad)"
   std::string caption;           // one line above the heatmap; empty = none
+  float textScale = 1.0f;        // text size against 15 px (--text-scale; the window's text size), 0.5..4
   // Index labels at the ends of each axis; empty: 0 and rows - 1 (cols - 1). A picture of a
   // window or an averaged grid labels the grid's own first and last index.
   std::string rowFirst, rowLast, colFirst, colLast;
 };
+
+inline constexpr float kMinTextScale = 0.5f, kMaxTextScale = 4.0f;
 
 // The cell scale of a picture made for people: the smallest integer that makes the heatmap's
 // longer side at least kReadableSide pixels and its shorter side at least kReadableShortSide, so

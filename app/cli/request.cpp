@@ -24,7 +24,7 @@ using nlohmann::json;
 
 // Options every view takes.
 extern const std::vector<std::string> kCommonOptions;
-const std::vector<std::string> kCommonOptions = {"-o", "--output", "--dtype", "--colormap", "--scale", "--colorbar",
+const std::vector<std::string> kCommonOptions = {"-o", "--output", "--dtype", "--colormap", "--scale", "--text-scale", "--colorbar",
                                                  "--no-colorbar", "--axis-titles", "--no-axis-titles", "--caption",
                                                  "--no-caption", "--plain", "--budget", "--progress", "--help", "-h", "--size"};
 
@@ -106,7 +106,7 @@ std::vector<OptionSpec> allOptionSpecs() {
       {"--config", true, "FILE", "Hugging Face style config.json supplying the model's parameters"},
       {"--preset", true, "NAME", "a shipped model preset (see posviz --help); flags given override it"},
       {"--dtype", true, "f32|f64", ".npy/.csv/.json number type (default f32)"},
-      {"--colormap", true, "NAME", "png/svg: viridis|magma|gray|rdbu|coolwarm|twilight (default: by data)"},
+      {"--colormap", true, "NAME", "png/svg: viridis|magma|gray|rdbu|coolwarm|twilight|blues (default: by data)"},
       {"--scale", true, "N", "png/svg: pixels per cell side, 1..4096 (default: enough for a heatmap of 512 x 64 px or more, at most 2048 px a side)"},
       {"--colorbar", false, "", "png/svg: draw a colorbar with min/centre/max labels (default)"},
       {"--no-colorbar", false, "", "png/svg: no colorbar"},
@@ -115,6 +115,7 @@ std::vector<OptionSpec> allOptionSpecs() {
       {"--caption", true, "TEXT", "png/svg: the caption line above the image, at most 300 bytes of printable text (default \"auto\" = the view and its parameters)"},
       // Picture defaults made for people, and the way back to raw pixels.
       {"--no-caption", false, "", "png/svg: no caption"},
+      {"--text-scale", true, "X", "png/svg: text size against 15 px, 0.5..4 (the window's text size; default 1)"},
       {"--plain", false, "", "png/svg: one pixel per cell, no colorbar, axis titles or caption (raw pixels)"},
       {"--budget", true, "BYTES", "memory budget for one result (default 8G); larger requests are refused"},
       {"--sequence", true, "LIST", "mrope-angles: text runs (N tokens), images (TxHxW, the processor's grid_thw) and videos "
@@ -214,7 +215,7 @@ void parseOutput(Request& r, const ViewDef& info, const ParsedOptions& o) {
                      " (1-D data); use .npy, .csv or .json");
   }
   const bool png = isPicture(r.format);
-  for (const char* pngOnly : {"--colormap", "--scale", "--colorbar", "--no-colorbar", "--axis-titles", "--no-axis-titles", "--caption",
+  for (const char* pngOnly : {"--colormap", "--scale", "--text-scale", "--colorbar", "--no-colorbar", "--axis-titles", "--no-axis-titles", "--caption",
                               "--no-caption", "--plain"}) {
     if (o.has(pngOnly) && !png) throw UsageError(std::string(pngOnly) + ": applies to .png and .svg output only, not " + formatName(r.format));
   }
@@ -273,6 +274,8 @@ void parsePngOptions(Request& r, const ParsedOptions& o) {
   r.plain = o.has("--plain");
   if (auto s = get("--scale")) r.scale = static_cast<int>(parseIntOption("--scale", *s, 1, 4096));
   if (r.plain) r.scale = 1;
+  if (auto t = get("--text-scale"))
+    r.textScale = static_cast<float>(parseRealOption("--text-scale", *t, RealRange{kMinTextScale, kMaxTextScale}));
   r.colorbar = !r.plain && !o.has("--no-colorbar");
   r.axisTitles = !r.plain && !o.has("--no-axis-titles");
   r.caption = r.plain || o.has("--no-caption") ? "" : "auto";

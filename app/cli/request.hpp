@@ -107,6 +107,7 @@ struct Request {
   // (autoCellScale), colorbar, axis titles and the "auto" caption. --plain turns all of it off.
   std::optional<Colormap> colormap;
   int scale = 0;               // --scale: pixels per cell side; 0 = automatic (autoCellScale)
+  float textScale = 1.0f;      // --text-scale: text size against 15 px
   bool plain = false;          // --plain: one pixel per cell, no decorations
   bool colorbar = true;
   bool axisTitles = true;

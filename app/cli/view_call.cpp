@@ -134,6 +134,7 @@ std::vector<std::string> exportCallArguments(const ViewCall& c, const std::strin
     if (!picture.colorbar) args.emplace_back("--no-colorbar");
     if (!picture.axisTitles) args.emplace_back("--no-axis-titles");
     if (!picture.caption) args.emplace_back("--no-caption");
+    if (picture.textScale != 1.0f) args.insert(args.end(), {"--text-scale", formatNumber(static_cast<double>(picture.textScale))});
   }
   args.insert(args.end(), {"-o", path});
   return args;

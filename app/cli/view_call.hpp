@@ -44,6 +44,7 @@ struct PictureChoice {
   std::optional<Colormap> colormap;
   int cellScale = 0;         // pixels per cell side; 0 = automatic
   bool colorbar = true, axisTitles = true, caption = true;
+  float textScale = 1.0f;    // --text-scale when not 1: the window passes its text size
 };
 
 // "VIEW --flag value ... [picture options] -o PATH": the arguments after `posviz export`.

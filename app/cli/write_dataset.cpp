@@ -143,6 +143,7 @@ PngOptions pictureOptions(const Request& r, const Dataset& d) {
   o.colLast = d.colLast;
   o.valueName = d.valueName;
   o.caption = r.caption == "auto" ? d.caption : r.caption;
+  o.textScale = r.textScale;
   return o;
 }
 

@@ -5,6 +5,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
+
+#include <stb_image.h>
 
 #include "app/cli/args.hpp"
 #include "app/cli/cli.hpp"
@@ -216,6 +219,41 @@ TEST_CASE("svg: posviz export writes .svg for every picture view and refuses it 
   CHECK_THROWS_WITH_AS(posviz::cli::exportWithArguments({"sinusoidal", "--dtype", "f64", "-o", (dir / "d.svg").string()}),
                        doctest::Contains("not .svg"), posviz::cli::UsageError);
   CHECK_FALSE(fs::exists(dir / "f.svg"));
+}
+
+TEST_CASE("svg and png: --text-scale sizes every text, as the window's text size does") {
+  const fs::path dir = posviz::test::exportScratch("text-scale");
+  const std::vector<std::string> base = {"sinusoidal", "--d-model", "8", "--positions", "4"};
+  auto with = [&](std::vector<std::string> extra, const fs::path& out) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.insert(args.end(), {"-o", out.string()});
+    posviz::cli::exportWithArguments(args);
+  };
+  with({}, dir / "one.svg");
+  with({"--text-scale", "2"}, dir / "two.svg");
+  const std::string one = readText(dir / "one.svg"), two = readText(dir / "two.svg");
+  // DejaVu Sans: an em is 2048 / (1901 + 483) of the line; 15 px and 30 px lines.
+  char em1[64], em2[64];
+  std::snprintf(em1, sizeof em1, "font-size=\"%g\"", static_cast<double>(posviz::cli::svgFontSize(15.0f)));
+  std::snprintf(em2, sizeof em2, "font-size=\"%g\"", static_cast<double>(posviz::cli::svgFontSize(30.0f)));
+  CHECK(one.find(em1) != std::string::npos);
+  CHECK(two.find(em2) != std::string::npos);
+  CHECK(posviz::cli::svgFontSize(30.0f) == doctest::Approx(30.0 * 2048.0 / 2384.0).epsilon(1e-4));
+  // The picture grows around the same cells: the text takes more room.
+  with({}, dir / "one.png");
+  with({"--text-scale", "2"}, dir / "two.png");
+  int aw = 0, ah = 0, bw = 0, bh = 0, n = 0;
+  REQUIRE(stbi_info((dir / "one.png").string().c_str(), &aw, &ah, &n) == 1);
+  REQUIRE(stbi_info((dir / "two.png").string().c_str(), &bw, &bh, &n) == 1);
+  CHECK(bw > aw);
+  CHECK(bh > ah);
+  CHECK_THROWS_WITH_AS(with({"--text-scale", "0.2"}, dir / "x.png"), doctest::Contains("--text-scale"), posviz::cli::UsageError);
+  CHECK_THROWS_WITH_AS(with({"--text-scale", "big"}, dir / "x.png"), doctest::Contains("--text-scale"), posviz::cli::UsageError);
+  CHECK_THROWS_WITH_AS(with({"--text-scale", "2"}, dir / "x.npy"), "--text-scale: applies to .png and .svg output only, not .npy",
+                       posviz::cli::UsageError);
+  CHECK_FALSE(fs::exists(dir / "x.png"));
+  CHECK_FALSE(fs::exists(dir / "x.npy"));
 }
 
 }  // TEST_SUITE

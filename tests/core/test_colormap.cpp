@@ -93,6 +93,29 @@ TEST_CASE("colormap: twilight is cyclic, t = 0 and t = 1 are the same colour") {
   CHECK(luma(colormapColor(Colormap::Twilight, 0.5f)) < 80);
 }
 
+TEST_CASE("colormap: blues is ColorBrewer's Blues, white to navy, sampled as matplotlib samples it") {
+  // ColorBrewer Blues, nine classes: #f7fbff at t = 0, #08306b at t = 1, #6baed6 in the middle
+  // (class 5 of 9 falls on t = 0.5 exactly); tests/reference/blues_colormap.py.
+  const Rgba8 lo = colormapColor(Colormap::Blues, 0.0f), mid = colormapColor(Colormap::Blues, 0.5f),
+              hi = colormapColor(Colormap::Blues, 1.0f);
+  CHECK(same(lo, Rgba8{0xf7, 0xfb, 0xff, 255}));
+  CHECK(same(hi, Rgba8{0x08, 0x30, 0x6b, 255}));
+  // t = 0.5 lies between table entries 127 and 128 (t = 127/255 and 128/255), each within one
+  // step of #6baed6 along the segment towards #9ecae1 and #4292c6.
+  CHECK(std::abs(mid.r - 0x6b) <= 2);
+  CHECK(std::abs(mid.g - 0xae) <= 2);
+  CHECK(std::abs(mid.b - 0xd6) <= 2);
+  CHECK(colormapKind(Colormap::Blues) == ColormapKind::Sequential);
+  CHECK(*parseColormapName("Blues") == Colormap::Blues);
+  // Light to dark without a step back: the low end is paper.
+  double last = luma(lo) + 1.0;
+  for (int k = 0; k <= 255; ++k) {
+    const double l = luma(colormapColor(Colormap::Blues, static_cast<float>(k) / 255.0f));
+    CHECK(l <= last);
+    last = l;
+  }
+}
+
 TEST_CASE("colormap: non-finite values get the mask colour") {
   for (Colormap c : allColormaps()) {
     CAPTURE(colormapName(c));
@@ -112,7 +135,7 @@ TEST_CASE("colormap: sequential scale, names, kinds and defaults") {
   CHECK(colormapT(s, 6.0f) == 1.0f);
   CHECK(colormapT(s, 100.0f) == 1.0f);
   CHECK(colormapT(ColorScale{Colormap::Viridis, 1.0f, 1.0f}, 1.0f) == 0.5f);
-  CHECK(allColormaps().size() == 6);
+  CHECK(allColormaps().size() == 7);
   for (Colormap c : allColormaps()) {
     CAPTURE(colormapName(c));
     REQUIRE(parseColormapName(colormapName(c)).has_value());
@@ -135,10 +158,10 @@ TEST_CASE("colormap: sequential scale, names, kinds and defaults") {
 TEST_CASE("colormap: bad arguments") {
   const auto bad = static_cast<Colormap>(42);
   CHECK_THROWS_WITH_AS(colormapColor(bad, 0.5f),
-                       "colormapColor: colormap must be one of viridis, magma, gray, rdbu, coolwarm, twilight, got 42", std::invalid_argument);
-  CHECK_THROWS_WITH_AS(colormapLut(bad), "colormapLut: colormap must be one of viridis, magma, gray, rdbu, coolwarm, twilight, got 42",
+                       "colormapColor: colormap must be one of viridis, magma, gray, rdbu, coolwarm, twilight, blues, got 42", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(colormapLut(bad), "colormapLut: colormap must be one of viridis, magma, gray, rdbu, coolwarm, twilight, blues, got 42",
                        std::invalid_argument);
-  CHECK_THROWS_WITH_AS(colormapKind(bad), "colormapKind: colormap must be one of viridis, magma, gray, rdbu, coolwarm, twilight, got 42",
+  CHECK_THROWS_WITH_AS(colormapKind(bad), "colormapKind: colormap must be one of viridis, magma, gray, rdbu, coolwarm, twilight, blues, got 42",
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(colormapT(ColorScale{Colormap::Twilight, 0, 1, 0.0f}, 1.0f),
                        "colormapT: scale.period must be a finite number > 0, got 0", std::invalid_argument);
@@ -146,7 +169,7 @@ TEST_CASE("colormap: bad arguments") {
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(colormapT(ColorScale{Colormap::RdBu, 0.0f, kInf}, 1.0f), "colormapT: scale.max must be a finite number, got inf",
                        std::invalid_argument);
-  CHECK_THROWS_WITH_AS(mapValue(ColorScale{bad}, kNan), "mapValue: colormap must be one of viridis, magma, gray, rdbu, coolwarm, twilight, got 42",
+  CHECK_THROWS_WITH_AS(mapValue(ColorScale{bad}, kNan), "mapValue: colormap must be one of viridis, magma, gray, rdbu, coolwarm, twilight, blues, got 42",
                        std::invalid_argument);
 }
 

@@ -250,7 +250,7 @@ void drawFigureColumn(LearnPanelState& s, const learn::Step& st, std::vector<dou
     ImGui::Dummy(ImVec2(figW, figH));
   } else {
     std::string readout;
-    for (const std::string& r : s.figure.readout) readout += (readout.empty() ? "" : " ") + r;
+    for (const std::string& r : s.figure.readout) readout += (readout.empty() ? "" : "; ") + r;
     drawLearnFigure(s.figure, {st.title, readout}, figW, figH, 0.25f + 0.75f * s.fade);
   }
   for (const std::string& r : s.figure.readout) {

@@ -125,9 +125,9 @@ struct Box {
 bool highlighted(const std::vector<PipelineStage>& on, PipelineStage st) { return std::find(on.begin(), on.end(), st) != on.end(); }
 
 void drawBox(ImDrawList* dl, const Box& b, const char* label, bool hot) {
-  const ImU32 fill = hot ? ImGui::GetColorU32(ImVec4(kAccent.x * 0.55f, themed(kAccent).y * 0.45f, 0.05f, 1.0f)) : ImGui::GetColorU32(ImGuiCol_FrameBg);
+  const ImU32 fill = hot ? ImGui::GetColorU32(ImVec4(themed(kAccent).x * 0.55f, themed(kAccent).y * 0.45f, 0.05f, 1.0f)) : ImGui::GetColorU32(ImGuiCol_FrameBg);
   dl->AddRectFilled(b.min, b.max, fill, 6.0f);
-  dl->AddRect(b.min, b.max, hot ? ImGui::GetColorU32(kAccent) : ImGui::GetColorU32(ImGuiCol_Border), 6.0f, 0, hot ? 3.0f : 1.0f);
+  dl->AddRect(b.min, b.max, hot ? ImGui::GetColorU32(themed(kAccent)) : ImGui::GetColorU32(ImGuiCol_Border), 6.0f, 0, hot ? 3.0f : 1.0f);
   const ImVec2 ts = ImGui::CalcTextSize(label);
   dl->AddText(ImVec2((b.min.x + b.max.x - ts.x) * 0.5f, (b.min.y + b.max.y - ts.y) * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), label);
 }
@@ -138,7 +138,7 @@ void arrow(ImDrawList* dl, ImVec2 a, ImVec2 b, const char* label = nullptr) {
   dl->AddTriangleFilled(b, ImVec2(b.x - 8.0f, b.y - 4.0f), ImVec2(b.x - 8.0f, b.y + 4.0f), col);
   if (label) {
     const ImVec2 ts = ImGui::CalcTextSize(label);
-    dl->AddText(ImVec2((a.x + b.x - ts.x) * 0.5f, a.y - ts.y - 2.0f), ImGui::GetColorU32(kAccent), label);
+    dl->AddText(ImVec2((a.x + b.x - ts.x) * 0.5f, a.y - ts.y - 2.0f), ImGui::GetColorU32(themed(kAccent)), label);
   }
 }
 
@@ -147,7 +147,7 @@ void drawSource(ImDrawList* dl, const Box& target, const char* label, float h) {
   const ImVec2 ts = ImGui::CalcTextSize(label);
   const Box src{ImVec2(target.top().x - ts.x * 0.5f - 8.0f, target.min.y - 1.9f * h), ImVec2(target.top().x + ts.x * 0.5f + 8.0f, target.min.y - 1.0f * h)};
   drawBox(dl, src, label, true);
-  const ImU32 col = ImGui::GetColorU32(kAccent);
+  const ImU32 col = ImGui::GetColorU32(themed(kAccent));
   dl->AddLine(ImVec2(src.top().x, src.max.y), target.top(), col, 2.0f);
   dl->AddTriangleFilled(target.top(), ImVec2(target.top().x - 4.0f, target.top().y - 8.0f), ImVec2(target.top().x + 4.0f, target.top().y - 8.0f), col);
 }
@@ -251,7 +251,7 @@ void drawRotateValues(PipelinePanelState& s) {
   const RotateValuesResult& r = *s.rotate;
   ImGui::TextUnformatted("RoPE with V rotated too (interview guide, question 7)");
   ImGui::TextColored(kSame, "weights: max |w(V rotated) - w(Q, K only)| = %s", formatShort(r.maxWeightDelta, 3).c_str());
-  ImGui::TextColored(kAccent, "outputs: max |out(V rotated) - out(Q, K only)| = %s", formatShort(r.maxOutputDelta, 4).c_str());
+  ImGui::TextColored(themed(kAccent), "outputs: max |out(V rotated) - out(Q, K only)| = %s", formatShort(r.maxOutputDelta, 4).c_str());
   if (!s.rotateValues) {
     ImGui::TextDisabled("Tick 'rotate V too' to compare the outputs.");
     return;

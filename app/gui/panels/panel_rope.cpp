@@ -527,10 +527,10 @@ void drawPairCircles(const RopePanelState& s, float scale) {
       ImGui::Text("theta_%d = %s rad/position (wavelength %s positions)", i,
                   formatShort(s.freqs.invFreq[static_cast<std::size_t>(i)], 6).c_str(),
                   formatShort(2.0 * std::numbers::pi / s.freqs.invFreq[static_cast<std::size_t>(i)], 5).c_str());
-      ImGui::TextColored(ImColor(kQColor), "R_m q: m*theta = %d * theta_%d = %s rad (%s deg mod 360), (%s, %s)", s.posM,
+      ImGui::TextColored(ImColor(themed(kQColor)), "R_m q: m*theta = %d * theta_%d = %s rad (%s deg mod 360), (%s, %s)", s.posM,
                          i, formatShort(am, 6).c_str(), formatShort(wrapAngle(am) * 180.0 / std::numbers::pi, 4).c_str(),
                          formatShort(s.qRot[d.a]).c_str(), formatShort(s.qRot[d.b]).c_str());
-      ImGui::TextColored(ImColor(kKColor), "R_n k: n*theta = %d * theta_%d = %s rad (%s deg mod 360), (%s, %s)", s.posN,
+      ImGui::TextColored(ImColor(themed(kKColor)), "R_n k: n*theta = %d * theta_%d = %s rad (%s deg mod 360), (%s, %s)", s.posN,
                          i, formatShort(an, 6).c_str(), formatShort(wrapAngle(an) * 180.0 / std::numbers::pi, 4).c_str(),
                          formatShort(s.kRot[d.a]).c_str(), formatShort(s.kRot[d.b]).c_str());
       ImGui::TextDisabled("the angle between them is (m - n) * theta_%d: only the offset matters", i);
@@ -844,9 +844,9 @@ void drawViews(RopePanelState& s, AppContext& ctx, float height) {
   drawPlots(s, res);
   ImGui::EndChild();
 
-  ImGui::TextColored(ImColor(kQColor), "R_m q");
+  ImGui::TextColored(ImColor(themed(kQColor)), "R_m q");
   ImGui::SameLine();
-  ImGui::TextColored(ImColor(kKColor), "R_n k");
+  ImGui::TextColored(ImColor(themed(kKColor)), "R_n k");
   ImGui::SameLine();
   ImGui::Text("per pair at m = %d, n = %d (circle = the largest pair norm)", s.posM, s.posN);
   HelpMarker("Each circle is one pair i: q's pair rotated by m * theta_i and k's by n * theta_i.\n"

@@ -878,6 +878,7 @@ void AppShell::drawExportMenu() {
       exportKind_ = kind;
       exportView_ = ex;
       exportOptions_ = ViewExportOptions{};
+      exportOptions_.textScale = std::clamp(settings_.fontScale, cli::kMinTextScale, cli::kMaxTextScale);   // the window's text size
       exportOptions_.animation = defaultAnimation(ex);
       openSaveAs(exportFile_, settings_.exportFolder, defaultExportFileName(ex, kind));
       openExportPopup_ = true;

@@ -55,7 +55,7 @@ std::vector<std::string> exportArguments(const ExportableView& view, ViewExportK
   if (kind == ViewExportKind::PlotCsv) return {};
   const bool gif = kind == ViewExportKind::AnimatedGif;
   const bool picture = gif || kind == ViewExportKind::HeatmapPng || kind == ViewExportKind::HeatmapSvg;
-  const cli::PictureChoice choice{view.colormap, options.cellScale, options.colorbar, options.axisTitles, options.caption};
+  const cli::PictureChoice choice{view.colormap, options.cellScale, options.colorbar, options.axisTitles, options.caption, options.textScale};
   if (!view.call) return {};
   std::vector<std::string> args = cli::exportCallArguments(*view.call, path, choice, picture);
   if (!gif) return args;

@@ -49,6 +49,7 @@ struct ViewExportOptions {
   bool colorbar = true;     // PNG/SVG
   bool axisTitles = true;   // PNG/SVG
   bool caption = true;      // PNG/SVG: the view's parameter caption above the image
+  float textScale = 1.0f;   // PNG/SVG/GIF: text size (the window's View > Larger / Smaller text)
   ViewAnimation animation;  // AnimatedGif
 };
 // Throws std::invalid_argument when the view has nothing of that kind (no heatmap, no plot) or a

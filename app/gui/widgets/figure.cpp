@@ -80,10 +80,10 @@ ColorScale gridScale(const CellGrid& g) {
 void drawGridLabels(ImDrawList* dl, const CellGrid& g, ImVec2 at, const GridLayout& L, float alpha) {
   const float line = ImGui::GetTextLineHeight();
   const float left = L.left, top = L.top, cell = L.cell, cw = L.cw;
-  if (!g.colTitle.empty()) centredText(dl, ImVec2(left + cw * fl(g.grid.cols) * 0.5f, at.y + line * 1.9f), withAlpha(kDim, alpha), g.colTitle);
+  if (!g.colTitle.empty()) centredText(dl, ImVec2(left + cw * fl(g.grid.cols) * 0.5f, at.y + line * 1.9f), withAlpha(themed(kDim), alpha), g.colTitle);
   if (!g.rowTitle.empty()) {
     const std::string t = g.rowTitle;
-    dl->AddText(ImVec2(at.x, top - line * 1.2f), withAlpha(kDim, alpha), t.c_str());
+    dl->AddText(ImVec2(at.x, top - line * 1.2f), withAlpha(themed(kDim), alpha), t.c_str());
   }
   const int labelEvery = std::max(1, static_cast<int>(std::ceil(ImGui::CalcTextSize("0000").x / cw)));
   for (int c = 0; c < g.grid.cols; ++c) {
@@ -119,14 +119,14 @@ void drawGridCells(ImDrawList* dl, const CellGrid& g, const GridLayout& L, const
       }
       if (std::isinf(v)) {
         dl->AddRectFilled(a, b, withAlpha(themed(IM_COL32(30, 30, 34, 255)), alpha));
-        if (printValues) centredText(dl, ImVec2((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f), withAlpha(kDim, alpha), "masked");
+        if (printValues) centredText(dl, ImVec2((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f), withAlpha(themed(kDim), alpha), "masked");
         continue;
       }
       const Rgba8 col = mapValue(scale, v);
       dl->AddRectFilled(a, b, withAlpha(IM_COL32(col.r, col.g, col.b, 255), alpha));
       if (printValues) {
         const float lum = 0.299f * col.r + 0.587f * col.g + 0.114f * col.b;
-        centredText(dl, ImVec2((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f), withAlpha(lum > 140 ? themed(IM_COL32(15, 15, 20, 255)) : themed(IM_COL32(245, 245, 250, 255)), alpha),
+        centredText(dl, ImVec2((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f), withAlpha(lum > 140 ? IM_COL32(15, 15, 20, 255) : IM_COL32(245, 245, 250, 255), alpha),
                     num(v, g.decimals));
       }
       if (ImGui::IsWindowHovered() && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y) {
@@ -154,18 +154,18 @@ void drawGridMarks(ImDrawList* dl, const CellGrid& g, const GridLayout& L, float
   if (g.highlightRow >= 0 && g.highlightRow < g.grid.rows) {
     const float y0 = top + cell * fl(g.highlightRow);
     if (g.highlightCol >= 0 && g.highlightCol < g.grid.cols)
-      dl->AddRect(ImVec2(left + cw * fl(g.highlightCol), y0), ImVec2(left + cw * fl(g.highlightCol + 1), y0 + cell), withAlpha(kHighlight, alpha), 0.0f, 0, 3.0f);
+      dl->AddRect(ImVec2(left + cw * fl(g.highlightCol), y0), ImVec2(left + cw * fl(g.highlightCol + 1), y0 + cell), withAlpha(themed(kHighlight), alpha), 0.0f, 0, 3.0f);
     else
-      dl->AddRect(ImVec2(left, y0), ImVec2(left + cw * fl(g.grid.cols), y0 + cell), withAlpha(kHighlight, alpha), 0.0f, 0, 3.0f);
+      dl->AddRect(ImVec2(left, y0), ImVec2(left + cw * fl(g.grid.cols), y0 + cell), withAlpha(themed(kHighlight), alpha), 0.0f, 0, 3.0f);
   } else if (g.highlightCol >= 0 && g.highlightCol < g.grid.cols) {
-    dl->AddRect(ImVec2(left + cw * fl(g.highlightCol), top), ImVec2(left + cw * fl(g.highlightCol + 1), top + cell * fl(g.grid.rows)), withAlpha(kHighlight, alpha), 0.0f, 0, 3.0f);
+    dl->AddRect(ImVec2(left + cw * fl(g.highlightCol), top), ImVec2(left + cw * fl(g.highlightCol + 1), top + cell * fl(g.grid.rows)), withAlpha(themed(kHighlight), alpha), 0.0f, 0, 3.0f);
   }
 }
 
 void drawGrid(const CellGrid& g, ImVec2 at, float w, float h, float alpha) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeight();
-  dl->AddText(at, withAlpha(kText, alpha), g.title.c_str());
+  dl->AddText(at, withAlpha(themed(kText), alpha), g.title.c_str());
   float labelW = ImGui::CalcTextSize("000").x;
   for (const std::string& l : g.rowLabels) labelW = std::max(labelW, ImGui::CalcTextSize(l.c_str()).x);
   GridLayout L;
@@ -206,7 +206,7 @@ void drawDials(const std::vector<Dial>& dials, ImVec2 at, float w, float h, floa
     const Dial& d = dials[static_cast<std::size_t>(i)];
     const ImVec2 c(at.x + cellW * (fl(i % perRow) + 0.5f), at.y + cellH * fl(i / perRow) + radius + 6.0f);
     dl->AddCircleFilled(c, radius, withAlpha(themed(IM_COL32(32, 36, 46, 255)), alpha), 48);
-    dl->AddCircle(c, radius, withAlpha(kAxis, alpha), 48, 1.5f);
+    dl->AddCircle(c, radius, withAlpha(themed(kAxis), alpha), 48, 1.5f);
     dl->AddLine(ImVec2(c.x - radius, c.y), ImVec2(c.x + radius, c.y), withAlpha(themed(IM_COL32(70, 74, 86, 255)), alpha));
     dl->AddLine(ImVec2(c.x, c.y - radius), ImVec2(c.x, c.y + radius), withAlpha(themed(IM_COL32(70, 74, 86, 255)), alpha));
     for (const ClockHand& hand : d.hands) {
@@ -215,11 +215,11 @@ void drawDials(const std::vector<Dial>& dials, ImVec2 at, float w, float h, floa
       dl->AddLine(c, tip, withAlpha(seriesColour(0), alpha), 3.0f);
       dl->AddCircleFilled(tip, 4.0f, withAlpha(seriesColour(0), alpha));
     }
-    dl->AddCircleFilled(c, 3.0f, withAlpha(kText, alpha));
+    dl->AddCircleFilled(c, 3.0f, withAlpha(themed(kText), alpha));
     // The label, wrapped to the cell.
     ImGui::SetCursorScreenPos(ImVec2(c.x - cellW * 0.5f + 6.0f, c.y + radius + 6.0f));
     ImGui::PushTextWrapPos(c.x + cellW * 0.5f - 6.0f - ImGui::GetWindowPos().x + ImGui::GetScrollX());  // local x
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(withAlpha(kDim, alpha)));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(withAlpha(themed(kDim), alpha)));
     ImGui::TextWrapped("%s", d.label.c_str());
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
@@ -236,8 +236,8 @@ void drawPlane(const Plane& p, ImVec2 at, float w, float h, float alpha) {
   const float side = std::min(w - legendW, h);
   const float scale = side * 0.45f / static_cast<float>(extent);
   const ImVec2 o(at.x + side * 0.5f, at.y + h * 0.5f);
-  dl->AddLine(ImVec2(o.x - side * 0.48f, o.y), ImVec2(o.x + side * 0.48f, o.y), withAlpha(kAxis, alpha));
-  dl->AddLine(ImVec2(o.x, o.y - side * 0.48f), ImVec2(o.x, o.y + side * 0.48f), withAlpha(kAxis, alpha));
+  dl->AddLine(ImVec2(o.x - side * 0.48f, o.y), ImVec2(o.x + side * 0.48f, o.y), withAlpha(themed(kAxis), alpha));
+  dl->AddLine(ImVec2(o.x, o.y - side * 0.48f), ImVec2(o.x, o.y + side * 0.48f), withAlpha(themed(kAxis), alpha));
   dl->AddCircle(o, scale, withAlpha(themed(IM_COL32(70, 74, 86, 255)), alpha), 64, 1.0f);
   auto toScreen = [&](double x, double y) { return ImVec2(o.x + static_cast<float>(x) * scale, o.y - static_cast<float>(y) * scale); };
   if (p.arcFrom >= 0 && p.arcTo >= 0 && p.arcFrom < static_cast<int>(p.arrows.size()) && p.arcTo < static_cast<int>(p.arrows.size())) {
@@ -251,13 +251,13 @@ void drawPlane(const Plane& p, ImVec2 at, float w, float h, float alpha) {
     const float r = scale * 0.35f;
     // Screen y points down: angles are negated.
     dl->PathArcTo(o, r, static_cast<float>(-a0), static_cast<float>(-(a0 + d)), 32);
-    dl->PathStroke(withAlpha(kHighlight, alpha), 0, 2.5f);
+    dl->PathStroke(withAlpha(themed(kHighlight), alpha), 0, 2.5f);
     const double mid = a0 + d * 0.5;
     const ImVec2 lp(o.x + static_cast<float>(std::cos(mid)) * (r + 14.0f), o.y - static_cast<float>(std::sin(mid)) * (r + 14.0f));
     const ImVec2 sz = ImGui::CalcTextSize(p.arcLabel.c_str());
     ImVec2 tp(lp.x - sz.x * 0.5f, lp.y - sz.y * 0.5f);
     dl->AddRectFilled(ImVec2(tp.x - 3, tp.y - 1), ImVec2(tp.x + sz.x + 3, tp.y + sz.y + 1), withAlpha(themed(IM_COL32(20, 22, 28, 220)), alpha));
-    dl->AddText(tp, withAlpha(kHighlight, alpha), p.arcLabel.c_str());
+    dl->AddText(tp, withAlpha(themed(kHighlight), alpha), p.arcLabel.c_str());
   }
   for (const Arrow& a : p.arrows) {
     const ImU32 col = withAlpha(a.colour == 3 ? themed(IM_COL32(140, 140, 150, 160)) : seriesColour(a.colour), alpha);
@@ -277,7 +277,7 @@ void drawPlane(const Plane& p, ImVec2 at, float w, float h, float alpha) {
     dl->AddLine(ImVec2(lx, y + 8), ImVec2(lx + 22, y + 8), col, 3.0f);
     char b[256];
     std::snprintf(b, sizeof b, "%s  (%.4f, %.4f)", a.label.c_str(), a.x, a.y);
-    dl->AddText(ImVec2(lx + 30, y), withAlpha(kText, alpha), b);
+    dl->AddText(ImVec2(lx + 30, y), withAlpha(themed(kText), alpha), b);
     y += ImGui::GetTextLineHeightWithSpacing() * 1.2f;
   }
 }
@@ -287,7 +287,7 @@ void drawPlane(const Plane& p, ImVec2 at, float w, float h, float alpha) {
 void drawBars(const Bars& b, ImVec2 at, float w, float h, float alpha) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeight();
-  dl->AddText(at, withAlpha(kText, alpha), b.title.c_str());
+  dl->AddText(at, withAlpha(themed(kText), alpha), b.title.c_str());
   const int n = static_cast<int>(b.values.size());
   if (n == 0) return;
   double lo = 0, hi = 0;
@@ -299,9 +299,9 @@ void drawBars(const Bars& b, ImVec2 at, float w, float h, float alpha) {
   const float left = at.x + 50.0f, top = at.y + line * 2.0f, bottom = at.y + h - line * 1.8f;
   const float bw = (w - 60.0f) / fl(n);
   auto yOf = [&](double v) { return bottom - static_cast<float>((v - lo) / (hi - lo)) * (bottom - top); };
-  dl->AddLine(ImVec2(left, yOf(0)), ImVec2(left + bw * fl(n), yOf(0)), withAlpha(kAxis, alpha));
-  dl->AddText(ImVec2(at.x, top - line * 0.5f), withAlpha(kDim, alpha), num(hi, 2).c_str());
-  dl->AddText(ImVec2(at.x, bottom - line * 0.5f), withAlpha(kDim, alpha), num(lo, 2).c_str());
+  dl->AddLine(ImVec2(left, yOf(0)), ImVec2(left + bw * fl(n), yOf(0)), withAlpha(themed(kAxis), alpha));
+  dl->AddText(ImVec2(at.x, top - line * 0.5f), withAlpha(themed(kDim), alpha), num(hi, 2).c_str());
+  dl->AddText(ImVec2(at.x, bottom - line * 0.5f), withAlpha(themed(kDim), alpha), num(lo, 2).c_str());
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const int labelEvery = std::max(1, static_cast<int>(std::ceil(ImGui::CalcTextSize("000").x / bw)));
   for (int i = 0; i < n; ++i) {
@@ -313,12 +313,12 @@ void drawBars(const Bars& b, ImVec2 at, float w, float h, float alpha) {
       // The value inside the bar's far end (outside when the bar is too short to hold it).
       const bool inside = y1 - y0 > line * 1.6f;
       const float ty = v >= 0 ? (inside ? y0 + line * 0.7f : y0 - line * 0.6f) : (inside ? y1 - line * 0.7f : y1 + line * 0.6f);
-      centredText(dl, ImVec2((x0 + x1) * 0.5f, ty), withAlpha(kText, alpha), num(v, 4));
+      centredText(dl, ImVec2((x0 + x1) * 0.5f, ty), withAlpha(themed(kText), alpha), num(v, 4));
       ImGui::PushClipRect(ImVec2(x0 - bw * 0.1f, bottom), ImVec2(x1 + bw * 0.1f, at.y + h), true);
-      centredText(dl, ImVec2((x0 + x1) * 0.5f, bottom + line * 1.0f), withAlpha(kDim, alpha), b.labels[static_cast<std::size_t>(i)]);
+      centredText(dl, ImVec2((x0 + x1) * 0.5f, bottom + line * 1.0f), withAlpha(themed(kDim), alpha), b.labels[static_cast<std::size_t>(i)]);
       ImGui::PopClipRect();
     } else if (i % labelEvery == 0) {
-      centredText(dl, ImVec2((x0 + x1) * 0.5f, bottom + line * 0.8f), withAlpha(kDim, alpha), b.labels[static_cast<std::size_t>(i)]);
+      centredText(dl, ImVec2((x0 + x1) * 0.5f, bottom + line * 0.8f), withAlpha(themed(kDim), alpha), b.labels[static_cast<std::size_t>(i)]);
     }
     if (ImGui::IsWindowHovered() && mouse.x >= x0 && mouse.x < x1 && mouse.y >= top && mouse.y < bottom)
       ImGui::SetTooltip("%s: %s", b.labels[static_cast<std::size_t>(i)].c_str(), full(v).c_str());
@@ -363,13 +363,13 @@ void drawTable(const TextTable& t, float w, float h) {
 void drawLines(const Lines& l, ImVec2 at, float w, float h, float alpha) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeight();
-  dl->AddText(at, withAlpha(kText, alpha), l.title.c_str());
+  dl->AddText(at, withAlpha(themed(kText), alpha), l.title.c_str());
   // Legend above the data.
   float lx = at.x;
   const float ly = at.y + line * 1.4f;
   for (std::size_t i = 0; i < l.series.size(); ++i) {
     dl->AddLine(ImVec2(lx, ly + line * 0.5f), ImVec2(lx + 22, ly + line * 0.5f), withAlpha(seriesColour(static_cast<int>(i)), alpha), 3.0f);
-    dl->AddText(ImVec2(lx + 28, ly), withAlpha(kText, alpha), l.series[i].label.c_str());
+    dl->AddText(ImVec2(lx + 28, ly), withAlpha(themed(kText), alpha), l.series[i].label.c_str());
     lx += 48 + ImGui::CalcTextSize(l.series[i].label.c_str()).x;
   }
   double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
@@ -402,21 +402,21 @@ void drawLines(const Lines& l, ImVec2 at, float w, float h, float alpha) {
   if (bottom - top < 20) return;
   auto sx = [&](double x) { return left + static_cast<float>((x - x0) / (x1 - x0)) * (right - left); };
   auto sy = [&](double y) { return bottom - static_cast<float>(((l.logY ? std::log10(y) : y) - y0) / (y1 - y0)) * (bottom - top); };
-  dl->AddRect(ImVec2(left, top), ImVec2(right, bottom), withAlpha(kAxis, alpha));
+  dl->AddRect(ImVec2(left, top), ImVec2(right, bottom), withAlpha(themed(kAxis), alpha));
   auto yLabel = [&](double yv) { return l.logY ? num(std::pow(10.0, yv), std::pow(10.0, yv) < 10 ? 3 : 0) : num(yv, 3); };
   for (int k = 0; k <= 4; ++k) {
     const double yv = y0 + (y1 - y0) * k / 4.0;
     const float y = bottom - (bottom - top) * fl(k) / 4.0f;
     dl->AddLine(ImVec2(left, y), ImVec2(right, y), withAlpha(themed(IM_COL32(50, 54, 64, 255)), alpha));
     const std::string t = yLabel(yv);
-    dl->AddText(ImVec2(left - ImGui::CalcTextSize(t.c_str()).x - 6, y - line * 0.5f), withAlpha(kDim, alpha), t.c_str());
+    dl->AddText(ImVec2(left - ImGui::CalcTextSize(t.c_str()).x - 6, y - line * 0.5f), withAlpha(themed(kDim), alpha), t.c_str());
   }
   for (int k = 0; k <= 4; ++k) {
     const double xv = x0 + (x1 - x0) * k / 4.0;
-    centredText(dl, ImVec2(sx(xv), bottom + line * 0.7f), withAlpha(kDim, alpha), num(xv, std::abs(x1 - x0) < 10 ? 1 : 0));
+    centredText(dl, ImVec2(sx(xv), bottom + line * 0.7f), withAlpha(themed(kDim), alpha), num(xv, std::abs(x1 - x0) < 10 ? 1 : 0));
   }
-  centredText(dl, ImVec2((left + right) * 0.5f, bottom + line * 1.8f), withAlpha(kDim, alpha), l.xTitle + "   (y: " + l.yTitle + (l.logY ? ", log scale)" : ")"));
-  if (!l.logY && y0 < 0 && y1 > 0) dl->AddLine(ImVec2(left, sy(0)), ImVec2(right, sy(0)), withAlpha(kAxis, alpha));
+  centredText(dl, ImVec2((left + right) * 0.5f, bottom + line * 1.8f), withAlpha(themed(kDim), alpha), l.xTitle + "   (y: " + l.yTitle + (l.logY ? ", log scale)" : ")"));
+  if (!l.logY && y0 < 0 && y1 > 0) dl->AddLine(ImVec2(left, sy(0)), ImVec2(right, sy(0)), withAlpha(themed(kAxis), alpha));
   for (std::size_t si = 0; si < l.series.size(); ++si) {
     const MiniSeries& s = l.series[si];
     std::vector<ImVec2> pts;
@@ -429,8 +429,8 @@ void drawLines(const Lines& l, ImVec2 at, float w, float h, float alpha) {
   }
   if (l.markerX) {
     const float x = sx(*l.markerX);
-    dl->AddLine(ImVec2(x, top), ImVec2(x, bottom), withAlpha(kHighlight, alpha), 2.0f);
-    dl->AddText(ImVec2(x + 4, top + 2), withAlpha(kHighlight, alpha), l.markerLabel.c_str());
+    dl->AddLine(ImVec2(x, top), ImVec2(x, bottom), withAlpha(themed(kHighlight), alpha), 2.0f);
+    dl->AddText(ImVec2(x + 4, top + 2), withAlpha(themed(kHighlight), alpha), l.markerLabel.c_str());
   }
   // Hover: the nearest point of the first series.
   const ImVec2 mouse = ImGui::GetIO().MousePos;

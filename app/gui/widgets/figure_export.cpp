@@ -283,7 +283,8 @@ void drawPresented(Registry& r, const FigureEntry& entry, const std::function<vo
     ImGui::PopTextWrapPos();
   }
   if (r.presentFont != nullptr) ImGui::PopFont();
-  ImGui::TextDisabled("Esc or F11: back to the controls   Page Up / Page Down: the tab's other figures");
+  ImGui::TextDisabled("%s", r.shown.size() > 1 ? "Esc or F11: back to the controls   Page Up / Page Down: the tab's other figures"
+                                                : "Esc or F11: back to the controls");
   ImGui::End();
 }
 

@@ -76,9 +76,13 @@ struct Scale {
   float lo = 0.0f, hi = 1.0f;   // what the colorbar spans
 };
 
+// The light theme draws magma, whose low end is black, as blues, whose low end is white: a grid
+// of mostly near-zero weights reads as paper with the strong ones marked, as on a printed page.
+Colormap themedColormap(Colormap c) { return lightTheme() && c == Colormap::Magma ? Colormap::Blues : c; }
+
 Scale scaleFor(const HeatmapSpec& spec, const HeatmapImage& image) {
   Scale s;
-  s.color.map = spec.colormap;
+  s.color.map = themedColormap(spec.colormap);
   ValueRange r = image.range;
   if (spec.fixedRange) {
     r = {spec.rangeMin, spec.rangeMax};
@@ -88,7 +92,7 @@ Scale scaleFor(const HeatmapSpec& spec, const HeatmapImage& image) {
   if (spec.isAngle) {
     s.lo = 0.0f;
     s.hi = kPi2;
-    s.color.map = spec.colormap;
+    s.color.map = themedColormap(spec.colormap);
     s.color.period = kPi2;
   } else if (spec.symmetricRange || colormapKind(spec.colormap) == ColormapKind::Diverging) {
     float m = std::max(std::fabs(r.min), std::fabs(r.max));
@@ -499,7 +503,7 @@ void drawCellValues(const HeatmapState& state, const HeatmapSpec& spec, const He
     const bool light = 0.299 * col.r + 0.587 * col.g + 0.114 * col.b > 140.0;
     const float cx = (f.toX(state, static_cast<double>(l.c)) + f.toX(state, static_cast<double>(l.c + 1))) * 0.5f;
     const float cy = (f.toY(state, static_cast<double>(l.r)) + f.toY(state, static_cast<double>(l.r + 1))) * 0.5f;
-    f.dl->AddText(ImVec2(cx - ts.x * 0.5f, cy - ts.y * 0.5f), light ? themed(IM_COL32(15, 15, 20, 255)) : themed(IM_COL32(245, 245, 250, 255)), l.text.c_str());
+    f.dl->AddText(ImVec2(cx - ts.x * 0.5f, cy - ts.y * 0.5f), light ? IM_COL32(15, 15, 20, 255) : IM_COL32(245, 245, 250, 255), l.text.c_str());
   }
   f.dl->PopClipRect();
 }
