@@ -16,6 +16,8 @@
 #include <stb_image.h>
 
 #include "app/cli/export.hpp"
+#include "app/gui/panels/panel_learn.hpp"
+#include "app/gui/panels/panel_sinusoidal.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/widgets/figure_export.hpp"
 #include "tests/gui/test_shell.hpp"
@@ -152,6 +154,46 @@ TEST_CASE("figures: every figure of every tab is written as PNG and as SVG") {
   }
   MESSAGE(total << " figures written, listed in " << (dir / "figures.txt").string());
   CHECK(total >= 40);
+}
+
+TEST_CASE("figures: every Learn step's figure, and the Sinusoidal tab's other views, are written") {
+  const fs::path dir = scratch("steps");
+  auto app = testing::makeTestShell(1280, 800);
+  if (!app) return;
+  std::ofstream list(dir / "figures.txt");
+  app->selectPanel(findPanel("learn"));
+  REQUIRE(app->renderUntilIdle(3, 60.0));
+  std::set<std::string> titles;
+  for (int step = 0; step < 40; ++step) {
+    REQUIRE(app->renderUntilIdle(2, 60.0));
+    app->frame();
+    const std::vector<FigureEntry> figures = figuresShown();
+    const auto it = std::find_if(figures.begin(), figures.end(), [](const FigureEntry& e) { return e.name == "learn-figure"; });
+    if (it != figures.end() && titles.insert(it->text.title).second) {
+      INFO("step " << it->text.title);
+      const FigureExportResult r = exportFigure(*app, *it, dir / ("learn-" + std::to_string(step) + ".png"), 480);
+      CHECK_MESSAGE(r.ok, r.message);
+      CHECK(readPng(dir / ("learn-" + std::to_string(step) + ".png")).w == 480);
+      list << "learn\t" << it->text.title << "\n";
+    }
+    learnNext(app->state().learn);
+  }
+  CHECK(titles.size() >= 25);   // the path's steps that draw a figure
+
+  app->selectPanel(findPanel("sinusoidal"));
+  for (const SinusoidalView view : {SinusoidalView::Clock, SinusoidalView::Similarity, SinusoidalView::Offset}) {
+    app->state().sinusoidal.view = view;
+    app->state().sinusoidal.selectView = true;
+    REQUIRE(app->renderUntilIdle(3, 60.0));
+    app->frame();
+    for (const FigureEntry& e : figuresShown()) {
+      INFO("figure " << e.name);
+      const fs::path png = dir / ("sinusoidal-" + e.name + ".png");
+      const FigureExportResult r = exportFigure(*app, e, png, 480);
+      CHECK_MESSAGE(r.ok, r.message);
+      list << "sinusoidal\t" << e.name << "\t" << e.text.title << "\n";
+    }
+  }
 }
 
 TEST_CASE("figures: a plot's SVG keeps its words as text and its heatmap as one picture") {

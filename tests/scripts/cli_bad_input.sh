@@ -243,6 +243,8 @@ declare -A context=(
   [--scale@rope-scores]="png|2|--positions 4 --head-dim 8"
   [--scale@alibi-bias]="png|2|--positions 4 --heads 2"
   [--scale@attention]="png|2|"
+  [--text-scale@sinusoidal]="png|2|--positions 4 --d-model 8"
+  [--text-scale@rope-scores]="svg|1.5|--positions 4 --head-dim 8"
   [--budget@sinusoidal]="npy|1M|--positions 4 --d-model 8"
   [--budget@alibi-bias]="npy|1M|--positions 4 --heads 2"
   [--d-model@compare]="json|8|--heads 1 --original-max-positions 4 --positions 8"
@@ -344,7 +346,7 @@ for opt in "${numeric_options[@]}"; do
   taken=0
   for v in "${views[@]}"; do
     case "${view_options[$v]}" in *" $opt "*) ;; *) continue ;; esac
-    # Common options (--scale, --budget) apply to every view: test them where a context exists.
+    # Common options (--scale, --text-scale, --budget) apply to every view: test them where a context exists.
     key="$opt@$v"
     # The other RoPE views take rope-freqs' scaling options with the same context.
     if [ -z "${context[$key]+x}" ] && [ -n "${context[$opt@rope-freqs]+x}" ]; then
@@ -358,7 +360,7 @@ for opt in "${numeric_options[@]}"; do
     # --section fitted to each head size; its own options are tested in tests/cli/test_view_table.cpp.
     if [ -z "${context[$key]+x}" ] && [ "$v" = mrope-angles ]; then continue; fi
     if [ -z "${context[$key]+x}" ]; then
-      case "$opt" in --scale | --budget) continue ;; esac
+      case "$opt" in --scale | --text-scale | --budget) continue ;; esac
       fail "no test context for $opt in view $v (add one to cli_bad_input.sh)"
       continue
     fi

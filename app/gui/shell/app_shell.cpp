@@ -99,6 +99,8 @@ void GLAPIENTRY glDebugCallback(GLenum, GLenum type, GLuint, GLenum severity, GL
 std::unique_ptr<AppShell> AppShell::create(const AppOptions& options, std::string* error) {
   std::unique_ptr<AppShell> app(new AppShell());
   app->options_ = options;
+  forgetHeatmapViews();   // the zoom and the presented figure of a window closed before belong to it
+  setPresentedFigure(0, nullptr);
   glfwSetErrorCallback(glfwErrorCallback);
   if (!glfwInit()) {
     if (error) *error = "cannot initialise GLFW (no display? set DISPLAY or run under xvfb-run)";

@@ -807,6 +807,11 @@ void restoreHeatmapViews(const std::map<std::string, cli::FigureView>& views) {
   ++v.generation;
 }
 
+void forgetHeatmapViews() {
+  sessionViews().zoomed.clear();
+  sessionViews().restore.clear();
+}
+
 void refreshImage(const Grid& g, const HeatmapState& hs, HeatmapImage& img, long long& version, bool force,
                   int fallbackOut) {
   if (g.rows == 0 || g.cols == 0) return;

@@ -122,6 +122,8 @@ std::string averagedCellsNote(const HeatmapWindow& w);
 // (one not listed goes back to the whole grid).
 std::map<std::string, cli::FigureView> zoomedHeatmapViews();
 void restoreHeatmapViews(const std::map<std::string, cli::FigureView>& views);
+// A new window forgets the views of the last one (nothing restored, nothing kept).
+void forgetHeatmapViews();
 
 // Frees the widget's GL texture.
 void releaseHeatmap(HeatmapState& state);
