@@ -18,6 +18,7 @@ const std::vector<OptionSpec>& windowOptionSpecs() {
       {"--config", true, "FILE", "open with this model config.json applied to every tab (as File > Open config); Model tab"},
       {"--preset", true, "NAME", "open with a shipped model preset applied (posviz --help lists them); Model tab"},
       {"--bench-frames", true, "N", "frame benchmark: drag a parameter for N frames (10..100000) per workload"},
+      {"--bench-tabs", true, "LIST", "with --bench-frames: only these tabs' workloads, comma-separated (" + tabList(" ") + ")"},
       {"--size", true, "WxH", "window size in pixels, 320x240 .. 16384x16384 (default: last size)"},
       {"--no-settings", false, "", "neither read nor write settings.json and imgui.ini"},
       {"--gl33", false, "", "ask for an OpenGL 3.3 context (no compute shaders: the CPU computes)"},
@@ -88,6 +89,18 @@ WindowOptions parseWindowOptions(const std::vector<std::string>& args) {
     throw UsageError(std::string("--preset: ") + e.what());
   }
   if (auto p = o.value("--bench-frames")) w.benchFrames = static_cast<int>(parseIntOption("--bench-frames", *p, 10, 100000));
+  if (auto p = o.value("--bench-tabs")) {
+    if (w.benchFrames == 0) throw UsageError("--bench-tabs: applies to --bench-frames only");
+    std::size_t at = 0;
+    while (at <= p->size()) {
+      const std::size_t comma = std::min(p->find(',', at), p->size());
+      const std::string name = p->substr(at, comma - at);
+      const TabDef* tab = findTab(name);
+      if (tab == nullptr) throw UsageError("--bench-tabs: got " + quotedText(name) + ", expected tab names from " + tabList(", "));
+      w.benchTabs.push_back(tab->name);
+      at = comma + 1;
+    }
+  }
   if (auto p = o.value("--size")) parseSize(*p, w);
   w.useSettings = !o.has("--no-settings");
   w.gl33 = o.has("--gl33");

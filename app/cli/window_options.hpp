@@ -5,7 +5,8 @@
 //   posviz --screenshot-all DIR      render every tab and save DIR/<tab>.png, then exit
 //   posviz --screenshot FILE         render the start tab (--panel) and save FILE, then exit
 //   posviz --config FILE | --preset NAME   open with a model's config applied (as File > Open config)
-//   posviz --bench-frames N          drag a parameter for N frames per workload, print frame times
+//   posviz --bench-frames N [--bench-tabs LIST]   drag a parameter for N frames per workload (of
+//                                    every tab, or those listed), print frame times
 #pragma once
 
 #include <optional>
@@ -26,6 +27,7 @@ struct WindowOptions {
   std::string screenshot;       // non-empty: render the start tab into this PNG and exit
   std::optional<ModelConfig> model;   // --config / --preset, loaded and checked
   int benchFrames = 0;          // > 0: run the frame benchmark with this many frames and exit
+  std::vector<std::string> benchTabs;   // --bench-tabs: only these tabs' workloads (empty: every tab)
   int width = 0, height = 0;    // window size in pixels; 0 = from settings
   bool useSettings = true;      // read and write settings.json and imgui.ini
   bool gl33 = false;            // a 3.3 context without compute shaders (tests the CPU fallback)

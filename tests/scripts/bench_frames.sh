@@ -25,7 +25,7 @@ for bad in 0 9 -5 abc 12x 100001 99999999999999999999 ""; do
   else fail "--bench-frames '$bad' -> exit $rc: $(head -c 300 "$scratch/err")"; fi
 done
 
-POSVIZ_CONFIG_DIR="$scratch/cfg" timeout 600 "$bin" --bench-frames 30 >"$scratch/out" 2>"$scratch/err"
+POSVIZ_CONFIG_DIR="$scratch/cfg" timeout 600 "$bin" --bench-frames 30 --bench-tabs sinusoidal,rope >"$scratch/out" 2>"$scratch/err"
 rc=$?
 cat "$scratch/out"
 if [ $rc -ne 0 ]; then fail "--bench-frames 30 -> exit $rc: $(head -c 400 "$scratch/err")"; fi
@@ -56,6 +56,33 @@ while read -r line; do
 done < <(grep -E '^  cpu (sinusoidal|RoPE)' "$scratch/out")
 if grep -qE '^p95 ratio, largest sinusoidal grid / 512 x 64: [0-9.]+' "$scratch/out"; then ok "ratio line printed"
 else fail "no p95 ratio line"; fi
+
+if grep -qE '^p95 within 1.2x of sinusoidal 512 x 64, paired by round: [0-9]+ of 8 workloads' "$scratch/out"; then ok "goal line printed"
+else fail "no goal line"; fi
+
+# The other tabs' workloads (the light ones: Learned's 2^29-value table and the Extrapolation lab
+# take minutes and are run by hand): each row's name starts with its tab's title, times ordered.
+POSVIZ_CONFIG_DIR="$scratch/cfg" timeout 300 "$bin" --bench-frames 10 \
+  --bench-tabs learn,worked-examples,where-position-enters,train,model,context-extension,image-rope >"$scratch/tabs" 2>"$scratch/err"
+rc=$?
+cat "$scratch/tabs"
+if [ $rc -ne 0 ]; then fail "--bench-frames 10 --bench-tabs ... -> exit $rc: $(head -c 400 "$scratch/err")"; fi
+for title in "Learn " "Worked examples" "Where position enters" "Train " "Model " "Context extension" "Image RoPE"; do
+  line=$(grep -E "^$title" "$scratch/tabs" | head -1)
+  read -r p50 p95 mx < <(awk '{n=NF; if ($n ~ /\)/) n-=3; print $(n-5), $(n-4), $(n-3)}' <<<"$line")
+  if [ -n "$line" ] && awk -v a="$p50" -v b="$p95" -v c="$mx" 'BEGIN{exit !(a>0 && a<=b && b<=c)}'; then ok "$title: p50 $p50 <= p95 $p95 <= max $mx ms"
+  else fail "no ordered row for $title: '$line'"; fi
+done
+for bad in "nosuch" "sinusoidal,," ""; do
+  POSVIZ_CONFIG_DIR="$scratch/cfg" "$bin" --bench-frames 10 --bench-tabs "$bad" >"$scratch/out" 2>"$scratch/err"
+  rc=$?
+  if [ $rc -eq 2 ] && grep -q -- "--bench-tabs" "$scratch/err"; then ok "--bench-tabs '$bad' -> exit 2: $(head -1 "$scratch/err")"
+  else fail "--bench-tabs '$bad' -> exit $rc: $(head -c 300 "$scratch/err")"; fi
+done
+POSVIZ_CONFIG_DIR="$scratch/cfg" "$bin" --bench-tabs rope >"$scratch/out" 2>"$scratch/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q -- "--bench-tabs: applies to --bench-frames only" "$scratch/err"; then ok "--bench-tabs alone -> exit 2"
+else fail "--bench-tabs alone -> exit $rc: $(head -c 300 "$scratch/err")"; fi
 
 echo "summary: $failures failed"
 [ "$failures" -eq 0 ]

@@ -582,6 +582,9 @@ void AppShell::drawHelpWindows() {
       ImGui::Text("Ctrl+1 .. Ctrl+%d   switch to one of the first %d tabs", std::min(9, static_cast<int>(panels().size())),
                   std::min(9, static_cast<int>(panels().size())));
       ImGui::TextUnformatted("F12                save a screenshot (PNG)");
+      ImGui::TextUnformatted("F11                present the figure under the mouse (or the largest); again or Esc: back");
+      ImGui::TextUnformatted("Page Down / Up     while presenting: the tab's next / previous figure");
+      ImGui::TextUnformatted("right-click        on a figure: export it (PNG or SVG) or present it");
       ImGui::TextUnformatted("Ctrl+O             open a model config.json");
       ImGui::TextUnformatted("Ctrl+Shift+O       open a learned table (.npy)");
       ImGui::TextUnformatted("Ctrl+= / Ctrl+-    larger / smaller text");

@@ -17,6 +17,7 @@
 #include <imgui.h>
 
 #include "app/gui/shell/app_shell.hpp"
+#include "app/gui/shell/bench_workloads.hpp"
 #include "app/gui/panels/panels.hpp"
 
 namespace posviz::app {
@@ -58,56 +59,6 @@ ThreadCpu threadCpu() {
   return t;
 }
 
-// One workload: a view, a size, the parameter the drag moves, and the version of the picture
-// on screen (so that frames showing a new result can be counted).
-struct Workload {
-  std::string name;
-  const char* panel;
-  std::function<void(AppState&)> setSize;
-  std::function<void(AppState&, int)> drag;      // frame i of the drag
-  std::function<long long(AppState&)> shown;     // version of the picture shown, -1 = none
-};
-
-std::vector<Workload> workloads() {
-  auto sinusoidal = [](int positions, int dModel) {
-    return Workload{
-        "sinusoidal " + std::to_string(positions) + " x " + std::to_string(dModel), "sinusoidal",
-        [positions, dModel](AppState& s) {
-          SinusoidalPanelState& p = s.sinusoidal;
-          p.numPositions = positions;
-          p.params.dModel = dModel;
-          p.params.base = 10000.0;
-          p.view = SinusoidalView::Encoding;
-          p.selectView = true;
-          p.peMap.resetView();
-          p.dirty = true;
-        },
-        [](AppState& s, int i) {   // base from 10000 upwards, 0.5 % per frame: a slow slider drag
-          s.sinusoidal.params.base = 10000.0 * (1.0 + 0.005 * (i + 1));
-          s.sinusoidal.dirty = true;
-        },
-        [](AppState& s) { return s.sinusoidal.peImage.result() ? s.sinusoidal.peImage.result()->version : -1LL; }};
-  };
-  auto ropeScore = [](int positions) {
-    return Workload{
-        "RoPE score s(m, n) " + std::to_string(positions) + " x " + std::to_string(positions), "rope",
-        [positions](AppState& s) {
-          RopePanelState& p = s.rope;
-          p.numPositions = positions;
-          p.params.base = 10000.0;
-          p.gridKind = RopeGridKind::Score;
-          p.dirty = true;
-        },
-        [](AppState& s, int i) {
-          s.rope.params.base = 10000.0 * (1.0 + 0.005 * (i + 1));
-          s.rope.dirty = true;
-        },
-        [](AppState& s) { return s.rope.score.result() ? s.rope.score.result()->inputVersion : -1LL; }};
-  };
-  // 512 x 4096 beside 2^31 x 4096 tells what d_model costs a frame from what the positions do.
-  return {sinusoidal(512, 64),   sinusoidal(512, 4096), sinusoidal(131072, 128), sinusoidal(32768, 4096), sinusoidal(2147483647, 4096),
-          ropeScore(512),        ropeScore(16384),        ropeScore(1 << 20)};
-}
 
 // What one workload measured, pooled over the rounds.
 struct Measured {
@@ -179,6 +130,7 @@ void printRatios(const std::vector<std::pair<std::string, Measured>>& all) {
   std::printf("p95 ratio, largest sinusoidal grid / 512 x 64: %.2f (target <= 1.5)\n", big95 / small95);
   // The closed-form pictures' promise: the largest grids of each kind cost what 512 x 64 does.
   const Measured* small = find("sinusoidal 512 x 64");
+  if (small == nullptr) return;
   for (const char* name : {"sinusoidal 2147483647 x 4096", "RoPE score s(m, n) 1048576 x 1048576"}) {
     const Measured* m = find(name);
     if (!m) continue;
@@ -186,15 +138,23 @@ void printRatios(const std::vector<std::pair<std::string, Measured>>& all) {
                 name, p95Of(name) / small95, pairedRatio(m->roundP95, small->roundP95),
                 pairedRatio(m->roundP50, small->roundP50));
   }
-  for (const auto& [name, m] : all)
-    if (!m.times.empty())
-      std::printf("ratio vs sinusoidal 512 x 64, %-34s p50 %.2f  p95 %.2f\n", name.c_str(),
-                  percentile(m.times, 0.50) / small50, percentile(m.times, 0.95) / small95);
+  // Every workload against the small one: pooled, and paired by round (the goal: p95 within 1.2x).
+  int met = 0, counted = 0;
+  for (const auto& [name, m] : all) {
+    if (m.times.empty()) continue;
+    const double paired = pairedRatio(m.roundP95, small->roundP95);
+    ++counted;
+    met += paired <= 1.2 ? 1 : 0;
+    std::printf("ratio vs sinusoidal 512 x 64, %-44s p50 %.2f  p95 %.2f  paired p95 %.2f  %s\n", name.c_str(),
+                percentile(m.times, 0.50) / small50, percentile(m.times, 0.95) / small95, paired,
+                paired <= 1.2 ? "goal met" : "goal NOT met (p95 > 1.2x)");
+  }
+  std::printf("p95 within 1.2x of sinusoidal 512 x 64, paired by round: %d of %d workloads\n", met, counted);
 }
 
 }  // namespace
 
-int benchFrames(AppShell& app, int frames) {
+int benchFrames(AppShell& app, int frames, const std::vector<std::string>& tabs) {
   app.setContinuous(true);
   app.parkMouse();
   // The workloads take turns, up to 15 rounds of at least 20 frames, so that whatever else the
@@ -202,7 +162,9 @@ int benchFrames(AppShell& app, int frames) {
   // times are pooled. Each round sets every workload up again, which costs seconds at 2^20.
   const int rounds = std::clamp(frames / 20, 1, 15);
   const int perRound = (frames + rounds - 1) / rounds;
-  const std::vector<Workload> list = workloads();
+  std::vector<Workload> list = benchWorkloads();
+  if (!tabs.empty())
+    std::erase_if(list, [&](const Workload& w) { return std::find(tabs.begin(), tabs.end(), w.panel) == tabs.end(); });
   std::vector<std::pair<std::string, Measured>> all;
   for (const Workload& w : list) all.push_back({w.name, Measured{}});
   std::printf("frame benchmark: %d frames per workload (%d round%s of %d), one parameter dragged every frame, "
@@ -212,14 +174,14 @@ int benchFrames(AppShell& app, int frames) {
   for (int round = 0; round < rounds; ++round)
     for (std::size_t k = 0; k < list.size(); ++k)
       if (!runRound(app, list[k], round * perRound, perRound, all[k].second)) {
-        std::printf("%-34s did not settle in 300 s\n", list[k].name.c_str());
+        std::printf("%-44s did not settle in 300 s\n", list[k].name.c_str());
         status = 1;
       }
-  std::printf("%-34s %9s %9s %9s %12s %14s %9s\n", "workload", "p50 ms", "p95 ms", "max ms", "new pictures",
+  std::printf("%-44s %9s %9s %9s %12s %14s %9s\n", "workload", "p50 ms", "p95 ms", "max ms", "new pictures",
               "settle ms", "vertices");
   for (const auto& [name, m] : all) {
     if (m.times.empty()) continue;
-    std::printf("%-34s %9.2f %9.2f %9.2f %12d %14.1f %9d%s\n", name.c_str(), percentile(m.times, 0.50),
+    std::printf("%-44s %9.2f %9.2f %9.2f %12d %14.1f %9d%s\n", name.c_str(), percentile(m.times, 0.50),
                 percentile(m.times, 0.95), *std::max_element(m.times.begin(), m.times.end()), m.newPictures,
                 percentile(m.settles, 0.5), m.vertices, m.settled ? "" : "  (did not settle)");
     if (!m.settled) status = 1;
@@ -230,7 +192,7 @@ int benchFrames(AppShell& app, int frames) {
   for (const auto& [name, m] : all) {
     if (m.times.empty()) continue;
     const double n = static_cast<double>(m.times.size());
-    std::printf("  cpu %-34s ui %6.2f  driver %6.2f  jobs %6.2f\n", name.c_str(), m.cpu.ui / n, m.cpu.driver / n,
+    std::printf("  cpu %-44s ui %6.2f  driver %6.2f  jobs %6.2f\n", name.c_str(), m.cpu.ui / n, m.cpu.driver / n,
                 m.cpu.jobs / n);
   }
   printRatios(all);

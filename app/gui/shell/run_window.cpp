@@ -57,7 +57,7 @@ int runWindow(int argc, char** argv) {
     std::printf("%s\n", w.screenshot.c_str());
     return 0;
   }
-  if (w.benchFrames > 0) return app::benchFrames(*app, w.benchFrames);
+  if (w.benchFrames > 0) return app::benchFrames(*app, w.benchFrames, w.benchTabs);
   while (!app->shouldClose()) app->frame();
   return 0;
 }
