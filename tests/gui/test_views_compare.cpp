@@ -47,6 +47,47 @@ TEST_CASE("compare view: the table and verdicts come from core; bad parameters k
   CHECK(s.table->params.numHeads == 4);
 }
 
+TEST_CASE("compare view: the window computes the table on a worker; the last table stays until the next lands") {
+  auto app = testing::makeTestShell(1024, 700);
+  if (!app) return;
+  app->selectPanel(findPanel("compare"));
+  REQUIRE(app->renderUntilIdle(3, 60.0));
+  ComparePanelState& s = app->state().compare;
+  REQUIRE(s.table.has_value());
+  const long long before = s.table->params.trainedLength;
+  // The largest table its sliders reach: about a second of work, on the worker.
+  s.dModel = static_cast<int>(posviz::cli::params::compare::kDModel.spanMax());
+  s.numHeads = 64;
+  s.trainedLength = static_cast<int>(posviz::cli::params::compare::kTrainedLength.spanMax());
+  s.targetLength = s.trainedLength * 2;
+  s.dirty = true;
+  app->frame();
+  CHECK(s.job.busy());                                 // asked for, not computed in the frame
+  REQUIRE(s.table.has_value());
+  CHECK(s.table->params.trainedLength == before);      // the last table is still the one shown
+  REQUIRE(app->renderUntilIdle(2, 120.0));
+  CHECK(s.table->params.trainedLength == s.trainedLength);
+  CHECK(s.table->params.dModel == s.dModel);
+  CHECK(s.error.empty());
+  // The same numbers as computing it here and now.
+  ComparePanelState direct;
+  direct.dModel = s.dModel;
+  direct.numHeads = s.numHeads;
+  direct.trainedLength = s.trainedLength;
+  direct.targetLength = s.targetLength;
+  updateComparePanel(direct);
+  REQUIRE(direct.table.has_value());
+  CHECK(direct.table->column(Scheme::Learned).parameters == s.table->column(Scheme::Learned).parameters);
+  CHECK(direct.table->column(Scheme::Rope).relative.maxError == s.table->column(Scheme::Rope).relative.maxError);
+  CHECK(direct.verdicts.size() == s.verdicts.size());
+  // Bad parameters: the error is shown, the last good table stays.
+  s.numHeads = 3;
+  s.dirty = true;
+  REQUIRE(app->renderUntilIdle(2, 60.0));
+  CHECK(s.error.find("numHeads must divide dModel") != std::string::npos);
+  CHECK(s.table->params.numHeads == 64);
+}
+
 TEST_CASE("compare view: every decision-chart leaf opens a tab of the window") {
   for (const DecisionNode& n : comparisonClaims().decision)
     for (const DecisionAnswer& a : n.answers) {

@@ -26,26 +26,57 @@ namespace posviz::app {
 // [SECTION] Update: parameters -> computed table -> verdicts
 //-----------------------------------------------------------------------------
 
-void updateComparePanel(ComparePanelState& s) {
-  if (!s.dirty) return;
-  s.dirty = false;
-  s.error.clear();
+namespace {
+
+ComparisonParams paramsOf(const ComparePanelState& s) {
   ComparisonParams p;
   p.dModel = s.dModel;
   p.numHeads = s.numHeads;
   p.trainedLength = s.trainedLength;
   p.targetLength = s.targetLength;
   p.seed = static_cast<std::uint64_t>(s.seed);
+  return p;
+}
+
+CompareComputed computeCompare(const ComparisonParams& p, const std::vector<ModelSchemes>& models) {
+  CompareComputed out{computeComparison(p, models), {}};
+  for (const ComparisonClaim& claim : comparisonClaims().claims) out.verdicts.push_back(judgeClaim(claim, out.table));
+  return out;
+}
+
+}  // namespace
+
+void updateComparePanel(ComparePanelState& s) {
+  if (!s.dirty) return;
+  s.dirty = false;
+  s.error.clear();
   try {
     if (s.models.empty()) s.models = cli::presetSchemes();
-    Comparison c = computeComparison(p, s.models);
-    std::vector<ClaimVerdict> verdicts;
-    for (const ComparisonClaim& claim : comparisonClaims().claims) verdicts.push_back(judgeClaim(claim, c));
-    s.table = std::move(c);
-    s.verdicts = std::move(verdicts);
+    CompareComputed c = computeCompare(paramsOf(s), s.models);
+    s.table = std::move(c.table);
+    s.verdicts = std::move(c.verdicts);
   } catch (const std::exception& e) {
     s.error = e.what();
   }
+}
+
+bool updateComparePanelAsync(ComparePanelState& s) {
+  if (s.dirty) {
+    s.dirty = false;
+    try {
+      if (s.models.empty()) s.models = cli::presetSchemes();   // shipped files, read once, here
+      s.job.request([p = paramsOf(s), models = s.models](JobControl&) { return computeCompare(p, models); });
+    } catch (const std::exception& e) {
+      s.error = e.what();
+    }
+  }
+  if (!s.job.poll()) return false;
+  s.error = s.job.error();
+  if (s.error.empty() && s.job.result() != nullptr) {
+    s.table = s.job.result()->table;
+    s.verdicts = s.job.result()->verdicts;
+  }
+  return true;
 }
 
 namespace {
@@ -277,7 +308,7 @@ std::string drawDecisionChart(ComparePanelState& s, float scale) {
 
 std::string drawComparePanel(ComparePanelState& s, AppContext& ctx) {
   const float scale = ctx.uiScale;
-  updateComparePanel(s);
+  updateComparePanelAsync(s);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   ImGui::BeginChild("compare-params", ImVec2(std::min(340.0f * scale, avail.x * 0.25f), avail.y), true);
   drawParameters(s, scale);
@@ -290,10 +321,10 @@ std::string drawComparePanel(ComparePanelState& s, AppContext& ctx) {
              [&](ImVec2) { drawTable(s); });
   ImGui::EndChild();
 
-  ctx.status.backend = "CPU";
-  ctx.status.busy = false;
+  ctx.status.backend = "CPU (background job)";
+  ctx.status.busy = s.job.busy() || s.dirty;
   ctx.status.progress = -1.0f;
-  ctx.status.computeMs = 0.0;
+  ctx.status.computeMs = s.job.millis();
   ctx.status.gridSize.clear();
   return open;
 }

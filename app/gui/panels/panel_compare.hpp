@@ -16,9 +16,16 @@
 #include "app/cli/scheme_params.hpp"
 #include "app/gui/base/app_context.hpp"
 #include "app/gui/panels/train_citation.hpp"
+#include "app/gui/widgets/worker.hpp"
 #include "core/lessons/comparison_claims.hpp"
 
 namespace posviz::app {
+
+// One computed table and its claims' verdicts.
+struct CompareComputed {
+  Comparison table;
+  std::vector<ClaimVerdict> verdicts;   // one per comparisonClaims().claims entry
+};
 
 struct ComparePanelState {
   bool dirty = true;                 // recompute on the next frame
@@ -42,10 +49,16 @@ struct ComparePanelState {
   std::vector<ModelSchemes> models;  // the shipped presets' schemes, read once ("Used by" row)
   std::optional<Comparison> table;
   std::vector<ClaimVerdict> verdicts;  // one per comparisonClaims().claims entry
+  // The window computes on a worker (a table at d_model 8192 and L0 2^20 takes about a second):
+  // the frame goes on showing the last table while the next one is computed.
+  AsyncResult<CompareComputed> job;
 };
 
-// Recomputes when dirty (no ImGui calls; exposed for tests).
+// Recomputes when dirty, here and now (no ImGui calls; tests).
 void updateComparePanel(ComparePanelState& s);
+// The window's way: when dirty, asks the worker for the table; takes a finished one (or its error,
+// keeping the last good table). True when the table or the error changed.
+bool updateComparePanelAsync(ComparePanelState& s);
 
 // Draws the view; returns the tab a decision-chart leaf asked to open ("" when none).
 std::string drawComparePanel(ComparePanelState& s, AppContext& ctx);
