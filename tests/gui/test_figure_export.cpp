@@ -9,7 +9,6 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,9 +20,11 @@
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/widgets/figure_export.hpp"
 #include "tests/gui/test_shell.hpp"
+#include "tests/support/export_support.hpp"
 
 namespace fs = std::filesystem;
 using namespace posviz::app;
+using posviz::test::readText;
 
 namespace {
 
@@ -32,13 +33,6 @@ fs::path scratch(const char* name) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
-}
-
-std::string readText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
 }
 
 // Writes figure e to path: asks, draws frames until the figure has written it.

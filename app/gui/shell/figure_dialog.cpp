@@ -13,15 +13,6 @@ namespace posviz::app {
 
 namespace {
 
-int resizeCallback(ImGuiInputTextCallbackData* data) {
-  if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
-    auto* str = static_cast<std::string*>(data->UserData);
-    str->resize(static_cast<std::size_t>(data->BufTextLen));
-    data->Buf = str->data();
-  }
-  return 0;
-}
-
 void setExtension(SaveAsState& file, bool svg) {
   std::filesystem::path p(file.name);
   p.replace_extension(svg ? ".svg" : ".png");
@@ -109,8 +100,7 @@ void drawFigureDialog(FigureDialog& d, std::string& folder, int& width) {
                      d.figure.text.title.c_str());
   drawFormatAndSize(d);
   ImGui::TextUnformatted("Caption under the figure (empty: none)");
-  ImGui::InputTextMultiline("##caption", d.caption.data(), d.caption.capacity() + 1, ImVec2(w, ImGui::GetTextLineHeight() * 3.5f),
-                            ImGuiInputTextFlags_CallbackResize, resizeCallback, &d.caption);
+  inputTextMultilineString("##caption", d.caption, w, ImGui::GetTextLineHeight() * 3.5f);
   if (ImGui::CalcTextSize(d.caption.c_str()).x > w) ImGui::TextDisabled("%s", ("In the file it wraps: " + d.caption).c_str());
   const bool enter = drawSaveAs(d.file, w);
   if (d.waiting) {

@@ -16,6 +16,7 @@
 #include "app/gui/widgets/draw_svg.hpp"
 #include "core/atomic_file.hpp"
 #include "core/embedded.hpp"
+#include "core/grid.hpp"
 
 namespace posviz::app {
 
@@ -51,13 +52,6 @@ constexpr ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2000, 0x20
 bool endsWith(const std::string& s, const char* tail) {
   const std::string t(tail);
   return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
-}
-
-std::string sizeText(std::uintmax_t bytes) {
-  char buf[48];
-  if (bytes < 1024 * 1024) std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(bytes) / 1024.0);
-  else std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
-  return buf;
 }
 
 // ---- Drawing the figure into a context of its own -------------------------------------------
@@ -224,7 +218,7 @@ std::string writeFigure(const FigureExportOptions& o, ImVec2 screen, const std::
   std::error_code ec;
   const std::string abs = std::filesystem::absolute(o.path, ec).lexically_normal().string();
   const std::uintmax_t bytes = std::filesystem::file_size(o.path, ec);
-  return "Wrote " + abs + " (" + std::to_string(o.width) + " x " + std::to_string(height) + " px, " + sizeText(ec ? 0 : bytes) + ")";
+  return "Wrote " + abs + " (" + std::to_string(o.width) + " x " + std::to_string(height) + " px, " + formatBytes(ec ? 0 : bytes) + ")";
 }
 
 void runPendingExport(Registry& r, const std::function<void(ImVec2)>& draw) {

@@ -195,6 +195,11 @@ bool inputTextString(const char* label, std::string& str, int flags) {
                           stringResizeCallback, &str);
 }
 
+bool inputTextMultilineString(const char* label, std::string& str, float width, float height) {
+  return ImGui::InputTextMultiline(label, str.data(), str.capacity() + 1, ImVec2(width, height), ImGuiInputTextFlags_CallbackResize,
+                                   stringResizeCallback, &str);
+}
+
 // -----------------------------------------------------------------------------------------------
 // Attention weights
 // -----------------------------------------------------------------------------------------------

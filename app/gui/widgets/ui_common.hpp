@@ -49,6 +49,8 @@ std::string formatNumberList(const std::vector<double>& v, int significant = 4);
 bool sentenceTokens(const std::string& text, int maxTokens, std::vector<std::string>& out, std::string* error);
 // InputText on a std::string (grows as the user types). True when edited.
 bool inputTextString(const char* label, std::string& str, int flags = 0);
+// The same, several lines, width x height pixels.
+bool inputTextMultilineString(const char* label, std::string& str, float width, float height);
 
 // Heatmap of softmax attention weights (rows: queries, cols: keys, [0, 1], magma): the hover
 // names both tokens, `what` says which weights; masked cells are explained as causal.
