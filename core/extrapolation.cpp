@@ -4,10 +4,14 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <numbers>
+#include <numeric>
 
 #include "core/check.hpp"
+#include "core/kernels.hpp"
 #include "core/learned.hpp"
+#include "core/parallel.hpp"
 #include "core/rope.hpp"
 #include "core/sinusoidal.hpp"
 
@@ -211,47 +215,14 @@ Content content(const ExtrapolationSetup& s) {
 
 std::size_t slotOf(const ExtrapolationSetup& s, int pos) { return static_cast<std::size_t>(pos) % s.sentence.size(); }
 
-// f(n, cos(n theta), sin(n theta)) for every n in 0 .. count-1 (not in order), by steps: each step is one
-// rotation by theta (two multiply-adds each), and every kAnchorSteps steps the pair is set again
-// from cos and sin of the angle n * theta itself, so the drift of the rotations never passes a
-// few ulps. About 30 times cheaper than a cos and a sin per key and frequency, which at
-// L = 2^19 keys was the lab's whole cost.
-constexpr int kAnchorSteps = 64;
-// Blocks of kAnchorSteps stepped side by side: one block's rotations wait on each other, four
-// blocks' do not, so the processor overlaps them (about 3x at L = 2^19).
-constexpr int kLanes = 4;
-
-template <class F>
-void forEachAngle(double theta, int count, F&& f) {
-  const double cosStep = std::cos(theta), sinStep = std::sin(theta);
-  int start = 0;
-  for (; start + kLanes * kAnchorSteps <= count; start += kLanes * kAnchorSteps) {
-    double c[kLanes], s[kLanes];
-    for (int l = 0; l < kLanes; ++l) {
-      const double anchor = static_cast<double>(start + l * kAnchorSteps) * theta;
-      c[l] = std::cos(anchor);
-      s[l] = std::sin(anchor);
-    }
-    for (int k = 0; k < kAnchorSteps; ++k) {
-      for (int l = 0; l < kLanes; ++l) {
-        f(start + l * kAnchorSteps + k, c[l], s[l]);
-        const double next = c[l] * cosStep - s[l] * sinStep;
-        s[l] = s[l] * cosStep + c[l] * sinStep;
-        c[l] = next;
-      }
-    }
-  }
-  for (; start < count; start += kAnchorSteps) {   // the last blocks, one at a time
-    const double anchor = static_cast<double>(start) * theta;
-    double c = std::cos(anchor), s = std::sin(anchor);
-    const int end = std::min(count, start + kAnchorSteps);
-    for (int n = start; n < end; ++n) {
-      f(n, c, s);
-      const double next = c * cosStep - s * sinStep;
-      s = s * cosStep + c * sinStep;
-      c = next;
-    }
-  }
+// The trigonometric series of the scores go to kernels::trigSeriesInto: vectorized across
+// frequencies, each frequency's angle stepped by a rotation and restarted from exact values every
+// fasttrig::kRotorRestart positions, split over threads by work. A split by work this small
+// (a few MB of rotor steps) already pays off: a run at L = 2^19 is a few hundred million steps.
+kernels::KernelOptions seriesOptions() {
+  kernels::KernelOptions opt;
+  opt.parallelMinBytes = std::size_t{4} << 20;
+  return opt;
 }
 
 // Sinusoidal, learned, ALiBi: score by key position j (unscaled dot, bias added later). The
@@ -283,60 +254,62 @@ std::vector<double> additiveScores(const ExtrapolationSetup& s, ExtrapolationEnc
       score[static_cast<std::size_t>(j)] += pu;
     }
   } else if (e == ExtrapolationEncoding::Sinusoidal) {
+    // PE(j) . u = sum over pairs p of u[cos dim] cos(j w_p) + u[sin dim] sin(j w_p).
     const SinusoidalTable t = sinusoidalTable(sp);
-    std::vector<double> pe(static_cast<std::size_t>(length), 0.0);
-    for (std::size_t dim = 0; dim < t.pairOfDim.size(); ++dim) {
-      const double w = u[dim];
-      const bool isSin = t.dimIsSin[dim] != 0;
-      forEachAngle(t.frequency[static_cast<std::size_t>(t.pairOfDim[dim])], length, [&](int j, double cj, double sj) {
-        pe[static_cast<std::size_t>(j)] += w * (isSin ? sj : cj);
-      });
-    }
+    const std::size_t pairs = t.frequency.size();
+    std::vector<double> cosCoef(pairs, 0.0), sinCoef(pairs, 0.0);
+    for (std::size_t dim = 0; dim < t.pairOfDim.size(); ++dim)
+      (t.dimIsSin[dim] != 0 ? sinCoef : cosCoef)[static_cast<std::size_t>(t.pairOfDim[dim])] = u[dim];
+    std::vector<double> pe(static_cast<std::size_t>(length));
+    kernels::trigSeriesInto(t.frequency.data(), cosCoef.data(), sinCoef.data(), static_cast<int>(pairs), 0.0, 0, length,
+                            pe.data(), seriesOptions());
     for (int j = 0; j < length; ++j) score[static_cast<std::size_t>(j)] += pe[static_cast<std::size_t>(j)];
   }
   return score;
 }
 
 // Rotary: score by key position j from the closed form per pair (rope.hpp), relative distance
-// r = qPos - j: sum over pairs of A_t cos(r theta_i) + B_t sin(r theta_i), the angles stepped
-// along r with forEachAngle.
+// r = qPos - j: sum over pairs of A_t cos(r theta_i) + B_t sin(r theta_i), t the key's sentence
+// slot. The slot repeats every n = sentence length distances, so the distances r = rho + n m of
+// one residue rho share one slot, and there the sum is one series in m:
+//   A cos(r th) + B sin(r th) = A' cos(m n th) + B' sin(m n th),
+//   A' = A cos(rho th) + B sin(rho th),  B' = B cos(rho th) - A sin(rho th).
 std::vector<double> rotaryScores(const ExtrapolationSetup& s, int length, const Content& c, const RopeParams& rp,
                                  const RopeFrequencies& f) {
   const int pairs = ropeNumPairs(rp);
   const int qPos = length - 1;
-  const std::size_t slots = c.embed.size();
+  const int n = static_cast<int>(c.embed.size());
   const std::vector<double> q = rowTimes(c.embed[slotOf(s, qPos)], c.wq);
-  // A (cos term) and B (sin term) per pair and sentence slot.
-  std::vector<double> a(static_cast<std::size_t>(pairs) * slots), b(a.size());
-  for (std::size_t t = 0; t < slots; ++t) {
-    const std::vector<double> k = rowTimes(c.embed[t], c.wk);
+  std::vector<double> stride(static_cast<std::size_t>(pairs));   // n theta_i: one residue's step
+  for (int i = 0; i < pairs; ++i) stride[static_cast<std::size_t>(i)] = n * f.invFreq[static_cast<std::size_t>(i)];
+  const double af2 = f.attentionFactor * f.attentionFactor;
+  std::vector<double> score(static_cast<std::size_t>(length));   // by key position j = qPos - r
+  std::vector<double> a(static_cast<std::size_t>(pairs)), b(a.size()), series;
+  for (int rho = 0; rho < std::min(n, length); ++rho) {
+    const std::vector<double> k = rowTimes(c.embed[slotOf(s, qPos - rho)], c.wk);
     for (int i = 0; i < pairs; ++i) {
       const DimPair dp = ropePairDims(rp, i);
       const double qa = q[static_cast<std::size_t>(dp.a)], qb = q[static_cast<std::size_t>(dp.b)];
       const double ka = k[static_cast<std::size_t>(dp.a)], kb = k[static_cast<std::size_t>(dp.b)];
-      a[static_cast<std::size_t>(i) * slots + t] = qa * ka + qb * kb;
-      b[static_cast<std::size_t>(i) * slots + t] = qa * kb - qb * ka;
+      const double aa = qa * ka + qb * kb, bb = qa * kb - qb * ka;
+      const double phase = static_cast<double>(rho) * f.invFreq[static_cast<std::size_t>(i)];
+      const double cr = std::cos(phase), sr = std::sin(phase);
+      a[static_cast<std::size_t>(i)] = aa * cr + bb * sr;
+      b[static_cast<std::size_t>(i)] = bb * cr - aa * sr;
     }
+    const int count = (length - 1 - rho) / n + 1;
+    series.resize(static_cast<std::size_t>(count));
+    kernels::trigSeriesInto(stride.data(), a.data(), b.data(), pairs, 0.0, 0, count, series.data(), seriesOptions());
+    for (int m = 0; m < count; ++m)
+      score[static_cast<std::size_t>(qPos - rho - n * m)] = af2 * series[static_cast<std::size_t>(m)];
   }
-  std::vector<std::size_t> slotAt(static_cast<std::size_t>(length));   // by distance r
-  for (int r = 0; r < length; ++r) slotAt[static_cast<std::size_t>(r)] = slotOf(s, qPos - r);
-  std::vector<double> acc(static_cast<std::size_t>(length), 0.0);      // by distance r
-  for (int i = 0; i < pairs; ++i) {
-    const double* ai = a.data() + static_cast<std::size_t>(i) * slots;
-    const double* bi = b.data() + static_cast<std::size_t>(i) * slots;
-    forEachAngle(f.invFreq[static_cast<std::size_t>(i)], length, [&](int r, double cr, double sr) {
-      const std::size_t t = slotAt[static_cast<std::size_t>(r)];
-      acc[static_cast<std::size_t>(r)] += ai[t] * cr + bi[t] * sr;
-    });
-  }
-  const double af2 = f.attentionFactor * f.attentionFactor;
-  std::vector<double> score(static_cast<std::size_t>(length));
-  for (int j = 0; j < length; ++j) score[static_cast<std::size_t>(j)] = af2 * acc[static_cast<std::size_t>(qPos - j)];
   return score;
 }
 
-// Softmax of score / sqrt(d) + bias, reordered by distance r = L-1-j.
-std::vector<double> softmaxByDistance(const std::vector<double>& score, double scale, double slope) {
+// Softmax of score / sqrt(d) + bias, reordered by distance r = L-1-j, and its entropy without a
+// log per key: with x_r the logits, M their max and S = sum exp(x_r - M), ln w_r = x_r - M - ln S,
+// so H = -sum w_r ln w_r = ln S - sum w_r (x_r - M).
+std::vector<double> softmaxByDistance(const std::vector<double>& score, double scale, double slope, double& entropy) {
   const std::size_t n = score.size();
   std::vector<double> w(n);
   double mx = -std::numeric_limits<double>::infinity();
@@ -344,12 +317,15 @@ std::vector<double> softmaxByDistance(const std::vector<double>& score, double s
     w[r] = score[n - 1 - r] * scale - slope * static_cast<double>(r);
     mx = std::max(mx, w[r]);
   }
-  double sum = 0.0;
+  double sum = 0.0, weighted = 0.0;   // sum exp(x - M), sum exp(x - M) (x - M)
   for (double& v : w) {
-    v = std::exp(v - mx);
+    const double shifted = v - mx;
+    v = std::exp(shifted);
     sum += v;
+    weighted += v * shifted;
   }
   for (double& v : w) v /= sum;
+  entropy = std::max(0.0, std::log(sum) - weighted / sum);
   return w;
 }
 
@@ -414,10 +390,42 @@ ExtrapolationRun runExtrapolation(const ExtrapolationSetup& s, ExtrapolationEnco
     if (e == ExtrapolationEncoding::Alibi) slope = s.alibiSlope == 0.0 ? toyConstants().alibiSlope : s.alibiSlope;
     score = additiveScores(s, e, length, c);
   }
-  run.weights = softmaxByDistance(score, scale, slope);
-  run.entropy = attentionEntropy(run.weights);
+  run.weights = softmaxByDistance(score, scale, slope, run.entropy);
   run.entropyRatio = length >= 2 ? run.entropy / run.maxEntropy : std::numeric_limits<double>::quiet_NaN();
   return run;
+}
+
+std::vector<std::vector<ExtrapolationRun>> runExtrapolationGrid(const ExtrapolationSetup& s,
+                                                                std::span<const ExtrapolationEncoding> encodings,
+                                                                std::span<const int> lengths,
+                                                                const std::function<void(int, int)>& afterRun) {
+  for (int length : lengths)
+    for (ExtrapolationEncoding e : encodings) validateSetup(s, e, length);   // refuse before any work
+  std::vector<std::vector<ExtrapolationRun>> runs(lengths.size(), std::vector<ExtrapolationRun>(encodings.size()));
+  const long long total = static_cast<long long>(lengths.size() * encodings.size());
+  // The costliest runs first, so the threads end together. Rough costs per run: a series step
+  // per key and pair; a learned table is L0 x d normal draws, each worth several steps; a learned
+  // run past L0 is only its error.
+  auto cost = [&](long long t) {
+    const ExtrapolationEncoding e = encodings[static_cast<std::size_t>(t) % encodings.size()];
+    const double l = lengths[static_cast<std::size_t>(t) / encodings.size()], d = s.model.dModel;
+    if (e == ExtrapolationEncoding::Learned) return l > s.trainedLength ? 0.0 : 16.0 * s.trainedLength * d;
+    return e == ExtrapolationEncoding::Alibi ? l : l * d / 2.0;
+  };
+  std::vector<long long> order(static_cast<std::size_t>(total));
+  std::iota(order.begin(), order.end(), 0LL);
+  std::stable_sort(order.begin(), order.end(), [&](long long a, long long b) { return cost(a) > cost(b); });
+  std::mutex mutex;
+  int done = 0;
+  parallelTasks(total, hardwareThreads(), [&](long long task) {
+    const std::size_t t = static_cast<std::size_t>(order[static_cast<std::size_t>(task)]);
+    const std::size_t k = t / encodings.size(), e = t % encodings.size();
+    runs[k][e] = runExtrapolation(s, encodings[e], lengths[k]);
+    std::lock_guard<std::mutex> lock(mutex);
+    ++done;
+    if (afterRun) afterRun(done, static_cast<int>(total));
+  });
+  return runs;
 }
 
 }  // namespace posviz

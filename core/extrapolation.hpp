@@ -20,10 +20,16 @@
 //               pairs, base `base`. Per pair (a, b) of q and (c, e) of k:
 //               af^2 ((ac + be) cos(r theta'_i) + (ae - bc) sin(r theta'_i)) (rope.hpp).
 //   Alibi       bias_j = -slope * r (toyConstants().alibiSlope unless set).
+//   Cost: the position-dependent parts are trigonometric series along the keys (PE(j) . u; per
+//   residue of the sentence length n, the rotary score at distances rho + n m), summed by
+//   kernels::trigSeriesInto: vectorized over frequencies, split over threads, no sin or cos per
+//   key. The entropy comes from the softmax's own sums (see ENTROPY), no log per key.
 //
 // ENTROPY
 //   H = -sum_j w_j ln w_j (nats; 0 ln 0 = 0). Uniform weights over L keys give ln L, the most
-//   possible; entropyRatio = H / ln L (L >= 2).
+//   possible; entropyRatio = H / ln L (L >= 2). A run computes it as ln S - sum_j w_j (x_j - M)
+//   (x the logits, M their max, S = sum exp(x_j - M)), the same number without a log per key;
+//   attentionEntropy is the definition, for any weights.
 //
 // UNSEEN ANGLES (rotary encodings)
 //   Training ran plain RoPE at positions 0..L0-1, so pair i saw angles [0, span_i],
@@ -54,6 +60,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -137,5 +144,14 @@ std::vector<std::string> tiledTokens(const std::vector<std::string>& sentence, i
 
 // One encoding at one length L (keys 0..L-1). O(L d + d^2).
 ExtrapolationRun runExtrapolation(const ExtrapolationSetup& s, ExtrapolationEncoding e, int length);
+
+// Every run of a lab: result[k][e] = runExtrapolation(s, encodings[e], lengths[k]), the runs
+// spread over the threads (hardwareThreads(), each run on one), the same numbers. afterRun(done,
+// total) is called after each run, one call at a time, from any of the threads; an exception it
+// throws (a cancelled job) stops the rest and comes out of this call.
+std::vector<std::vector<ExtrapolationRun>> runExtrapolationGrid(const ExtrapolationSetup& s,
+                                                                std::span<const ExtrapolationEncoding> encodings,
+                                                                std::span<const int> lengths,
+                                                                const std::function<void(int, int)>& afterRun = {});
 
 }  // namespace posviz

@@ -412,20 +412,25 @@ void ropeScoreFillInto(const double* byOffset, int numPositions, float* out, con
 
 void ropeScoreOffsetsInto(const double* invFreq, const double* cosCoef, const double* sinCoef, int numPairs,
                           double constant, int numPositions, double* out, const KernelOptions& opt) {
-  const char* fn = "ropeScoreOffsetsInto";
+  requirePositiveInt("ropeScoreOffsetsInto", "numPositions", numPositions);
+  trigSeriesInto(invFreq, cosCoef, sinCoef, numPairs, constant, -(static_cast<long long>(numPositions) - 1),
+                 2LL * numPositions - 1, out, opt);
+}
+
+void trigSeriesInto(const double* invFreq, const double* cosCoef, const double* sinCoef, int numPairs, double constant,
+                    long long firstPos, long long count, double* out, const KernelOptions& opt) {
+  const char* fn = "trigSeriesInto";
   requirePositiveInt(fn, "numPairs", numPairs);
   requireFrequencies(fn, "invFreq", invFreq, numPairs);
   requireFrequencies(fn, "cosCoef", cosCoef, numPairs);
   requireFrequencies(fn, "sinCoef", sinCoef, numPairs);
   requireFinite(fn, "constant", constant);
-  requirePositiveInt(fn, "numPositions", numPositions);
+  requirePositiveInt(fn, "count", count);
   requireOut(fn, "out", out);
-  const long long count = 2LL * numPositions - 1;
-  // Work, not output, decides the split: each offset costs numPairs rotor steps.
+  // Work, not output, decides the split: each position costs numPairs rotor steps.
   const Plan p = plan(opt, static_cast<std::size_t>(count) * static_cast<std::size_t>(numPairs) * sizeof(double));
-  const long long first = -(static_cast<long long>(numPositions) - 1);
   parallelFor(count, p.threads, fasttrig::kRotorRestart, [&](long long b, long long e) {
-    POSVIZ_DISPATCH(p.isa, scoreOffsetRows(invFreq, cosCoef, sinCoef, numPairs, constant, first, b, e, out));
+    POSVIZ_DISPATCH(p.isa, scoreOffsetRows(invFreq, cosCoef, sinCoef, numPairs, constant, firstPos, b, e, out));
   });
 }
 

@@ -108,6 +108,14 @@ void ropeScoreFillInto(const double* byOffset, int numPositions, float* out, con
 void ropeScoreOffsetsInto(const double* invFreq, const double* cosCoef, const double* sinCoef, int numPairs,
                           double constant, int numPositions, double* out, const KernelOptions& opt = {});
 
+// The same sum at count consecutive positions from firstPos (which may be negative):
+// out[k] = constant + sum_i cosCoef_i cos(x w_i) + sinCoef_i sin(x w_i), x = firstPos + k, k < count.
+// Any trigonometric series over positions: the extrapolation lab's scores by distance, a
+// sinusoidal table's dot product with one vector. The split over threads follows the work
+// (count x numPairs), not the output; x w_i must stay within fasttrig's fast range for speed.
+void trigSeriesInto(const double* invFreq, const double* cosCoef, const double* sinCoef, int numPairs, double constant,
+                    long long firstPos, long long count, double* out, const KernelOptions& opt = {});
+
 // [SECTION] learned tables (core/learned.hpp)
 // Rows firstPos .. firstPos+numPositions-1 of a tableRows x dModel table; all must exist
 // (std::out_of_range names the missing row, as learnedLookup does).

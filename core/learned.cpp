@@ -9,6 +9,7 @@
 #include "core/check.hpp"
 #include "core/kernels.hpp"
 #include "core/npy.hpp"
+#include "core/parallel.hpp"
 #include "core/random.hpp"
 
 namespace posviz {
@@ -37,10 +38,18 @@ Grid learnedInit(int maxLen, int dModel, std::uint64_t seed, double stddev) {
   requireAtLeast("learnedInit", "stddev", stddev, 0.0);
   requireBudget("learnedInit", static_cast<std::uint64_t>(maxLen) * static_cast<std::uint64_t>(dModel), sizeof(float),
                 "a grid of " + std::to_string(maxLen) + " x " + std::to_string(dModel) + " x float32");
-  // Row-major draws: row t is the same for every maxLen > t with the same dModel and seed.
+  // Row-major draws: row t is the same for every maxLen > t with the same dModel and seed. Large
+  // tables are drawn in pieces on several threads, each from its place in the one stream
+  // (Rng::discard; pieces start at even draws, where a normal pair starts): the same bits.
   Grid g(maxLen, dModel);
-  Rng rng(seed);
-  for (float& v : g.values) v = static_cast<float>(rng.normal() * stddev);
+  const long long count = static_cast<long long>(g.values.size());
+  const int threads = threadsForBytes(g.values.size() * sizeof(float), 0, std::size_t{8} << 20);
+  parallelFor(count, threads, 1LL << 16, [&](long long begin, long long end) {
+    Rng rng(seed);
+    rng.discard(static_cast<std::uint64_t>(begin));
+    for (long long i = begin; i < end; ++i)
+      g.values[static_cast<std::size_t>(i)] = static_cast<float>(rng.normal() * stddev);
+  });
   return g;
 }
 

@@ -9,12 +9,18 @@
 //   No pool and no spinning: starting a thread costs tens of microseconds, which only matters
 //   for outputs far below the sizes worth splitting (see kDefaultParallelMinBytes).
 //
+//   parallelTasks(count, numThreads, [&](long long task) { ... });
+//   Runs fn once for every task 0 .. count-1, the threads taking the next task as they finish
+//   one (for tasks of unequal size). Each task runs with the thread cap 1, so what it calls
+//   stays on its thread instead of splitting again. After a task throws, no new task starts.
+//
 // ERRORS
 //   An exception thrown by fn on any thread is rethrown on the calling thread after every
 //   thread has been joined (the first one caught wins).
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <exception>
 #include <mutex>
@@ -83,6 +89,25 @@ void parallelFor(long long numRows, int numThreads, long long grain, Fn&& fn) {
   runBlock(0);
   for (auto& w : workers) w.join();
   if (error) std::rethrow_exception(error);
+}
+
+template <class Fn>
+void parallelTasks(long long count, int numThreads, Fn&& fn) {
+  if (count <= 0) return;
+  std::atomic<long long> next{0};
+  std::atomic<bool> failed{false};
+  parallelFor(std::min<long long>(count, std::max(numThreads, 1)), numThreads, 1, [&](long long, long long) {
+    const int savedCap = threadCapOfThisThread();
+    threadCapOfThisThread() = 1;
+    try {
+      for (long long task = next++; task < count && !failed; task = next++) fn(task);
+    } catch (...) {
+      failed = true;
+      threadCapOfThisThread() = savedCap;
+      throw;
+    }
+    threadCapOfThisThread() = savedCap;
+  });
 }
 
 }  // namespace posviz

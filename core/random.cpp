@@ -16,6 +16,11 @@ std::uint64_t Rng::nextU64() {
   return z ^ (z >> 31);
 }
 
+void Rng::discard(std::uint64_t n) {
+  state_ += n * 0x9e3779b97f4a7c15ull;   // wraps modulo 2^64, as the state does
+  haveSpare_ = false;
+}
+
 double Rng::uniform() {
   // The top 53 bits give every double in [0, 1) with spacing 2^-53.
   return static_cast<double>(nextU64() >> 11) * 0x1.0p-53;

@@ -16,6 +16,11 @@ class Rng {
   std::uint64_t nextU64();
   double uniform();            // [0, 1)
   double normal();             // N(0, 1)
+  // Skips n outputs of nextU64 at the cost of one: SplitMix64's state after n outputs is the seed
+  // plus n times its increment. Normals come in pairs from two uniforms, so a generator discarded
+  // by 2k (with no spare pending) continues with normal number 2k of the stream: a long table can
+  // be drawn in parallel pieces with the same bits. Drops a pending spare normal.
+  void discard(std::uint64_t n);
 
  private:
   std::uint64_t state_;

@@ -91,7 +91,7 @@ TEST_CASE("extrapolation: the run is toyAttention's last row, by distance, for t
       {ExtrapolationEncoding::Alibi, PositionEncoding::Alibi}};
   for (bool causal : {false, true}) {
     for (const auto& [lab, toy] : pairs) {
-      for (int length : {5, 13, 700}) {   // 700: past the 256 keys the lab steps angles in side by side
+      for (int length : {5, 13, 700}) {   // 700: past the lab's restarts of its stepped angles
         if (lab == ExtrapolationEncoding::Learned && length > s.trainedLength) continue;   // no row: no weights
         CAPTURE(extrapolationEncodingName(lab));
         CAPTURE(length);
@@ -114,10 +114,16 @@ TEST_CASE("extrapolation: scaled RoPE scores are the rotated q . k with the scal
   // Rebuild the last row by rotating q and every k with core's ropeRotate (YaRN, factor 3).
   ExtrapolationSetup s = smallSetup();
   s.factor = 3.0;
-  // 40 keys, and 600: the lab steps each angle from the last exact one (every 64 keys, four
-  // blocks side by side); every key's rotation here is its own cos and sin.
-  for (const int length : {40, 600}) {
+  // The lab sums each residue of the sentence (distances rho + n m share a key slot) as one
+  // trigonometric series in m, its angles stepped from exact values every 256 terms; every key's
+  // rotation here is its own cos and sin. 3000 keys: many restarts; 7 words: a residue stride
+  // that shares no factor with 256.
+  for (const std::size_t words : {std::size_t{6}, std::size_t{7}})
+  for (const int length : {40, 600, 3000}) {
   CAPTURE(length);
+  CAPTURE(words);
+  s.sentence = words == 6 ? ExtrapolationSetup{}.sentence
+                          : std::vector<std::string>{"a", "quick", "brown", "fox", "jumps", "over", "it"};
   const ExtrapolationRun r = runExtrapolation(s, ExtrapolationEncoding::RopeYarn, length);
   RopeParams rp;
   rp.headDim = 8;
@@ -128,7 +134,7 @@ TEST_CASE("extrapolation: scaled RoPE scores are the rotated q . k with the scal
   auto project = [](const std::vector<float>& x, const Grid& w) {
     std::vector<double> out(8, 0.0);
     for (int i = 0; i < 8; ++i)
-      for (int c = 0; c < 8; ++c) out[static_cast<std::size_t>(c)] += x[static_cast<std::size_t>(i)] * w.at(i, c);
+      for (int c = 0; c < 8; ++c) out[static_cast<std::size_t>(c)] += static_cast<double>(x[static_cast<std::size_t>(i)]) * w.at(i, c);   // in float64, as the lab
     return out;
   };
   const std::vector<std::string> tokens = tiledTokens(s.sentence, length);
@@ -148,8 +154,10 @@ TEST_CASE("extrapolation: scaled RoPE scores are the rotated q . k with the scal
   CHECK(r.attentionFactor == doctest::Approx(0.1 * std::log(3.0) + 1.0));
   for (int j = 0; j < length; ++j) {
     CAPTURE(j);
-    CHECK(r.weights[static_cast<std::size_t>(length - 1 - j)] == doctest::Approx(std::exp(logits[static_cast<std::size_t>(j)] - mx) / z).epsilon(1e-9));
+    CHECK(r.weights[static_cast<std::size_t>(length - 1 - j)] == doctest::Approx(std::exp(logits[static_cast<std::size_t>(j)] - mx) / z).epsilon(1e-11));
   }
+  // The entropy comes from the softmax's sums (ln S - sum w (x - max)), not a log per key.
+  CHECK(r.entropy == doctest::Approx(attentionEntropy(r.weights)).epsilon(1e-12));
   }
 }
 
@@ -249,6 +257,37 @@ TEST_CASE("extrapolation: Llama-2 sizes at 4 x L0 match the torch reference and 
     CHECK(sum(r.weights) == doctest::Approx(1.0));
   }
   CHECK(runExtrapolation(s, ExtrapolationEncoding::RopeYarn, 16384).attentionFactor == doctest::Approx(1.13862943611));
+}
+
+TEST_CASE("extrapolation: a lab's runs side by side are each run's own numbers; a throwing callback stops them") {
+  ExtrapolationSetup s = smallSetup();
+  const std::vector<ExtrapolationEncoding>& all = allExtrapolationEncodings();
+  const std::vector<int> lengths = {16, 48, 5, 300};
+  std::vector<int> seen;
+  const auto grid = runExtrapolationGrid(s, all, lengths, [&](int done, int total) {
+    CHECK(total == 32);
+    seen.push_back(done);
+  });
+  CHECK(seen.size() == 32);
+  CHECK(seen.back() == 32);
+  REQUIRE(grid.size() == lengths.size());
+  for (std::size_t k = 0; k < lengths.size(); ++k) {
+    REQUIRE(grid[k].size() == all.size());
+    for (std::size_t e = 0; e < all.size(); ++e) {
+      const ExtrapolationRun one = runExtrapolation(s, all[e], lengths[k]);
+      CHECK(grid[k][e].encoding == all[e]);
+      CHECK(grid[k][e].length == lengths[k]);
+      CHECK(grid[k][e].weights == one.weights);
+      CHECK(grid[k][e].error == one.error);
+    }
+  }
+  int calls = 0;
+  CHECK_THROWS_AS(runExtrapolationGrid(s, all, lengths, [&](int, int) {
+                    if (++calls == 3) throw std::runtime_error("cancelled");
+                  }),
+                  std::runtime_error);
+  CHECK(calls < 32);
+  CHECK_THROWS_WITH_AS(runExtrapolationGrid(s, all, std::vector<int>{16, 0}), doctest::Contains("length"), std::invalid_argument);
 }
 
 TEST_CASE("extrapolation: learned past L0 flags exactly the positions >= L0 and has no weights") {

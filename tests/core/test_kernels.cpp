@@ -619,6 +619,35 @@ TEST_CASE("kernels: score offsets by rotor sweep equal the direct float64 ropeSc
   }
 }
 
+TEST_CASE("kernels: a trigonometric series at any first position equals its terms summed directly") {
+  // Three frequencies, one high (2.9 rad/position), over positions that cross several restarts;
+  // every position's value is its own cos and sin, and a window from any first position (negative
+  // too) is the same bits as the same positions of a longer run.
+  const double w[] = {2.9, 0.31, 1.0e-4};
+  const double c[] = {0.5, -1.25, 2.0};
+  const double s[] = {-0.75, 0.0, 1.5};
+  const long long first = -300, count = 1500;
+  std::vector<double> all(static_cast<std::size_t>(count));
+  for (const pk::KernelOptions& o : optionVariants()) {
+    pk::trigSeriesInto(w, c, s, 3, 0.25, first, count, all.data(), o);
+    double worst = 0.0;
+    for (long long k = 0; k < count; ++k) {
+      const double x = static_cast<double>(first + k);
+      double ref = 0.25;
+      for (int i = 0; i < 3; ++i) ref += c[i] * std::cos(x * w[i]) + s[i] * std::sin(x * w[i]);
+      worst = std::max(worst, std::fabs(all[static_cast<std::size_t>(k)] - ref));
+    }
+    CHECK(worst <= 1e-12);
+    std::vector<double> window(200);
+    pk::trigSeriesInto(w, c, s, 3, 0.25, 777, 200, window.data(), o);
+    for (std::size_t k = 0; k < window.size(); ++k) CHECK(window[k] == all[static_cast<std::size_t>(777 - first) + k]);
+  }
+  double out = 0.0;
+  CHECK_THROWS_WITH_AS(pk::trigSeriesInto(w, c, s, 3, 0.0, 0, 0, &out), doctest::Contains("count"), std::invalid_argument);
+  const double bad[] = {1.0, std::nan(""), 1.0};
+  CHECK_THROWS_WITH_AS(pk::trigSeriesInto(w, bad, s, 3, 0.0, 0, 1, &out), doctest::Contains("cosCoef"), std::invalid_argument);
+}
+
 TEST_CASE("kernels: learned lookup copies rows and refuses rows past max_len") {
   const Grid table = learnedInit(512, 48, 7);
   std::vector<float> ref;

@@ -54,6 +54,15 @@ TEST_CASE("learned: init is deterministic per seed and differs between seeds") {
   for (float v : learnedInit(4, 4, 1, 0.0).values) CHECK(v == 0.0f);
 }
 
+TEST_CASE("learned: a table large enough to be drawn on several threads has the one stream's bits") {
+  // 1024 x 4096 float32 = 16 MiB: past the size learnedInit splits over threads.
+  const Grid g = learnedInit(1024, 4096, 11, 0.5);
+  Rng rng(11);
+  std::size_t mismatches = 0;
+  for (float v : g.values) mismatches += v == static_cast<float>(rng.normal() * 0.5) ? 0 : 1;
+  CHECK(mismatches == 0);
+}
+
 TEST_CASE("learned: std is about 0.02 (GPT-2's initializer) over a big table") {
   const Grid g = learnedInit(1024, 256, 7);
   double sum = 0, sumSq = 0;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 #include "core/random.hpp"
 
@@ -14,6 +15,18 @@ TEST_CASE("random: SplitMix64 matches the reference stream for seed 0") {
   CHECK(r.nextU64() == 0xe220a8397b1dcdafull);
   CHECK(r.nextU64() == 0x6e789e6aa1b965f4ull);
   CHECK(r.nextU64() == 0x06c45d188009454full);
+}
+
+TEST_CASE("random: discard(n) skips n outputs, and after an even count the normals go on as one stream") {
+  Rng stepped(9), jumped(9);
+  for (int i = 0; i < 1001; ++i) stepped.nextU64();
+  jumped.discard(1001);
+  CHECK(jumped.nextU64() == stepped.nextU64());
+  Rng whole(5), piece(5);
+  std::vector<double> normals;
+  for (int i = 0; i < 10; ++i) normals.push_back(whole.normal());
+  piece.discard(6);   // normals 6.. come from uniforms 6..
+  for (int i = 6; i < 10; ++i) CHECK(piece.normal() == normals[static_cast<std::size_t>(i)]);
 }
 
 TEST_CASE("random: uniform is in [0, 1) and is the top 53 bits") {

@@ -242,24 +242,33 @@ json paramsJson(const Request& r, const ExtrapolationSetup& s) {
 
 Dataset computeLab(const Request& r, const ExportProgress& progress) {
   const ExtrapolationSetup s = setupOf(r);
-  const std::size_t total = r.extrapolationEncodings.size() * (1 + r.multiples.size());
-  std::size_t done = 0;
-  std::vector<ExtrapolationRun> runs;
-  json runsJson = json::array(), summary = json::array(), sweep = json::array();
-  for (ExtrapolationEncoding e : r.extrapolationEncodings) {
-    runs.push_back(runExtrapolation(s, e, r.positions));
-    runsJson.push_back(runJson(runs.back(), r.dtype == DType::F32));
-    summary.push_back(summaryJson(runs.back()));
-    progress(static_cast<double>(++done) / static_cast<double>(total));
-  }
+  // Every length once: --positions first, then the sweep's (a sweep length equal to --positions
+  // is that run), all runs computed side by side.
+  std::vector<int> lengths = {r.positions};
+  std::vector<std::size_t> sweepRow;   // per multiple: its row in lengths
   for (double m : r.multiples) {
     const int len = static_cast<int>(std::lround(m * s.trainedLength));
-    json row = {{"multiple", m}, {"length", len}, {"runs", json::array()}};
-    for (ExtrapolationEncoding e : r.extrapolationEncodings) {
-      row["runs"].push_back(summaryJson(runExtrapolation(s, e, len)));
-      progress(static_cast<double>(++done) / static_cast<double>(total));
-    }
-    sweep.push_back(std::move(row));
+    const auto at = std::find(lengths.begin(), lengths.end(), len);
+    sweepRow.push_back(static_cast<std::size_t>(at - lengths.begin()));
+    if (at == lengths.end()) lengths.push_back(len);
+  }
+  const std::vector<std::vector<ExtrapolationRun>> all = runExtrapolationGrid(
+      s, r.extrapolationEncodings, lengths,
+      [&](int done, int total) {
+        if (progress) progress(static_cast<double>(done) / static_cast<double>(total));
+      });
+  const std::vector<ExtrapolationRun>& runs = all.front();
+  const bool wantJson = r.format == Format::Json;   // the per-key arrays only go into .json
+  json runsJson = json::array(), summary = json::array(), sweep = json::array();
+  for (const ExtrapolationRun& run : runs) {
+    if (wantJson) runsJson.push_back(runJson(run, r.dtype == DType::F32));
+    summary.push_back(summaryJson(run));
+  }
+  for (std::size_t k = 0; k < r.multiples.size(); ++k) {
+    const std::vector<ExtrapolationRun>& row = all[sweepRow[k]];
+    json j = {{"multiple", r.multiples[k]}, {"length", row.front().length}, {"runs", json::array()}};
+    for (const ExtrapolationRun& run : row) j["runs"].push_back(summaryJson(run));
+    sweep.push_back(std::move(j));
   }
   Dataset d;
   fillTable(d, r, runs);

@@ -66,15 +66,13 @@ void requestLab(ExtrapolationPanelState& s) {
     ExtrapolationLabResult r;
     r.id = id;
     r.trainedLength = setup.trainedLength;
-    const double total = static_cast<double>(kExtrapolationMultiples.size() * encodings().size());
-    for (int m : kExtrapolationMultiples) {
-      r.runs.emplace_back();
-      for (ExtrapolationEncoding e : encodings()) {
-        throwIfCancelled(jc);
-        r.runs.back().push_back(runExtrapolation(setup, e, m * setup.trainedLength));
-        jc.setProgress(static_cast<float>(static_cast<double>(r.runs.size() * encodings().size()) / total));
-      }
-    }
+    std::vector<int> lengths;
+    for (int m : kExtrapolationMultiples) lengths.push_back(m * setup.trainedLength);
+    throwIfCancelled(jc);
+    r.runs = runExtrapolationGrid(setup, encodings(), lengths, [&jc](int done, int total) {
+      jc.setProgress(static_cast<float>(done) / static_cast<float>(total));
+      throwIfCancelled(jc);
+    });
     return r;
   });
 }
