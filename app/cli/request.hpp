@@ -58,6 +58,7 @@ struct Request {
   std::optional<ModelConfig> model;
 
   SinusoidalParams sin;
+  int pixel = 0;                     // sinusoidal --pixel: params::sinusoidal::kPixel's index (PixelChoice)
   RopeParams rope;
   int dModel = 0;
   int positions = 128;

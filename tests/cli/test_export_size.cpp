@@ -5,17 +5,20 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include <stb_image.h>
 
 #include "app/cli/cli.hpp"
 #include "tests/support/cli_support.hpp"
 #include "core/area_average.hpp"
 #include "core/exact_average.hpp"
+#include "core/pixel_stats.hpp"
 #include "core/npy.hpp"
 #include "core/sinusoidal.hpp"
 
@@ -119,6 +122,26 @@ TEST_CASE("export --size: 2^31 positions, and the budget counts the picture, not
     }
   // Pair 3 (w = 10000^-0.75 = 0.001) averages sin over 2^29 rows: far below one.
   CHECK(std::fabs(a.data[6]) < 1e-4);
+  // --pixel: the same blocks' RMS, least and greatest (core/pixel_stats.hpp), in the file's
+  // document; a bad name is refused with the choices.
+  for (const char* stat : {"rms", "min", "max"}) {
+    CAPTURE(stat);
+    const fs::path out = dir / (std::string(stat) + ".json");
+    const CliRun run = runCli({"export", "sinusoidal", "--d-model", "8", "--positions", "2147483647", "--size", "8x4",
+                               "--pixel", stat, "--dtype", "f64", "-o", out.string()});
+    REQUIRE_MESSAGE(run.code == 0, run.err);
+    std::ifstream in(out);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    CHECK(j["pixel"]["shows"] == stat);
+    const long long r0 = posviz::areaCellBegin(2147483647, 4, 2), r1 = posviz::areaCellBegin(2147483647, 4, 3);
+    const posviz::BlockStats b = posviz::sinusoidalBlockStats(p, r0, r1, 6, 7);
+    const double want = std::string(stat) == "rms" ? b.rms : std::string(stat) == "min" ? b.min : b.max;
+    CHECK(j["values"][2][6].get<double>() == doctest::Approx(want).epsilon(1e-12));
+  }
+  const CliRun badPixel = runCli({"export", "sinusoidal", "--pixel", "median", "-o", (dir / "bad.npy").string()});
+  CHECK(badPixel.code == 2);
+  CHECK(badPixel.err.find("auto|mean|min|max|rms") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "bad.npy"));
   // All 8 ALiBi heads: (heads, H, W).
   REQUIRE(runCli({"export", "alibi-bias", "--positions", "2147483647", "--size", "16x8", "-o", (dir / "al.npy").string()})
               .code == 0);

@@ -17,6 +17,7 @@
 #include "tests/gui/test_shell.hpp"
 #include "core/npy.hpp"
 #include "core/exact_average.hpp"
+#include "core/pixel_stats.hpp"
 #include "core/sinusoidal.hpp"
 
 using namespace posviz::app;
@@ -324,6 +325,7 @@ TEST_CASE("views: 2^31 positions: each pixel is its rows' closed-form mean, hove
   SinusoidalPanelState& s = openSinusoidal(*app, SinusoidalView::Encoding);
   s.numPositions = 2147483647;
   s.params.dModel = 4096;
+  s.pixel = static_cast<int>(posviz::PixelChoice::Mean);   // auto would show the RMS here (next test)
   s.peMap.resetView();
   s.dirty = true;
   REQUIRE(app->renderUntilIdle(4, 60.0));
@@ -347,6 +349,45 @@ TEST_CASE("views: 2^31 positions: each pixel is its rows' closed-form mean, hove
                                                                        static_cast<int>(c1))).epsilon(1e-6));
     }
   }
+}
+
+TEST_CASE("views: 2^31 positions: auto shows the RMS where the mean flattens out, and each stat on request") {
+  auto app = makeShell();
+  if (!app) return;
+  SinusoidalPanelState& s = openSinusoidal(*app, SinusoidalView::Encoding);
+  s.numPositions = 2147483647;
+  s.params.dModel = 256;
+  s.peMap.resetView();
+  s.dirty = true;
+  REQUIRE(app->renderUntilIdle(4, 60.0));
+  const HeatmapImage* img = s.peImage.result();
+  REQUIRE(img != nullptr);
+  CHECK(img->pixelStat == "RMS");
+  CHECK(img->pixelNote.find("the means flatten out") != std::string::npos);
+  CHECK(app->context().status.gridSize.find("1 px = RMS of") != std::string::npos);
+  const posviz::GridWindow& w = img->window;
+  const long long r0 = posviz::areaCellBegin(w.rows, w.outRows, 3), r1 = posviz::areaCellBegin(w.rows, w.outRows, 4);
+  const long long c0 = posviz::areaCellBegin(w.cols, w.outCols, 5), c1 = posviz::areaCellBegin(w.cols, w.outCols, 6);
+  const posviz::BlockStats b = posviz::sinusoidalBlockStats(s.params, r0, r1, static_cast<int>(c0), static_cast<int>(c1));
+  CHECK(img->cells.at(3, 5) == doctest::Approx(b.rms).epsilon(1e-6));
+  const struct {
+    posviz::PixelChoice choice;
+    const char* word;
+    double value;
+  } picks[] = {{posviz::PixelChoice::Min, "least", b.min}, {posviz::PixelChoice::Max, "greatest", b.max},
+               {posviz::PixelChoice::Mean, "mean", b.mean}};
+  for (const auto& pick : picks) {
+    CAPTURE(pick.word);
+    s.pixel = static_cast<int>(pick.choice);
+    s.dirty = true;
+    REQUIRE(app->renderUntilIdle(4, 60.0));
+    img = s.peImage.result();
+    REQUIRE(img != nullptr);
+    CHECK(img->pixelStat == pick.word);
+    CHECK(img->pixelNote.empty());
+    CHECK(img->cells.at(3, 5) == doctest::Approx(pick.value).epsilon(1e-6));
+  }
+  renderAndSave(*app, outDir() + "/sinusoidal-2147483647-mean.png");
 }
 
 TEST_CASE("views: the heatmap shows its picture's colours cell for cell, from padded and unpadded textures") {

@@ -7,6 +7,7 @@
 #include "app/cli/scheme_params.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
+#include "core/pixel_stats.hpp"
 
 namespace posviz::cli {
 
@@ -31,6 +32,7 @@ void sinusoidalModel(Request& r, const ModelConfig& m, const std::string&) {
 
 void sinusoidalParse(Request& r, const ParsedOptions& o) {
   readParam(o, table::kLayout, r.sin.layout);
+  readParam(o, table::kPixel, r.pixel);
   r.sin.dModel = r.dModel;
 }
 
@@ -85,9 +87,28 @@ std::uint64_t sinusoidalAveragedElements(const Request& r, int width, int height
 Dataset sinusoidalAveraged(const Request& r, int width, int height, const ExportProgress& progress) {
   const GridShape g{r.positions, r.sin.dModel};
   Dataset d;
-  setPicture(d, r, sinusoidalExactPicture(r.sin, wholeWindow(r.firstPos, 0, g, {width, height})));
+  // auto decides for pictures; numbers (.npy/.csv/.json) stay the mean unless a stat is named.
+  auto choice = static_cast<PixelChoice>(r.pixel);
+  if (choice == PixelChoice::Auto && !isPicture(r.format)) choice = PixelChoice::Mean;
+  ChosenPicture chosen = sinusoidalChosenPicture(r.sin, wholeWindow(r.firstPos, 0, g, {width, height}), choice);
+  const PixelStat stat = chosen.stat;
+  setPicture(d, r, std::move(chosen.picture));
   describeSinusoidal(d, r);
   describeAveraged(d, r, g, {width, height}, r.firstPos, 0);
+  d.document["pixel"] = {{"choice", std::string(table::kPixel.choiceName(r.pixel))}, {"shows", pixelStatName(stat)}};
+  if (chosen.automatic) d.document["pixel"]["mean_peak"] = chosen.meanPeak;
+  if (stat != PixelStat::Mean) {   // say what each value is: not the mean describeAveraged assumes
+    const std::string what = pixelStatName(stat);
+    d.document["averaged"]["values"] = "each value is the exact " + std::string(pixelStatTitle(stat)) +
+                                       " of its block of grid cells; display row i covers rows floor(i*N/H) .. "
+                                       "floor((i+1)*N/H)-1, columns alike";
+    d.csvComments.back() = "averaged to " + std::to_string(height) + " x " + std::to_string(width) + " from " +
+                           std::to_string(g.rows) + " x " + std::to_string(g.cols) + " cells (" + r.view->name +
+                           "): each value is the exact " + pixelStatTitle(stat) + " of its block; row i covers rows floor(i*N/H)..";
+    d.rowTitle = "position (block " + what + ")";
+    d.colTitle = "dimension (block " + what + ")";
+    d.valueName = "PE (" + what + ")";
+  }
   progress(1.0);
   return d;
 }
@@ -129,8 +150,8 @@ std::vector<ViewDef> sinusoidalViews() {
   v.layout = ".npy/.csv: (positions, d_model), row = position, col = dim; .json: shape, params, values; .png: heatmap";
   v.png = true;
   v.exactDouble = true;
-  v.options = {"--d-model", "--base", "--positions", "--position", "--layout", "--config", "--preset"};
-  v.params = {&table::kDModel, &table::kBase, &table::kPositions, &table::kLayout};
+  v.options = {"--d-model", "--base", "--positions", "--position", "--layout", "--pixel", "--config", "--preset"};
+  v.params = {&table::kDModel, &table::kBase, &table::kPositions, &table::kLayout, &table::kPixel};
   v.setDefaults = sinusoidalDefaults;
   v.applyModel = sinusoidalModel;
   v.parse = sinusoidalParse;

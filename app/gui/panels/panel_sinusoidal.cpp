@@ -30,6 +30,7 @@
 #include "core/gpu/backend.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/exact_average.hpp"
+#include "core/pixel_stats.hpp"
 #include "core/angle.hpp"
 
 namespace posviz::app {
@@ -76,7 +77,9 @@ void requestEncoding(SinusoidalPanelState& s, AppContext& ctx) {
   if (!windowInside(w, s.numPositions, p.dModel)) return;   // nothing asked for yet
   const long long version = ++s.version;
   s.gpuNotice.clear();
-  if (ctx.backend == BackendChoice::Gpu && w.rows * p.dModel <= kGpuWindowCells) {
+  const auto choice = static_cast<PixelChoice>(s.pixel);
+  const bool meanOnly = choice == PixelChoice::Mean || w.rows <= w.outRows;   // the GPU path averages
+  if (ctx.backend == BackendChoice::Gpu && w.rows * p.dModel <= kGpuWindowCells && meanOnly) {
     gpu::Computed c = gpu::computeSinusoidalGrid(ctx.gpu, gpu::Backend::Gpu, p, static_cast<int>(w.rows), w.row0);
     s.lastOnGpu = c.onGpu;
     s.gpuNotice = c.notice;
@@ -97,15 +100,22 @@ void requestEncoding(SinusoidalPanelState& s, AppContext& ctx) {
     return;
   }
   s.lastOnGpu = false;
-  s.peImage.request([p, w, version, colormap = s.colormap](JobControl&) {
+  s.peImage.request([p, w, version, choice, colormap = s.colormap, rows = s.numPositions](JobControl&) {
     HeatmapImage img;
     img.window = w;
     img.version = version;
-    img.range = {-1.0f, 1.0f};   // sin and cos: the full grid spans [-1, 1]
-    // Each pixel is its block's closed-form mean (core/exact_average.hpp): O(pairs) a display
-    // row whatever the positions, and 10 to 20 times cheaper than computing the rows and
-    // averaging them even at one row a pixel (512 x 4096: 7 against 110 ms on one core).
-    img.cells = sinusoidalExactAverage(p, w);
+    img.logicalRows = rows;
+    img.logicalCols = p.dModel;
+    img.range = {-1.0f, 1.0f};   // sin and cos: the full grid spans [-1, 1]; every stat stays inside it
+    // Each pixel is its block's closed-form mean, envelope or RMS (core/exact_average.hpp,
+    // core/pixel_stats.hpp): O(pairs) a display row whatever the positions, and 10 to 20 times
+    // cheaper than computing the rows and averaging them even at one row a pixel.
+    ChosenPicture chosen = sinusoidalChosenPicture(p, w, choice);
+    img.cells = Grid(chosen.picture.rows, chosen.picture.cols);
+    for (std::size_t i = 0; i < chosen.picture.values.size(); ++i) img.cells.values[i] = static_cast<float>(chosen.picture.values[i]);
+    img.pixelStat = chosen.stat == PixelStat::Rms ? "RMS" : chosen.stat == PixelStat::Min ? "least" : chosen.stat == PixelStat::Max ? "greatest" : "mean";
+    if (chosen.automatic && chosen.stat != PixelStat::Mean)
+      img.pixelNote = "auto: RMS, as the means flatten out (all within +-" + formatShort(chosen.meanPeak, 2) + " of the range +-1)";
     HeatmapSpec colors;
     setEncodingColors(colors, colormap);
     colorHeatmapImage(img, colors);
@@ -159,6 +169,11 @@ void drawControls(SinusoidalPanelState& s, AppContext& ctx) {
                          "Hover stays exact.");
   if (oldD != s.params.dModel || oldN != s.numPositions) s.peMap.resetView();
 
+  changed |= paramChoiceIndex(table::kPixel, s.pixel,
+      "Where a pixel covers many positions (more positions than the heatmap has pixel rows), what it shows of them, exact "
+      "and in closed form:\nmean: the default; over many periods a sine averages to about 0 (white).\nmin / max: the "
+      "envelope, the least and greatest value among them.\nrms: sqrt(mean of squares), 0.707 for a full swing.\n"
+      "auto: the mean, or the RMS once every mean is within a tenth of the range. Hover a pixel for all four.");
   if (ImGui::BeginCombo("colormap", colormapName(s.colormap))) {
     for (Colormap c : allColormaps()) {
       const bool sel = c == s.colormap;
@@ -293,6 +308,11 @@ void drawEncoding(SinusoidalPanelState& s, AppContext& ctx) {
                   formatShort(angle, 7).c_str(), formatShort(isSin ? std::sin(angle) : std::cos(angle), 7).c_str(),
                   omegaFormula(p, pair).c_str(), pair, formatShort(sinusoidalWavelength(p, pair), 5).c_str());
     return std::string(buf);
+  };
+  spec.blockStats = [p](long long r0, long long r1, long long c0, long long c1) {
+    const BlockStats b = sinusoidalBlockStats(p, r0, r1, static_cast<int>(c0), static_cast<int>(c1));
+    return "mean " + formatShort(b.mean, 4) + ", least " + formatShort(b.min, 6) + ", greatest " + formatShort(b.max, 6) +
+           ", RMS " + formatShort(b.rms, 5);
   };
   int* posTarget = &s.pos;
   spec.onClick = [posTarget](long long r, long long) { *posTarget = static_cast<int>(r); };
@@ -716,8 +736,10 @@ void publishStatus(const SinusoidalPanelState& s, AppContext& ctx) {
   ctx.status.backend = !onSim && s.lastOnGpu ? "GPU (window rows), averaged on a worker thread" : "CPU (worker thread)";
   if (!onSim && !s.gpuNotice.empty()) ctx.status.backend = "CPU (" + s.gpuNotice + ")";
   ctx.status.gridSize = onSim ? formatGridSize(s.simPositions, s.simPositions) : formatGridSize(s.numPositions, s.params.dModel);
-  if (const std::string note = averagedCellsNote(onSim ? s.simMap.wanted : s.peMap.wanted); !note.empty())
+  const HeatmapImage* pe = onSim ? nullptr : s.peImage.result();
+  if (const std::string note = averagedCellsNote(onSim ? s.simMap.wanted : s.peMap.wanted, pe ? pe->pixelStat : "mean"); !note.empty())
     ctx.status.gridSize += ", " + note;
+  if (pe && !pe->pixelNote.empty()) ctx.status.gridSize += " (" + pe->pixelNote + ")";
   ctx.status.computeMs = active.millis();
   ctx.status.busy = active.busy();
   ctx.status.progress = active.progress();
@@ -795,6 +817,7 @@ void eachSinusoidalParam(State& s, Visit&& visit) {
   visit(table::kBase, s.params.base);
   visit(table::kLayout, s.params.layout);
   visit(table::kPositions, s.numPositions);
+  visit(table::kPixel, s.pixel);
   visit(table::kPos, s.pos);
   visit(table::kOffsetK, s.offsetK);
   visit(table::kSimilarityPositions, s.simPositions);

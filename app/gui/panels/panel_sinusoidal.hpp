@@ -62,6 +62,7 @@ struct SinusoidalPanelState {
   float playSpeed = static_cast<float>(cli::params::sinusoidal::kPlaySpeed.def);   // positions per second
   double playAccum = 0.0;
   Colormap colormap = Colormap::RdBu;
+  int pixel = static_cast<int>(cli::params::sinusoidal::kPixel.defaultInt());   // PixelChoice: what a pixel of many rows shows
   SinusoidalView view = SinusoidalView::Encoding;
   bool selectView = true;                 // show `view` on the next frame (set with view)
 

@@ -38,10 +38,10 @@ constexpr const char* kAngleNames[] = {"0", "pi/2", "pi", "3pi/2", "2pi"};
 // [SECTION] Whole grids and the texture's lifetime
 // -----------------------------------------------------------------------------------------------
 
-std::string averagedCellsNote(const HeatmapWindow& w) {
+std::string averagedCellsNote(const HeatmapWindow& w, const std::string& stat) {
   if (w.outRows <= 0 || w.outCols <= 0 || (w.rows <= w.outRows && w.cols <= w.outCols)) return "";
   const double perRow = static_cast<double>(w.rows) / w.outRows, perCol = static_cast<double>(w.cols) / w.outCols;
-  return "1 px = mean of " + formatCount(std::llround(perRow * perCol)) + " cells (" + formatShort(perRow, 3) + " x " +
+  return "1 px = " + stat + " of " + formatCount(std::llround(perRow * perCol)) + " cells (" + formatShort(perRow, 3) + " x " +
          formatShort(perCol, 3) + ")";
 }
 
@@ -408,8 +408,11 @@ void drawImage(HeatmapState& state, const HeatmapImage& image, const Scale& sc, 
   if (image.cells.values.empty() || image.cells.rows <= 0 || image.cells.cols <= 0) return;
   const unsigned long long key = keyFor(image, sc);
   const HeatmapWindow& iw = image.window;
-  const double r0 = static_cast<double>(iw.row0), r1 = static_cast<double>(iw.row0 + iw.rows);
-  const double c0 = static_cast<double>(iw.col0), c1 = static_cast<double>(iw.col0 + iw.cols);
+  // A picture of a grid of another size: its window in the new grid's units, stretched.
+  const double sr = image.logicalRows > 0 ? static_cast<double>(f.R) / static_cast<double>(image.logicalRows) : 1.0;
+  const double scl = image.logicalCols > 0 ? static_cast<double>(f.C) / static_cast<double>(image.logicalCols) : 1.0;
+  const double r0 = static_cast<double>(iw.row0) * sr, r1 = static_cast<double>(iw.row0 + iw.rows) * sr;
+  const double c0 = static_cast<double>(iw.col0) * scl, c1 = static_cast<double>(iw.col0 + iw.cols) * scl;
   const ImVec2 a(f.toX(state, c0), f.toY(state, r0)), b(f.toX(state, c1), f.toY(state, r1));
   if (state.texture == 0 || state.uploadedKey != key) {
     upload(state, image, sc, std::fabs(b.x - a.x), std::fabs(b.y - a.y));
@@ -580,8 +583,22 @@ void axisTitleTooltip(const HeatmapSpec& spec, const HeatmapFrame& f) {
   }
 }
 
+// A picture made for another window or grid size stays up while its successor is computed,
+// marked in the plot's corner.
+void drawStaleMark(const HeatmapImage& image, const HeatmapWindow& want, const HeatmapFrame& f) {
+  if (image.cells.values.empty() || figureExportPass()) return;
+  const bool otherGrid = (image.logicalRows > 0 && image.logicalRows != f.R) || (image.logicalCols > 0 && image.logicalCols != f.C);
+  if (!otherGrid && image.window == want) return;
+  const char* text = "updating...";
+  const ImVec2 ts = ImGui::CalcTextSize(text);
+  const ImVec2 a(f.p0.x + f.fh * 0.3f, f.p0.y + f.fh * 0.3f), b(a.x + ts.x + f.fh * 0.6f, a.y + ts.y + f.fh * 0.3f);
+  f.dl->AddRectFilled(a, b, IM_COL32(20, 20, 20, 190), f.fh * 0.2f);
+  f.dl->AddText(ImVec2(a.x + f.fh * 0.3f, a.y + f.fh * 0.15f), IM_COL32(255, 220, 120, 255), text);
+}
+
 // Axis titles, and a hint on the title line only where it fits beside the row title.
-void drawTitlesAndHint(const HeatmapState& state, const HeatmapSpec& spec, const HeatmapFrame& f, const HeatmapWindow& want) {
+void drawTitlesAndHint(const HeatmapState& state, const HeatmapSpec& spec, const HeatmapFrame& f, const HeatmapWindow& want,
+                       const std::string& pixelStat) {
   const AxisTitles t = axisTitles(spec, f);
   f.dl->AddText(t.colPos, f.textCol, t.col.c_str());
   if (!spec.colTip.empty())
@@ -591,7 +608,7 @@ void drawTitlesAndHint(const HeatmapState& state, const HeatmapSpec& spec, const
     underlineDotted(f.dl, t.rowPos, ImGui::CalcTextSize(spec.rowAxis.title.c_str()).x, t.rowSize.y, f.textCol);
   const ImVec2 rts = t.rowSize;
   const bool zoomed = state.viewRows < static_cast<double>(f.R) || state.viewCols < static_cast<double>(f.C);
-  const std::string info = averagedCellsNote(want);
+  const std::string info = averagedCellsNote(want, pixelStat);
   const bool file = figureExportPass();   // a file says what a pixel is, not how to zoom
   const std::string hints[] = {file ? info : info + (info.empty() ? "" : "   ") + (zoomed ? "double-click: reset zoom" : "wheel: zoom, drag: pan"),
                                info, zoomed && !file ? "double-click: reset" : ""};
@@ -646,11 +663,12 @@ void hoverAveragedCellLine(const HeatmapSpec& spec, const HeatmapImage& image, l
   const float shown = image.cells.at(di, dj);
   if ((a1 - a0) * (b1 - b0) <= 1) return;
   ImGui::Separator();
-  ImGui::TextDisabled("this pixel shows the mean of %s cells, %s %s..%s x %s %s..%s: %s",
+  ImGui::TextDisabled("this pixel shows the %s of %s cells, %s %s..%s x %s %s..%s: %s", image.pixelStat.c_str(),
                       formatCount((a1 - a0) * (b1 - b0)).c_str(), spec.rowAxis.title.c_str(),
                       axisLabel(spec.rowAxis, a0).c_str(), axisLabel(spec.rowAxis, a1 - 1).c_str(),
                       spec.colAxis.title.c_str(), axisLabel(spec.colAxis, b0).c_str(), axisLabel(spec.colAxis, b1 - 1).c_str(),
                       std::isfinite(shown) ? formatShort(shown, 5).c_str() : "no data");
+  if (spec.blockStats) ImGui::TextDisabled("its cells: %s", spec.blockStats(a0, a1, b0, b1).c_str());
 }
 
 // Hover: logical indices, exact value from core, the formula; the displayed average too.
@@ -698,7 +716,8 @@ bool drawHeatmapAt(const char* id, HeatmapState& state, const HeatmapSpec& spec,
   drawNoDataRows(state, spec, f);
   drawHighlightAndBorder(state, f);
   drawTicks(state, spec, f);
-  drawTitlesAndHint(state, spec, f, want);
+  drawTitlesAndHint(state, spec, f, want, image.pixelStat);
+  drawStaleMark(image, want, f);
   if (state.showColorbar) {
     const ImVec2 c0(f.p1.x + f.fh * 0.8f, f.p0.y + f.fh * 0.4f);
     const ImVec2 c1(c0.x + f.fh * 1.1f, f.p1.y);

@@ -51,6 +51,14 @@ struct HeatmapImage {
   // widget would use now; otherwise the widget colours the cells itself.
   std::vector<Rgba8> colors;
   ColorScale colorScale;
+  // What a display cell of several logical cells shows of them: "mean" (the default), "RMS",
+  // "greatest", "least"; the hint line and the hover say it.
+  std::string pixelStat = "mean";
+  std::string pixelNote;   // why, when the stat was picked for the user: "auto: the mean flattens out ..."
+  // The grid's size when the picture was made (0 = not said). A picture of a grid of another size
+  // (a positions slider mid-drag) is drawn stretched over the new one until its own arrives, so
+  // the view never goes grey; it is marked as updating meanwhile.
+  long long logicalRows = 0, logicalCols = 0;
 };
 
 struct HeatmapSpec {
@@ -68,6 +76,9 @@ struct HeatmapSpec {
   bool isAngle = false;                          // cyclic data in [0, 2*pi)
   std::function<double(long long row, long long col)> exactValue;     // core, for hover
   std::function<std::string(long long row, long long col)> formula;   // "sin(3 * 0.1) = 0.2955"
+  // Optional: what a display cell's block [r0, r1) x [c0, c1) holds besides what it shows, for the
+  // hover ("mean 0.0002, least -1, greatest 1, RMS 0.707"); from core.
+  std::function<std::string(long long r0, long long r1, long long c0, long long c1)> blockStats;
   std::string maskedReason;                      // tooltip text for non-finite cells
   std::function<void(long long row, long long col)> onClick;          // optional
   long long noDataRowsFrom = -1;                 // >= 0: rows from here on have no data (drawn hatched)
@@ -115,7 +126,7 @@ float heatmapWidthForSquareCells(float height, long long rows, long long cols, b
 
 // "1 px = mean of 35,520,825 cells (3.49e+06 x 10.2)" when a display cell of w averages several
 // logical cells, else "". The heatmap's hint line and the panels' status bar text both use it.
-std::string averagedCellsNote(const HeatmapWindow& w);
+std::string averagedCellsNote(const HeatmapWindow& w, const std::string& stat = "mean");
 
 // Sessions (app/cli/session.hpp): the views of zoomed heatmaps by figure key (the figure's ImGui
 // id, 8 hex digits), as each was last drawn; and views each heatmap takes when it is next drawn

@@ -1,0 +1,81 @@
+// pixel_stats.hpp: what a display cell of a huge grid says besides its mean: the least and the
+// greatest of its cells (the envelope) and their root mean square, in closed form for the
+// analytic grids, so a picture of 2^31 positions still costs O(pixels).
+//
+// WHY
+//   The exact mean of a sinusoid over a block of many periods is about 0, so a picture of the
+//   sinusoidal table at 2^31 positions is almost uniformly the colour of 0 although every cell
+//   swings between -1 and 1. The RMS (1/sqrt 2 for a full swing) and the envelope say that.
+//
+// FORMULAS (p over a run of positions [p0, p1), n = p1 - p0)
+//   RMS      mean sin^2(w p) = (1 - mean cos(2 w p)) / 2, mean cos^2 = (1 + mean cos(2 w p)) / 2,
+//            with the run mean of core/exact_average.hpp (sinCosRunMean): O(1). A block of
+//            dims: the square root of the mean over its dims of their mean squares.
+//   Envelope sin(w p) is greatest at the p whose angle w p (mod 2 pi) lies nearest to pi/2, and
+//            least nearest to 3 pi/2 (cos: 0 and pi). In turns, angle(p) = frac(p a), a = w / 2 pi,
+//            held as a 62-bit fixed-point fraction A / 2^62; the nearest angle above a target T
+//            over p0 + x, x in [0, n), is the least value of (A x + B) mod 2^62 (B = A p0 - T),
+//            found by walking its successive minima: from a minimum v at x, the next lower one is at
+//            the least step y with (A y) mod 2^62 >= 2^62 - v (firstInRange, a Euclid-like
+//            recursion), repeated while it still lowers v. O(log^2) per run, not O(n). The nearest
+//            below is the same for -A. The value is then sin or cos of that p's exact angle
+//            (p w as a float64 pair, hi + lo; |lo| <= 2.4e-7, so cos lo = 1 - lo^2/2 and sin lo = lo
+//            hold to 1e-20). Runs of at most 64
+//            positions are visited.
+//   Exact means at the exact angles, as exact_average.hpp's means: the float64 grid itself rounds
+//   p w (by up to 2.4e-7 rad at p = 2^31), so its cells can differ from these by that much. The
+//   fixed-point angle is off by at most p 2^-62 turns (< 1e-8 rad at p < 2^32): it can only pick
+//   a neighbour whose value differs from the extreme's by less than 1e-15.
+//
+// LAYOUT
+//   Pictures as core/exact_average.hpp's: outRows x outCols float64, blocks split as areaCellBegin.
+//
+// ERRORS
+//   std::invalid_argument naming function, parameter and value (as exact_average.hpp).
+#pragma once
+
+#include "core/exact_average.hpp"
+
+namespace posviz {
+
+// What one display cell shows of its block of cells.
+enum class PixelStat { Mean, Min, Max, Rms };
+const char* pixelStatName(PixelStat s);   // "mean", "min", "max", "rms"
+const char* pixelStatTitle(PixelStat s);  // "mean", "least (envelope)", "greatest (envelope)", "RMS"
+
+// Least and greatest of sin(w p) and cos(w p) over integer p in [p0, p1); w finite,
+// 0 <= p0 < p1 <= kMaxExactPosition.
+struct SinCosRunExtremes {
+  double minSin = 0.0, maxSin = 0.0, minCos = 0.0, maxCos = 0.0;
+};
+SinCosRunExtremes sinCosRunExtremes(double w, long long p0, long long p1);
+
+// Window w of the sinusoidal grid (either layout), each display cell its block's stat.
+// PixelStat::Mean is sinusoidalExactPicture. O(outRows * pairs) closed forms, plus O(w.cols)
+// per display row.
+ExactPicture sinusoidalStatPicture(const SinusoidalParams& p, const GridWindow& w, PixelStat stat);
+
+// All four stats of one block of the sinusoidal grid: rows [r0, r1) x dims [c0, c1). For a
+// hover readout: O(c1 - c0) closed forms.
+struct BlockStats {
+  double mean = 0.0, min = 0.0, max = 0.0, rms = 0.0;
+};
+BlockStats sinusoidalBlockStats(const SinusoidalParams& p, long long r0, long long r1, int c0, int c1);
+
+// The mean "flattens out" when a picture of averaged blocks keeps less than `share` of the
+// grid's value range: every display cell's |mean| <= share * bound (bound = the grid's largest
+// |value|, 1 for sinusoids). False when no block has more than one row (nothing is averaged).
+bool meanFlattens(const ExactPicture& mean, const GridWindow& w, double bound, double share = 0.1);
+
+// What the user picks: a stat, or Auto: the mean, unless it flattens out (meanFlattens with
+// share 0.1), then the RMS.
+enum class PixelChoice { Auto, Mean, Min, Max, Rms };
+struct ChosenPicture {
+  ExactPicture picture;
+  PixelStat stat = PixelStat::Mean;   // what the picture shows
+  bool automatic = false;             // Auto picked it
+  double meanPeak = 0.0;              // Auto: the mean picture's largest |value| (why it switched)
+};
+ChosenPicture sinusoidalChosenPicture(const SinusoidalParams& p, const GridWindow& w, PixelChoice choice);
+
+}  // namespace posviz
