@@ -114,6 +114,14 @@ void areaAverageWindow(const Grid& full, const GridWindow& w, Grid& out) {
     failArgument(fn, "w.col0 + w.cols must be <= full.cols = " + std::to_string(full.cols) + ", got " +
                          std::to_string(w.col0 + w.cols));
   out = Grid(w.outRows, w.outCols);
+  if (w.rows == w.outRows && w.cols == w.outCols) {   // one cell a pixel: its value, or NaN where masked
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (int i = 0; i < w.outRows; ++i) {
+      const float* src = full.row(static_cast<int>(w.row0 + i)) + w.col0;
+      std::transform(src, src + w.cols, out.row(i), [nan](float v) { return v - v == 0.0f ? v : nan; });
+    }
+    return;
+  }
   const std::vector<int> bin = columnBins(w);
   Accumulator acc;
   for (int i = 0; i < w.outRows; ++i) {

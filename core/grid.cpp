@@ -14,20 +14,18 @@ std::atomic<std::uint64_t> gBudget{kDefaultMemoryBudgetBytes};
 
 namespace {
 
+// Branch-free, so the loop vectorizes (a 256 x 256 grid per ALiBi head, 128 heads a drag):
+// v - v is 0 for a finite v and NaN for an infinity or a NaN, so only finite values move lo and
+// hi. No finite value: {0, 0}.
 template <class T>
 ValueRange finiteRangeOf(std::span<const T> values) {
-  T lo = 0, hi = 0;
-  bool any = false;
-  for (T v : values) {
-    if (!std::isfinite(v)) continue;
-    if (!any) {
-      lo = hi = v;
-      any = true;
-    } else {
-      lo = v < lo ? v : lo;
-      hi = v > hi ? v : hi;
-    }
+  T lo = std::numeric_limits<T>::infinity(), hi = -std::numeric_limits<T>::infinity();
+  for (const T v : values) {
+    const bool finite = v - v == T(0);
+    lo = finite && v < lo ? v : lo;
+    hi = finite && v > hi ? v : hi;
   }
+  if (!(lo <= hi)) return {0.0f, 0.0f};
   return {static_cast<float>(lo), static_cast<float>(hi)};
 }
 

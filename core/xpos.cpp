@@ -97,9 +97,38 @@ double xposScore(const XposParams& p, std::span<const double> q, std::span<const
 
 std::vector<double> xposScoreByOffset(const XposParams& p, std::span<const double> q, std::span<const double> k,
                                       int maxOffset) {
-  requireNonNegativeInt("xposScoreByOffset", "maxOffset", maxOffset);
-  std::vector<double> out(static_cast<std::size_t>(maxOffset) + 1);
-  for (int d = 0; d <= maxOffset; ++d) out[static_cast<std::size_t>(d)] = xposScore(p, q, k, static_cast<double>(d), 0.0);
+  static constexpr const char* kFn = "xposScoreByOffset";
+  validateXpos(kFn, p);
+  requireVector(kFn, "q", q, p.headDim);
+  requireVector(kFn, "k", k, p.headDim);
+  requireNonNegativeInt(kFn, "maxOffset", maxOffset);
+  // xposScore's sum at every offset d, pair by pair: zeta^(d / scale_base) and the angle d theta
+  // advance by one multiplication and one rotation per offset, set again from pow, cos and sin
+  // every kRestart offsets so the rounding of the steps stays near 1e-14 of each term.
+  constexpr int kRestart = 256;
+  std::vector<double> out(static_cast<std::size_t>(maxOffset) + 1, 0.0);
+  for (int i = 0; i < p.headDim / 2; ++i) {
+    const double theta = std::pow(p.base, -2.0 * i / p.headDim);
+    const double zeta = (2.0 * i + 0.4 * p.headDim) / (1.4 * p.headDim);
+    const double qa = q[2 * static_cast<std::size_t>(i)], qb = q[2 * static_cast<std::size_t>(i) + 1];
+    const double ka = k[2 * static_cast<std::size_t>(i)], kb = k[2 * static_cast<std::size_t>(i) + 1];
+    const double a = qa * ka + qb * kb, b = qb * ka - qa * kb;   // rot = a cos - b sin
+    const double stepG = std::pow(zeta, 1.0 / p.scaleBase), stepC = std::cos(theta), stepS = std::sin(theta);
+    double g = 1.0, c = 1.0, sn = 0.0;
+    for (int d = 0; d <= maxOffset; ++d) {
+      if (d % kRestart == 0) {
+        const double delta = static_cast<double>(d);
+        g = std::pow(zeta, delta / p.scaleBase);
+        c = std::cos(delta * theta);
+        sn = std::sin(delta * theta);
+      }
+      out[static_cast<std::size_t>(d)] += g * (a * c - b * sn);
+      const double next = c * stepC - sn * stepS;
+      sn = sn * stepC + c * stepS;
+      c = next;
+      g *= stepG;
+    }
+  }
   return out;
 }
 

@@ -59,6 +59,27 @@ TEST_CASE("xpos: the score is RoPE's rotated product scaled by zeta^((n - m)/sca
   }
 }
 
+TEST_CASE("xpos: the score by offset, stepped along d, is xposScore at every offset") {
+  // Steps of one rotation and one factor per offset, restarted every 256: checked against the
+  // direct sum (a pow, a cos and a sin per pair and offset) across several restarts.
+  const XposParams p{48, 500.0, 64.0};
+  std::vector<double> q(48), k(48);
+  for (std::size_t i = 0; i < 48; ++i) {
+    q[i] = std::sin(0.7 * static_cast<double>(i) + 0.3);
+    k[i] = std::cos(1.3 * static_cast<double>(i)) - 0.2;
+  }
+  const std::vector<double> s = posviz::xposScoreByOffset(p, q, k, 1000);
+  REQUIRE(s.size() == 1001);
+  double scale = 0.0;
+  for (std::size_t i = 0; i < 48; ++i) scale += std::fabs(q[i] * k[i]) * 2.0;
+  for (int d = 0; d <= 1000; ++d) {
+    CAPTURE(d);
+    CHECK(std::fabs(s[static_cast<std::size_t>(d)] - posviz::xposScore(p, q, k, d, 0.0)) <= 1e-13 * scale);
+  }
+  CHECK_THROWS_AS(posviz::xposScoreByOffset(p, q, std::vector<double>(47, 1.0), 10), std::invalid_argument);
+  CHECK_THROWS_AS(posviz::xposScoreByOffset(p, q, k, -1), std::invalid_argument);
+}
+
 TEST_CASE("xpos: with q = k = 1 the score is sum 2 zeta_i^(d/scaleBase) cos(d theta_i), inside a decaying envelope") {
   const XposParams p{64, 10000.0, 512.0};
   const std::vector<double> ones(64, 1.0);

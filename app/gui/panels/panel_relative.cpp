@@ -22,6 +22,7 @@
 
 #include "app/gui/widgets/param_widgets.hpp"
 #include "app/gui/widgets/plot.hpp"
+#include "app/gui/widgets/retained.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/alibi.hpp"
 #include "core/kerple.hpp"
@@ -100,8 +101,7 @@ void computeXpos(RelativePanelState& s) {
   for (std::size_t d = 0; d < s.offsets.size(); ++d) s.offsets[d] = static_cast<double>(d);
   const int length = s.maxOffset + 1;
   const long long first = xposTorchscaleFirstPosition(length);
-  const Grid q = xposScaleGrid(xp, XposSide::Query, length, first), k = xposScaleGrid(xp, XposSide::Key, length, first);
-  const int last = q.cols - 1;
+  const int last = s.headDim / 2 - 1;   // only pair 0 and the last pair are drawn: no whole scale grid
   s.xposPositions.resize(static_cast<std::size_t>(length));
   s.xposQueryFirst.resize(s.xposPositions.size());
   s.xposKeyFirst.resize(s.xposPositions.size());
@@ -109,11 +109,12 @@ void computeXpos(RelativePanelState& s) {
   s.xposKeyLast.resize(s.xposPositions.size());
   for (int n = 0; n < length; ++n) {
     const auto i = static_cast<std::size_t>(n);
-    s.xposPositions[i] = static_cast<double>(first + n);
-    s.xposQueryFirst[i] = q.at(n, 0);
-    s.xposKeyFirst[i] = k.at(n, 0);
-    s.xposQueryLast[i] = q.at(n, last);
-    s.xposKeyLast[i] = k.at(n, last);
+    const double pos = static_cast<double>(first + n);
+    s.xposPositions[i] = pos;
+    s.xposQueryFirst[i] = static_cast<float>(xposQueryScale(xp, 0, pos));   // float32, as xposScaleGrid's cells
+    s.xposKeyFirst[i] = static_cast<float>(xposKeyScale(xp, 0, pos));
+    s.xposQueryLast[i] = static_cast<float>(xposQueryScale(xp, last, pos));
+    s.xposKeyLast[i] = static_cast<float>(xposKeyScale(xp, last, pos));
   }
 }
 
@@ -155,23 +156,40 @@ void updateRelativePanel(RelativePanelState& s) {
     s.viewPositions = s.numPositions;
     resetViews(s);
   }
+  const std::uint64_t t5 = RetainedKey().add(s.numPositions).add(s.numBuckets).add(s.maxDistance).add(s.t5Causal)
+                               .add(s.t5Heads).add(s.t5Seed).add(s.t5Head).value();
+  const std::uint64_t bias = RetainedKey().add(s.numPositions).add(s.alibiSlope).add(s.kerplePower).add(s.kerpleR1)
+                                 .add(s.kerpleR2).add(s.fireC).add(s.fireThreshold).add(s.fireHidden).add(s.fireSeed).value();
+  const std::uint64_t xpos = RetainedKey().add(s.headDim).add(s.ropeBase).add(s.scaleBase).add(s.maxOffset).value();
+  const std::uint64_t txl = RetainedKey().add(s.numPositions).add(s.txlQuery).add(s.txlDModel).add(s.txlDHead)
+                                .add(s.txlSeed).value();
+  const bool doT5 = t5 != s.t5Key, doBias = bias != s.biasKey;
   try {
-    computeT5(s);
-    computeBiases(s);
-    computeXpos(s);
-    computeTxl(s);
+    if (doT5) computeT5(s);
+    if (doBias) computeBiases(s);
+    if (xpos != s.xposKey) computeXpos(s);
+    if (txl != s.txlKey) computeTxl(s);
   } catch (const std::exception& e) {
     s.error = e.what();
+    s.t5Key = s.biasKey = s.xposKey = s.txlKey = 0;   // recompute everything once the input is fixed
     return;
   }
-  s.tableMap.resetView();   // the table's shape follows num_buckets and heads
-  s.tableMap.wanted = {};
-  refreshImage(s.buckets, s.bucketMap, s.bucketImage, s.version, true, 256);
-  refreshImage(s.biasTable, s.tableMap, s.tableImage, s.version, true, 256);
-  refreshImage(s.t5Bias, s.t5BiasMap, s.t5BiasImage, s.version, true, 256);
-  refreshImage(s.kerple, s.kerpleMap, s.kerpleImage, s.version, true, 256);
-  refreshImage(s.fire, s.fireMap, s.fireImage, s.version, true, 256);
-  refreshImage(s.alibi, s.alibiMap, s.alibiImage, s.version, true, 256);
+  s.t5Key = t5;
+  s.biasKey = bias;
+  s.xposKey = xpos;
+  s.txlKey = txl;
+  if (doT5) {
+    s.tableMap.resetView();   // the table's shape follows num_buckets and heads
+    s.tableMap.wanted = {};
+    refreshImage(s.buckets, s.bucketMap, s.bucketImage, s.version, true, 256);
+    refreshImage(s.biasTable, s.tableMap, s.tableImage, s.version, true, 256);
+    refreshImage(s.t5Bias, s.t5BiasMap, s.t5BiasImage, s.version, true, 256);
+  }
+  if (doBias) {
+    refreshImage(s.kerple, s.kerpleMap, s.kerpleImage, s.version, true, 256);
+    refreshImage(s.fire, s.fireMap, s.fireImage, s.version, true, 256);
+    refreshImage(s.alibi, s.alibiMap, s.alibiImage, s.version, true, 256);
+  }
   s.computeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -9,6 +9,7 @@
 
 #include "app/gui/base/config_notes.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,9 @@ struct RelativePanelState {
   HeatmapImage bucketImage, tableImage, t5BiasImage, kerpleImage, fireImage, alibiImage;
   long long version = 0;
   int viewPositions = 0;             // grid size the heatmap views were set up for
+  // What each section was last computed from (a hash of its inputs): a drag recomputes only the
+  // section whose inputs moved (a FIRE c drag leaves T5, xPos and Transformer-XL alone).
+  std::uint64_t t5Key = 0, biasKey = 0, xposKey = 0, txlKey = 0;
   std::string error;
   double computeMs = 0.0;
 };
