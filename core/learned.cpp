@@ -53,6 +53,36 @@ Grid learnedInit(int maxLen, int dModel, std::uint64_t seed, double stddev) {
   return g;
 }
 
+void learnedInitRowsInto(int dModel, std::uint64_t seed, double stddev, long long rowBegin, long long rowEnd, float* out) {
+  const char* fn = "learnedInitRowsInto";
+  requirePositiveInt(fn, "dModel", dModel);
+  requireAtLeast(fn, "stddev", stddev, 0.0);
+  requireNonNegativeInt(fn, "rowBegin", rowBegin);
+  if (rowEnd < rowBegin) failArgument(fn, "rowEnd must be >= rowBegin = " + std::to_string(rowBegin) + ", got " + std::to_string(rowEnd));
+  if (rowEnd > std::numeric_limits<int>::max()) failArgument(fn, "rowEnd must be <= 2^31 - 1, got " + std::to_string(rowEnd));
+  if (rowEnd > rowBegin && out == nullptr) failArgument(fn, "out must not be null");
+  const auto first = static_cast<std::uint64_t>(rowBegin) * static_cast<std::uint64_t>(dModel);
+  const auto count = static_cast<std::uint64_t>(rowEnd - rowBegin) * static_cast<std::uint64_t>(dModel);
+  Rng rng(seed);
+  // Normals come in pairs from two uniforms: start at the pair holding draw `first`.
+  rng.discard(first - first % 2);
+  if (first % 2 == 1) rng.normal();   // the pair's first normal belongs to the row before
+  for (std::uint64_t i = 0; i < count; ++i) out[i] = static_cast<float>(rng.normal() * stddev);
+}
+
+float learnedInitCell(int dModel, std::uint64_t seed, double stddev, long long row, int col) {
+  const char* fn = "learnedInitCell";
+  requirePositiveInt(fn, "dModel", dModel);
+  requireAtLeast(fn, "stddev", stddev, 0.0);
+  requireNonNegativeInt(fn, "row", row);
+  if (col < 0 || col >= dModel) failArgument(fn, "col must be in [0, " + std::to_string(dModel) + "), got " + std::to_string(col));
+  const std::uint64_t index = static_cast<std::uint64_t>(row) * static_cast<std::uint64_t>(dModel) + static_cast<std::uint64_t>(col);
+  Rng rng(seed);
+  rng.discard(index - index % 2);
+  const double first = rng.normal();
+  return static_cast<float>((index % 2 == 0 ? first : rng.normal()) * stddev);
+}
+
 std::vector<float> learnedLookup(const Grid& table, long long pos) {
   validateTable("learnedLookup", table);
   requireNonNegativeInt("learnedLookup", "pos", pos);

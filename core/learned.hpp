@@ -24,6 +24,14 @@ constexpr double kGpt2InitStd = 0.02;
 
 Grid learnedInit(int maxLen, int dModel, std::uint64_t seed, double stddev = kGpt2InitStd);
 
+// Rows [rowBegin, rowEnd) of learnedInit(maxLen, dModel, seed, stddev) for any maxLen >= rowEnd,
+// written row-major to out ((rowEnd - rowBegin) * dModel floats), the same bits: the draws start
+// at their place in the one stream (Rng::discard), so a picture can sample rows of a huge table,
+// or build it piece by piece, without drawing the rows before them.
+void learnedInitRowsInto(int dModel, std::uint64_t seed, double stddev, long long rowBegin, long long rowEnd, float* out);
+// One cell of the same table, in O(1): a picture's coarse first pass samples one cell a pixel.
+float learnedInitCell(int dModel, std::uint64_t seed, double stddev, long long row, int col);
+
 // The row for pos. Throws std::out_of_range when pos >= table.rows:
 // "learnedLookup: pos 1024 has no row: the table has max_len 512 (rows 0..511)";
 // std::invalid_argument for pos < 0 or a table whose values do not hold rows * cols.

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -61,6 +62,28 @@ TEST_CASE("learned: a table large enough to be drawn on several threads has the 
   std::size_t mismatches = 0;
   for (float v : g.values) mismatches += v == static_cast<float>(rng.normal() * 0.5) ? 0 : 1;
   CHECK(mismatches == 0);
+}
+
+TEST_CASE("learned: any rows of the seeded table can be drawn alone, with the whole table's bits") {
+  for (int d : {6, 7}) {   // 7: rows start in the middle of a normal pair every other row
+    CAPTURE(d);
+    const Grid whole = learnedInit(40, d, 5, 0.3);
+    for (const auto& [b, e] : {std::pair{0LL, 40LL}, std::pair{3LL, 4LL}, std::pair{17LL, 29LL}, std::pair{39LL, 40LL}}) {
+      std::vector<float> rows(static_cast<std::size_t>((e - b) * d));
+      learnedInitRowsInto(d, 5, 0.3, b, e, rows.data());
+      for (long long r = b; r < e; ++r)
+        for (int c = 0; c < d; ++c)
+          CHECK(rows[static_cast<std::size_t>((r - b) * d + c)] == whole.at(static_cast<int>(r), c));
+    }
+  }
+  const Grid seven = learnedInit(40, 7, 5, 0.3);
+  for (int r : {0, 1, 20, 39})
+    for (int c : {0, 3, 6}) CHECK(learnedInitCell(7, 5, 0.3, r, c) == seven.at(r, c));
+  CHECK_THROWS_WITH_AS(learnedInitCell(7, 5, 0.3, 0, 7), doctest::Contains("col"), std::invalid_argument);
+  float one = 0.0f;
+  CHECK_THROWS_WITH_AS(learnedInitRowsInto(4, 0, 0.02, 5, 4, &one), doctest::Contains("rowEnd"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(learnedInitRowsInto(0, 0, 0.02, 0, 1, &one), doctest::Contains("dModel"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(learnedInitRowsInto(4, 0, 0.02, 0, 1, nullptr), doctest::Contains("out"), std::invalid_argument);
 }
 
 TEST_CASE("learned: std is about 0.02 (GPT-2's initializer) over a big table") {

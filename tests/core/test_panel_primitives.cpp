@@ -36,6 +36,29 @@ TEST_CASE("wrapAngle reduces into [0, 2 pi) and agrees with the textbook formula
   }
 }
 
+TEST_CASE("wrapAngle's quotient path gives fmod's bits exactly") {
+  // For 0 <= a < 2^52 wrapAngle takes a - floor(a / 2pi) 2pi with one fma instead of fmod; the
+  // two must agree to the bit: positions to 2^31 times frequencies 1 .. 1e-4, exact multiples of
+  // 2 pi and the doubles just below them (where a / 2pi rounds up to the integer).
+  Rng rng(11);
+  long long differ = 0;
+  auto viaFmod = [](double a) {
+    const double r = std::fmod(a, kTwoPi);
+    return r < 0.0 ? r + kTwoPi : r;
+  };
+  for (int i = 0; i < 300000; ++i) {
+    const double p = std::floor(rng.uniform() * (i % 2 == 0 ? 2147483647.0 : 65536.0));
+    const double w = std::pow(10000.0, -rng.uniform());
+    const double multiple = kTwoPi * std::floor(rng.uniform() * 1e6);
+    for (double a : {p * w, multiple, std::nextafter(multiple, 0.0), std::nextafter(multiple, 1e300)})
+      differ += wrapAngle(a) == viaFmod(a) ? 0 : 1;
+  }
+  CHECK(differ == 0);
+  CHECK(wrapAngle(std::nextafter(kTwoPi, 0.0)) == std::nextafter(kTwoPi, 0.0));
+  CHECK(std::isnan(wrapAngle(std::nan(""))));
+  CHECK(wrapAngle(0x1p60) == viaFmod(0x1p60));   // past 2^52: fmod itself
+}
+
 TEST_CASE("learnedRowNorm is the Euclidean length of the row") {
   const Grid t = learnedInit(50, 24, 3);
   for (int r = 0; r < t.rows; ++r) {

@@ -43,6 +43,21 @@ std::string noRowReason(long long pos, int maxLen) {
 // [SECTION] Background jobs
 // -----------------------------------------------------------------------------------------------
 
+// The seeded table in pieces of rows, each from its place in the one stream (learnedInit's
+// bits): a new seed or size cancels a build in progress within a piece, and the first half of
+// the progress bar is the table (the row norms are the second).
+Grid seededTable(const LearnedTableResult::Source& src, JobControl& jc) {
+  Grid g(src.maxLen, src.dModel);
+  constexpr int kPiece = 512;
+  for (int r = 0; r < src.maxLen; r += kPiece) {
+    throwIfCancelled(jc);
+    const int end = std::min(src.maxLen, r + kPiece);
+    learnedInitRowsInto(src.dModel, src.seed, src.stddev, r, end, g.row(r));
+    jc.setProgress(0.5f * static_cast<float>(end) / static_cast<float>(src.maxLen));
+  }
+  return g;
+}
+
 void requestTable(LearnedPanelState& s, bool fromFile) {
   LearnedTableResult::Source src;
   src.fromFile = fromFile;
@@ -54,7 +69,7 @@ void requestTable(LearnedPanelState& s, bool fromFile) {
   s.tableJob.request([src](JobControl& jc) {
     LearnedTableResult r;
     r.source = src;
-    Grid g = src.fromFile ? cli::loadLearnedSource(src.path) : learnedInit(src.maxLen, src.dModel, src.seed, src.stddev);
+    Grid g = src.fromFile ? cli::loadLearnedSource(src.path) : seededTable(src, jc);
     throwIfCancelled(jc);
     r.range = finiteRange(g);
     r.rowNorm.resize(static_cast<std::size_t>(g.rows));
@@ -62,7 +77,7 @@ void requestTable(LearnedPanelState& s, bool fromFile) {
       r.rowNorm[static_cast<std::size_t>(i)] = learnedRowNorm(g, i);
       if ((i & 1023) == 0) {
         throwIfCancelled(jc);
-        jc.setProgress(static_cast<float>(i) / static_cast<float>(g.rows));
+        jc.setProgress((src.fromFile ? 0.0f : 0.5f) + (src.fromFile ? 1.0f : 0.5f) * static_cast<float>(i) / static_cast<float>(g.rows));
       }
     }
     if (src.fromFile) {
@@ -72,6 +87,38 @@ void requestTable(LearnedPanelState& s, bool fromFile) {
     }
     r.table = std::make_shared<const Grid>(std::move(g));
     return r;
+  });
+}
+
+// While a seeded table is drawn (seconds for 131072 x 4096), a coarse picture of the new one:
+// one cell of each pixel's block (its first), drawn alone from its place in the stream, so the
+// picture costs one draw a pixel. The exact picture replaces it when the table is done.
+void requestPreview(LearnedPanelState& s) {
+  const HeatmapWindow w = s.map.wanted;
+  if (s.fromFile || !windowInside(w, s.numPositions, s.dModel) || w.rows * w.cols <= 4LL * w.outRows * w.outCols) return;
+  const int maxLen = s.maxLen, dModel = s.dModel;
+  const std::uint64_t seed = s.seed;
+  const double stddev = s.stddev;
+  const long long version = ++s.version;
+  s.image.request([w, maxLen, dModel, seed, stddev, version, rows = s.numPositions](JobControl& jc) {
+    HeatmapImage img;
+    img.window = w;
+    img.version = version;
+    img.logicalRows = rows;
+    img.logicalCols = dModel;
+    img.cells = Grid(w.outRows, w.outCols);
+    for (int i = 0; i < w.outRows; ++i) {
+      const long long r = w.row0 + areaCellBegin(w.rows, w.outRows, i);
+      for (int j = 0; j < w.outCols; ++j) {
+        const auto c = static_cast<int>(w.col0 + areaCellBegin(w.cols, w.outCols, j));
+        img.cells.at(i, j) = r < maxLen ? learnedInitCell(dModel, seed, stddev, r, c) : std::numeric_limits<float>::quiet_NaN();
+      }
+      if ((i & 63) == 0) throwIfCancelled(jc);
+    }
+    img.range = finiteRange(img.cells);
+    img.pixelStat = "one sampled cell";
+    img.pixelNote = "coarse: one cell a pixel while the table is drawn; the exact means follow";
+    return img;
   });
 }
 
@@ -289,6 +336,7 @@ void pollJobs(LearnedPanelState& s) {
   if (s.tableDirty && (!s.fromFile || (!s.table && !s.tableJob.busy()))) {
     s.tableDirty = false;
     requestTable(s, false);
+    requestPreview(s);
   }
   s.image.poll();
 }
@@ -475,6 +523,33 @@ ExportableView learnedExports(const LearnedPanelState& s) {
 
 }  // namespace
 
+namespace {
+
+// Before the first seeded table is done: its picture from sampled cells (requestPreview), with
+// every hovered value exact from its place in the stream, so a huge table is not a blank tab.
+void drawFirstLook(LearnedPanelState& s, ImVec2 avail) {
+  HeatmapSpec spec;
+  spec.logicalRows = s.numPositions;
+  spec.logicalCols = s.dModel;
+  spec.rowAxis.title = "token position";
+  spec.colAxis.title = "dimension of the learned vector";
+  spec.valueName = "P[pos][dim]";
+  spec.colormap = s.colormap;
+  spec.symmetricRange = true;
+  spec.noDataRowsFrom = s.maxLen < s.numPositions ? s.maxLen : -1;
+  spec.noDataLabel = "no row: max_len " + formatCount(s.maxLen);
+  spec.exactValue = [d = s.dModel, seed = s.seed, sd = s.stddev, maxLen = s.maxLen](long long r, long long c) {
+    return r < maxLen ? static_cast<double>(learnedInitCell(d, seed, sd, r, static_cast<int>(c)))
+                      : std::numeric_limits<double>::quiet_NaN();
+  };
+  const HeatmapImage empty;
+  const HeatmapImage* img = s.image.result();
+  if (drawHeatmap("learned", s.map, spec, img ? *img : empty, std::floor(avail.x * 0.6f), avail.y - ImGui::GetFontSize() * 2.0f))
+    requestPreview(s);
+}
+
+}  // namespace
+
 void drawLearnedPanel(LearnedPanelState& s, AppContext& ctx) {
   pollJobs(s);
 
@@ -488,6 +563,7 @@ void drawLearnedPanel(LearnedPanelState& s, AppContext& ctx) {
   const LearnedTableResult* t = s.tableJob.result();
   if (!s.table || !t) {
     ImGui::TextDisabled(s.tableJob.busy() ? "building the table..." : "no table yet");
+    if (!s.fromFile) drawFirstLook(s, ImGui::GetContentRegionAvail());
     ImGui::EndChild();
     ctx.status.backend = "CPU (worker thread)";
     ctx.status.busy = s.tableJob.busy();
