@@ -241,14 +241,16 @@ void sweepRows(RotorBank& bank, long long firstPos, long long begin, long long e
 inline bool vectorAligned(const float* p) { return (reinterpret_cast<std::uintptr_t>(p) & (kVecBytes - 1)) == 0; }
 
 // Rows go straight out with streaming stores when the row starts vector-aligned and has no
-// padding lanes (numPairs a multiple of kLanesF); otherwise through a scratch row and copyRow.
+// padding lanes (numPairs a multiple of kMaxLanesF, the rows' padding in every clone: a
+// multiple of the clone's own lanes alone would let the SSE2 and AVX2 clones write the padding
+// past the row); otherwise through a scratch row and copyRow.
 inline void sinusoidalInterleavedRows(const double* omega, int numPairs, long long firstPos, long long begin,
                                       long long end, float* out, bool stream) {
   RotorBank bank(omega, numPairs);
   AlignedArray<float> rowBuf(2 * static_cast<std::size_t>(bank.padded));
   float* buf = rowBuf.data();
   const std::size_t cols = 2 * static_cast<std::size_t>(numPairs);
-  const bool direct = stream && numPairs % kLanesF == 0;
+  const bool direct = stream && numPairs % kMaxLanesF == 0;   // no padding lanes past the row
   sweepRows(bank, firstPos, begin, end, [&](long long r) {
     float* dst = out + static_cast<std::size_t>(r) * cols;
     if (direct && vectorAligned(dst)) {
@@ -277,7 +279,7 @@ inline void sinusoidalT2TRows(const double* omega, int numPairs, long long first
   float* sb = sinBuf.data();
   float* cb = cosBuf.data();
   const std::size_t n = static_cast<std::size_t>(numPairs);
-  const bool direct = stream && numPairs % kLanesF == 0;
+  const bool direct = stream && numPairs % kMaxLanesF == 0;   // no padding lanes past the row
   sweepRows(bank, firstPos, begin, end, [&](long long r) {
     float* dst = out + static_cast<std::size_t>(r) * 2 * n;
     if (direct && vectorAligned(dst)) {
@@ -333,25 +335,37 @@ inline void ropeAngleRows(const double* invFreq, int numPairs, long long firstPo
     const double p = static_cast<double>(pos);
     for (int i = 0; i < padded; ++i) a[i] = i < numPairs ? angleMod2Pi(p * invFreq[i]) : 0.0;
   };
-  auto advance = [&](bool emit) {
+  // emitTo: where this row's float32 angles go (the scratch row, or straight out with streaming
+  // stores when the output row is vector-aligned and has no padding lanes); null: none.
+  auto advance = [&](float* emitTo, bool streamOut) {
     for (int i = 0; i < padded; i += kLanesF) {
       const VD a0 = loadD(a + i), a1 = loadD(a + i + kLanesD);
-      if (emit) storeAlignedF(b + i, zeroIfAtLeast(narrow(a0, a1), twoPiF));
+      if (emitTo) {
+        const VF v = zeroIfAtLeast(narrow(a0, a1), twoPiF);
+        if (streamOut) streamF(emitTo + i, v);
+        else storeAlignedF(emitTo + i, v);
+      }
       storeD(a + i, wrapOnce(a0 + loadD(w + i), twoPi));
       storeD(a + i + kLanesD, wrapOnce(a1 + loadD(w + i + kLanesD), twoPi));
     }
   };
+  const bool direct = stream && numPairs % kMaxLanesF == 0;   // no padding lanes past the row
   for (long long r = begin; r < end; ++r) {
     const long long pos = firstPos + r;
     if (r == begin) {
       const long long base = fasttrig::rotorRestartBase(pos);
       seek(base);
-      for (long long k = base; k < pos; ++k) advance(false);
+      for (long long k = base; k < pos; ++k) advance(nullptr, false);
     } else if (pos % fasttrig::kRotorRestart == 0) {
       seek(pos);
     }
-    advance(true);
-    copyRow(out + static_cast<std::size_t>(r) * n, b, n, stream);
+    float* dst = out + static_cast<std::size_t>(r) * n;
+    if (direct && vectorAligned(dst)) {
+      advance(dst, true);
+      continue;
+    }
+    advance(b, false);
+    copyRow(dst, b, n, stream);
   }
 }
 

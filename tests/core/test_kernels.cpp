@@ -264,7 +264,9 @@ TEST_CASE("kernels: sinusoidal Tensor2Tensor layout within 1e-6 of float64 and o
 }
 
 TEST_CASE("kernels: sinusoidal bits do not depend on threads, ISA, streaming, size or alignment") {
-  for (int dModel : {2, 6, 14, 64, 130}) {
+  // 8 and 40: pair counts (4, 20) that fill the SSE2 and AVX2 clones' vectors but not the rows'
+  // padding to 16, where a streaming row must not write its padding past the row.
+  for (int dModel : {2, 6, 8, 14, 40, 64, 130}) {
     for (int rows : {1, 3, 257, 1000}) {
       SinusoidalParams p;
       p.dModel = dModel;
@@ -293,6 +295,32 @@ TEST_CASE("kernels: sinusoidal bits do not depend on threads, ISA, streaming, si
           pk::sinusoidalT2TInto(w.data(), n, rows, 12345, out, o);
           CHECK(sameBits(out, refT2T.data(), cells));
         }
+      }
+    }
+  }
+}
+
+TEST_CASE("kernels: RoPE angle rows streamed straight out equal the scratch-row path, and stay in the row") {
+  // The angle kernel streams a row from registers when it is vector-aligned and has no padding
+  // lanes (pairs a multiple of 16); every clone, split and shift gives the one-thread bits.
+  for (int pairs : {4, 16, 20, 64}) {
+    std::vector<double> w(static_cast<std::size_t>(pairs));
+    for (int i = 0; i < pairs; ++i) w[static_cast<std::size_t>(i)] = std::pow(10000.0, -static_cast<double>(i) / pairs);
+    const int rows = 700;
+    const std::size_t cells = static_cast<std::size_t>(rows) * static_cast<std::size_t>(pairs);
+    std::vector<float> ref(cells);
+    pk::KernelOptions one;
+    one.maxThreads = 1;
+    pk::ropeAngleInto(w.data(), pairs, rows, 5000, ref.data(), one);
+    for (const pk::KernelOptions& o : optionVariants()) {
+      for (std::size_t shift : {0u, 1u}) {
+        std::vector<float> buf(cells + 64, -7.0f);
+        float* out = aligned64(buf) + shift;
+        pk::ropeAngleInto(w.data(), pairs, rows, 5000, out, o);
+        CAPTURE(pairs);
+        CAPTURE(shift);
+        CHECK(sameBits(out, ref.data(), cells));
+        CHECK(out[cells] == -7.0f);
       }
     }
   }
