@@ -13,6 +13,7 @@
 
 #include "app/gui/shell/app_shell.hpp"
 #include "app/cli/tabs.hpp"
+#include "app/gui/panels/panel_learn.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "tests/gui/test_shell.hpp"
 #include "core/npy.hpp"
@@ -388,6 +389,36 @@ TEST_CASE("views: 2^31 positions: auto shows the RMS where the mean flattens out
     CHECK(img->cells.at(3, 5) == doctest::Approx(pick.value).epsilon(1e-6));
   }
   renderAndSave(*app, outDir() + "/sinusoidal-2147483647-mean.png");
+}
+
+TEST_CASE("views: a slow Learn figure recomputes on the worker; the last one stays up until the new one arrives") {
+  auto app = makeShell();
+  if (!app) return;
+  LearnPanelState& s = app->state().learn;
+  app->selectPanel(findPanel("learn"));
+  s.step = "choose-table";
+  s.values["choose-table"] = {2048, 4};
+  REQUIRE(app->renderUntilIdle(4, 60.0));
+  REQUIRE(s.shownStep == "choose-table");
+  CHECK(s.shownValues == std::vector<double>{2048, 4});   // the first figure of a step: in the frame
+  REQUIRE(s.figureMs.count("choose-table") == 1);
+  s.figureMs["choose-table"] = 10 * posviz::app::kLearnSyncMs;   // as if it had been slow
+  REQUIRE(s.figure.table.has_value());
+  const auto before = s.figure.table->rows;
+  s.values["choose-table"] = {512, 4};
+  app->frame();
+  CHECK(s.pendingValues == std::vector<double>{512, 4});
+  CHECK(s.shownValues == std::vector<double>{2048, 4});   // the old figure, still up
+  CHECK(s.figure.table->rows == before);
+  REQUIRE(app->renderUntilIdle(4, 60.0));
+  CHECK(s.shownValues == std::vector<double>{512, 4});
+  const auto ref = posviz::learn::findStep("choose-table");
+  REQUIRE(ref.has_value());
+  const std::vector<double> v = {512, 4};
+  const posviz::learn::Figure want = posviz::learn::stepFigure(ref->get(), v, s.inputs ? *s.inputs : posviz::learn::Inputs{});
+  REQUIRE(want.table.has_value());
+  CHECK(s.figure.table->rows == want.table->rows);
+  CHECK(s.figure.table->rows != before);   // L0 = 512 changes the computed cells
 }
 
 TEST_CASE("views: the heatmap shows its picture's colours cell for cell, from padded and unpadded textures") {

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -209,19 +210,53 @@ std::string learnTitle(const LearnPanelState& s) {
 
 namespace {
 
-// Recompute when the step or a value changed, never every frame.
+// Recompute when the step or a value changed, never every frame: in the frame for a step's first
+// figure and for quick ones, on the worker for a step whose figure took over kLearnSyncMs (a
+// drag then shows each figure as it arrives, the last one staying up meanwhile).
 void refreshFigure(LearnPanelState& s, const learn::Step& st, const std::vector<double>& v) {
+  if (s.figureJob.poll()) {
+    if (const LearnFigureResult* r = s.figureJob.result(); r && r->step == st.id) {
+      s.figure = r->figure;
+      s.error = r->error;
+      s.shownStep = r->step;
+      s.shownValues = r->values;
+      s.figureMs[r->step] = r->millis;
+    }
+  }
   if (s.shownStep == st.id && s.shownValues == v) return;
+  if (st.figureWith != nullptr && !s.inputs) s.inputs = std::make_shared<const learn::Inputs>(cli::learnInputs());
+  const auto slow = s.figureMs.find(st.id);
+  if (s.shownStep == st.id && slow != s.figureMs.end() && slow->second > kLearnSyncMs) {
+    if (s.pendingStep == st.id && s.pendingValues == v) return;   // asked already
+    s.pendingStep = st.id;
+    s.pendingValues = v;
+    s.figureJob.request([step = &st, v, inputs = s.inputs](JobControl&) {
+      LearnFigureResult r;
+      r.step = step->id;
+      r.values = v;
+      const auto t0 = std::chrono::steady_clock::now();
+      try {
+        r.figure = stepFigure(*step, v, inputs ? *inputs : learn::Inputs{});
+      } catch (const std::exception& e) {
+        r.error = e.what();
+      }
+      r.millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      return r;
+    });
+    return;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
   try {
-    if (st.figureWith != nullptr && !s.inputs) s.inputs = cli::learnInputs();
     s.figure = stepFigure(st, v, s.inputs ? *s.inputs : learn::Inputs{});
     s.error.clear();
   } catch (const std::exception& e) {
     s.figure = {};
     s.error = e.what();
   }
+  s.figureMs[st.id] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   s.shownStep = st.id;
   s.shownValues = v;
+  s.pendingStep.clear();
 }
 
 // Where the step is on the path, its title, the chapter's intro on its first step, and why.
@@ -251,7 +286,10 @@ void drawFigureColumn(LearnPanelState& s, const learn::Step& st, std::vector<dou
   } else {
     std::string readout;
     for (const std::string& r : s.figure.readout) readout += (readout.empty() ? "" : "; ") + r;
+    const ImVec2 corner = ImGui::GetCursorScreenPos();
     drawLearnFigure(s.figure, {st.title, readout}, figW, figH, 0.25f + 0.75f * s.fade);
+    if (s.figureJob.busy() && s.pendingStep == st.id)   // the figure shown is the last values'
+      ImGui::GetWindowDrawList()->AddText(ImVec2(corner.x + 4.0f, corner.y + 2.0f), IM_COL32(255, 220, 120, 255), "updating...");
   }
   for (const std::string& r : s.figure.readout) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + figW);
@@ -320,6 +358,10 @@ std::optional<OpenRequest> drawLearnPanel(LearnPanelState& s, AppContext& ctx) {
     ctx.status.animating = true;
   }
   refreshFigure(s, st, v);
+  if (s.figureJob.busy()) {   // a figure on the worker: say so, and keep frames coming until it lands
+    ctx.status.busy = true;
+    ctx.status.progress = -1.0f;
+  }
 
   const float scale = ctx.uiScale;
   ImGui::BeginChild("learn-chapters", ImVec2(270.0f * scale, 0), true);

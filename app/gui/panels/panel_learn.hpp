@@ -9,6 +9,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -17,9 +18,21 @@
 #include "app/cli/params/lessons.hpp"
 #include "app/gui/base/panel_def.hpp"
 #include "app/gui/base/app_context.hpp"
+#include "app/gui/widgets/worker.hpp"
 #include "core/lessons/learn.hpp"
 
 namespace posviz::app {
+
+// A figure computed on the worker, with what it was computed for.
+struct LearnFigureResult {
+  std::string step;
+  std::vector<double> values;
+  learn::Figure figure;
+  std::string error;
+  double millis = 0.0;
+};
+
+constexpr double kLearnSyncMs = 20.0;
 
 struct LearnPanelState {
   std::string step;                               // the step shown (learn::Step::id); "" = the first
@@ -33,11 +46,18 @@ struct LearnPanelState {
   bool showClaim = true;                          // the article's claim and verdict (hide: lesson only)
 
   // Derived
-  std::optional<learn::Inputs> inputs;            // the published models, read when a step first needs them
+  std::shared_ptr<const learn::Inputs> inputs;    // the published models, read when a step first needs them
   std::string shownStep;
   std::vector<double> shownValues;
   learn::Figure figure;
   std::string error;
+  // A step whose figure took over kLearnSyncMs last time recomputes on a worker while its controls
+  // move (the figure shown stays, marked as updating); a quick one, and every step's first
+  // figure, is computed in the frame.
+  std::map<std::string, double> figureMs;         // per step: how long its figure took last
+  AsyncResult<LearnFigureResult> figureJob;
+  std::string pendingStep;                        // what figureJob was last asked for
+  std::vector<double> pendingValues;
   float fade = 1.0f;                              // 0..1 after a step change
 };
 
