@@ -491,6 +491,10 @@ TEST_CASE("alibi view: slopes, bias grids and toy attention from core") {
     CHECK(s.biasGrids[static_cast<std::size_t>(h)].values.size() == g.values.size());
     CHECK(s.biasGrids[static_cast<std::size_t>(h)].at(5, 2) == doctest::Approx(g.at(5, 2)));
     CHECK(std::isinf(s.biasGrids[static_cast<std::size_t>(h)].at(2, 5)));
+    // Each small picture's range comes from core's corner values: the grid's own finite range.
+    const ValueRange fr = finiteRange(g);
+    CHECK(s.smallImages[static_cast<std::size_t>(h)].range.min == fr.min);
+    CHECK(s.smallImages[static_cast<std::size_t>(h)].range.max == fr.max);
   }
   // Shared colour scale: from the steepest head's -m (T - 1) to 0. With 12 heads the steepest is
   // head 9, m = 2^-0.5 (the first of the 16-head slopes), not head 1's 2^-1.

@@ -153,14 +153,17 @@ void updateAlibiPanel(AlibiPanelState& s, AppContext& ctx) {
                                                   s.numPositions, s.causal);
       s.onGpu = s.onGpu || c.onGpu;
       if (!c.notice.empty()) s.notice = c.notice;
-      const ValueRange r = finiteRange(c.grid);
+      // The grid's extremes from core: 0 on the diagonal, the farthest key's bias at row T-1.
+      const double slope = s.slopes[static_cast<std::size_t>(h)];
+      const ValueRange r{static_cast<float>(alibiBias(slope, s.numPositions - 1, 0, s.causal)),
+                         static_cast<float>(alibiBias(slope, 0, 0, s.causal))};
       if (first) s.sharedRange = r;
       s.sharedRange.min = std::min(s.sharedRange.min, r.min);
       s.sharedRange.max = std::max(s.sharedRange.max, r.max);
       first = false;
       s.biasGrids[static_cast<std::size_t>(h)] = std::move(c.grid);
       refreshImage(s.biasGrids[static_cast<std::size_t>(h)], s.smallMaps[static_cast<std::size_t>(h)],
-                   s.smallImages[static_cast<std::size_t>(h)], s.version, true, 256);
+                   s.smallImages[static_cast<std::size_t>(h)], s.version, true, 256, &r);
     }
   } catch (const std::exception& e) {
     s.error = e.what();

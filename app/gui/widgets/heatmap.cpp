@@ -832,14 +832,14 @@ void forgetHeatmapViews() {
 }
 
 void refreshImage(const Grid& g, const HeatmapState& hs, HeatmapImage& img, long long& version, bool force,
-                  int fallbackOut) {
+                  int fallbackOut, const ValueRange* knownRange) {
   if (g.rows == 0 || g.cols == 0) return;
   const int outRows = fallbackOut > 0 ? fallbackOut : g.rows, outCols = fallbackOut > 0 ? fallbackOut : g.cols;
   const HeatmapWindow w = windowInside(hs.wanted, g.rows, g.cols) ? hs.wanted : fullWindow(g.rows, g.cols, outRows, outCols);
   if (!force && img.window == w && img.version > 0) return;
   areaAverageWindow(g, w, img.cells);
   img.window = w;
-  img.range = finiteRange(g);
+  img.range = knownRange ? *knownRange : finiteRange(g);
   img.version = ++version;
 }
 

@@ -141,8 +141,9 @@ void releaseHeatmap(HeatmapState& state);
 
 // For a small grid held whole: img = the area-averaged window the widget asked for (else the whole
 // grid, at most fallbackOut x fallbackOut cells when fallbackOut > 0), range from the grid's finite
-// values; nothing is done when that window is already shown, unless force.
+// values (or knownRange, when the caller has it from core); nothing is done when that window is
+// already shown, unless force.
 void refreshImage(const Grid& g, const HeatmapState& hs, HeatmapImage& img, long long& version, bool force,
-                  int fallbackOut = 0);
+                  int fallbackOut = 0, const ValueRange* knownRange = nullptr);
 
 }  // namespace posviz::app
