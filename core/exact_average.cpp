@@ -1,7 +1,8 @@
 // exact_average.cpp: the closed forms of exact_average.hpp.
 //
+// [SECTION] checks and block bounds shared with core/pixel_stats
 // [SECTION] runs of positions (Dirichlet kernel, sawtooth floor sums)
-// [SECTION] pictures (block boundaries, parallel fill)
+// [SECTION] pictures (parallel fill)
 // [SECTION] sinusoidal and RoPE pair grids
 // [SECTION] RoPE scores
 // [SECTION] ALiBi
@@ -24,6 +25,32 @@
 
 namespace posviz {
 
+// [SECTION] checks and block bounds shared with core/pixel_stats ------------------------------
+
+void requireExactRun(const char* fn, const char* p0Name, const char* p1Name, long long p0, long long p1) {
+  requireNonNegativeInt(fn, p0Name, p0);
+  if (p1 <= p0)
+    failArgument(fn, std::string(p1Name) + " must be > " + p0Name + " = " + std::to_string(p0) + ", got " +
+                         std::to_string(p1));
+  if (p1 > kMaxExactPosition)
+    failArgument(fn, std::string(p1Name) + " must be <= 2^32 (kMaxExactPosition), got " + std::to_string(p1));
+}
+
+void requireExactWindow(const char* fn, const GridWindow& w, long long rows, long long cols) {
+  // area_average's own checks name the field; a window outside the grid is named here.
+  if (!windowInside(w, rows, cols))
+    failArgument(fn, "w must be a well-formed window inside " + std::to_string(rows) + " x " + std::to_string(cols) +
+                         ", got rows [" + std::to_string(w.row0) + ", +" + std::to_string(w.rows) + ") cols [" +
+                         std::to_string(w.col0) + ", +" + std::to_string(w.cols) + ") at " +
+                         std::to_string(w.outRows) + " x " + std::to_string(w.outCols));
+}
+
+std::vector<long long> blockBounds(long long origin, long long n, int out) {
+  std::vector<long long> b(static_cast<std::size_t>(out) + 1);
+  for (int i = 0; i <= out; ++i) b[static_cast<std::size_t>(i)] = origin + areaCellBegin(n, out, i);
+  return b;
+}
+
 namespace {
 
 __extension__ typedef unsigned __int128 U128;
@@ -34,15 +61,6 @@ constexpr long double kPiL = 3.141592653589793238462643383279502884L;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // [SECTION] runs of positions --------------------------------------------------------------
-
-void requireRun(const char* fn, const char* p0Name, const char* p1Name, long long p0, long long p1) {
-  requireNonNegativeInt(fn, p0Name, p0);
-  if (p1 <= p0)
-    failArgument(fn, std::string(p1Name) + " must be > " + p0Name + " = " + std::to_string(p0) + ", got " +
-                         std::to_string(p1));
-  if (p1 > kMaxExactPosition)
-    failArgument(fn, std::string(p1Name) + " must be <= 2^32 (kMaxExactPosition), got " + std::to_string(p1));
-}
 
 void requireCols(const char* fn, int c0, int c1, int cols, const char* what = "columns [c0, c1)") {
   if (c0 < 0 || c1 <= c0 || c1 > cols)
@@ -138,7 +156,7 @@ long double meanFrac(double alpha, long long p0, long long p1) {
 SinCosMean sinCosRunMean(double w, long long p0, long long p1) {
   const char* fn = "sinCosRunMean";
   requireFinite(fn, "w", w);
-  requireRun(fn, "p0", "p1", p0, p1);
+  requireExactRun(fn, "p0", "p1", p0, p1);
   const long long n = p1 - p0;
   const double d = dirichletKernel(w, n);
   // The midpoint is an integer or half-integer below 2^32: exact in double.
@@ -150,7 +168,7 @@ SinCosMean sinCosRunMean(double w, long long p0, long long p1) {
 double angleRunMean(double theta, long long p0, long long p1) {
   const char* fn = "angleRunMean";
   requirePositive(fn, "theta", theta);
-  requireRun(fn, "p0", "p1", p0, p1);
+  requireExactRun(fn, "p0", "p1", p0, p1);
   const double alpha = static_cast<double>(static_cast<long double>(theta) / kTwoPiL);
   // a(p) = 2 pi frac(p alpha) + p (theta - 2 pi alpha): the second term is the rounding of alpha.
   const long double drift = static_cast<long double>(theta) - kTwoPiL * static_cast<long double>(alpha);
@@ -161,22 +179,6 @@ double angleRunMean(double theta, long long p0, long long p1) {
 namespace {
 
 // [SECTION] pictures -------------------------------------------------------------------------
-
-void requireWindow(const char* fn, const GridWindow& w, long long rows, long long cols) {
-  // area_average's own checks name the field; a window outside the grid is named here.
-  if (!windowInside(w, rows, cols))
-    failArgument(fn, "w must be a well-formed window inside " + std::to_string(rows) + " x " + std::to_string(cols) +
-                         ", got rows [" + std::to_string(w.row0) + ", +" + std::to_string(w.rows) + ") cols [" +
-                         std::to_string(w.col0) + ", +" + std::to_string(w.cols) + ") at " +
-                         std::to_string(w.outRows) + " x " + std::to_string(w.outCols));
-}
-
-// Block boundaries of one axis, absolute: begin[i] .. begin[i + 1] is display cell i.
-std::vector<long long> blockBounds(long long origin, long long n, int out) {
-  std::vector<long long> b(static_cast<std::size_t>(out) + 1);
-  for (int i = 0; i <= out; ++i) b[static_cast<std::size_t>(i)] = origin + areaCellBegin(n, out, i);
-  return b;
-}
 
 // Threads for a picture of outRows display rows costing ~costPerRow each: all cores once it is
 // big enough to pay for them, else the calling thread alone.
@@ -419,7 +421,7 @@ RopePairColumns ropePairColumns(const RopeParams& p) {
 double sinusoidalBlockMean(const SinusoidalParams& p, long long r0, long long r1, int c0, int c1) {
   const char* fn = "sinusoidalBlockMean";
   validateSinusoidal(fn, p);
-  requireRun(fn, "r0", "r1", r0, r1);
+  requireExactRun(fn, "r0", "r1", r0, r1);
   requireCols(fn, c0, c1, p.dModel);
   const SinusoidalTable s = sinusoidalTable(p);
   std::vector<double> means;
@@ -431,7 +433,7 @@ double sinusoidalBlockMean(const SinusoidalParams& p, long long r0, long long r1
 ExactPicture sinusoidalExactPicture(const SinusoidalParams& p, const GridWindow& w) {
   const char* fn = "sinusoidalExactAverage";
   validateSinusoidal(fn, p);
-  requireWindow(fn, w, kMaxExactPosition, p.dModel);
+  requireExactWindow(fn, w, kMaxExactPosition, p.dModel);
   if (p.layout == SinusoidalLayout::Interleaved) return interleavedPicture(p, w);
   // Tensor2Tensor (all sins, then all cosines): each column's mean is looked up.
   const SinusoidalTable s = sinusoidalTable(p);
@@ -465,7 +467,7 @@ double ropePairBlockMean(const RopeParams& p, RopePairValue v, long long r0, lon
   const char* fn = "ropePairBlockMean";
   validateRope(fn, p);
   requireRopePairValue(fn, v);
-  requireRun(fn, "r0", "r1", r0, r1);
+  requireExactRun(fn, "r0", "r1", r0, r1);
   requireCols(fn, c0, c1, ropeNumPairs(p));
   const RopePairColumns f = ropePairColumns(p);
   double s = 0.0;
@@ -477,7 +479,7 @@ ExactPicture ropePairExactPicture(const RopeParams& p, RopePairValue v, const Gr
   const char* fn = "ropePairExactAverage";
   validateRope(fn, p);
   requireRopePairValue(fn, v);
-  requireWindow(fn, w, kMaxExactPosition, ropeNumPairs(p));
+  requireExactWindow(fn, w, kMaxExactPosition, ropeNumPairs(p));
   const RopePairColumns f = ropePairColumns(p);
   const std::vector<long long> rb = blockBounds(w.row0, w.rows, w.outRows);
   const std::vector<long long> cb = blockBounds(w.col0, w.cols, w.outCols);
@@ -531,8 +533,8 @@ double ropeScoreBlockMean(const RopeParams& p, std::span<const float> q, std::sp
                           long long m1, long long n0, long long n1) {
   const char* fn = "ropeScoreBlockMean";
   const ScoreForm s = scoreForm(fn, p, q, k);
-  requireRun(fn, "m0", "m1", m0, m1);
-  requireRun(fn, "n0", "n1", n0, n1);
+  requireExactRun(fn, "m0", "m1", m0, m1);
+  requireExactRun(fn, "n0", "n1", n0, n1);
   double total = s.passThrough;
   for (std::size_t i = 0; i < s.invFreq.size(); ++i) {
     const SinCosMean a = sinCosRunMean(s.invFreq[i], m0, m1);
@@ -547,7 +549,7 @@ ExactPicture ropeScoreExactPicture(const RopeParams& p, std::span<const float> q
                            const GridWindow& w) {
   const char* fn = "ropeScoreExactAverage";
   const ScoreForm s = scoreForm(fn, p, q, k);
-  requireWindow(fn, w, kMaxExactPosition, kMaxExactPosition);
+  requireExactWindow(fn, w, kMaxExactPosition, kMaxExactPosition);
   const std::size_t np = s.invFreq.size();
   // Column blocks once, pair-major: B_c, B_s of pair i for every display column in a row, so
   // that a picture row is a sum of np scaled rows (long contiguous loops a compiler vectorizes).
@@ -626,15 +628,15 @@ double alibiMean(double slope, bool causal, long long i0, long long i1, long lon
 double alibiBlockMean(double slope, bool causal, long long i0, long long i1, long long j0, long long j1) {
   const char* fn = "alibiBlockMean";
   requireAtLeast(fn, "slope", slope, 0.0);
-  requireRun(fn, "i0", "i1", i0, i1);
-  requireRun(fn, "j0", "j1", j0, j1);
+  requireExactRun(fn, "i0", "i1", i0, i1);
+  requireExactRun(fn, "j0", "j1", j0, j1);
   return alibiMean(slope, causal, i0, i1, j0, j1);
 }
 
 ExactPicture alibiExactPicture(double slope, bool causal, const GridWindow& w) {
   const char* fn = "alibiExactAverage";
   requireAtLeast(fn, "slope", slope, 0.0);
-  requireWindow(fn, w, kMaxExactPosition, kMaxExactPosition);
+  requireExactWindow(fn, w, kMaxExactPosition, kMaxExactPosition);
   const std::vector<long long> rb = blockBounds(w.row0, w.rows, w.outRows);
   const std::vector<long long> cb = blockBounds(w.col0, w.cols, w.outCols);
   ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.outCols))};
@@ -647,28 +649,24 @@ ExactPicture alibiExactPicture(double slope, bool causal, const GridWindow& w) {
 
 // [SECTION] float32 pictures ------------------------------------------------------------------
 
-namespace {
-
-Grid narrow(const ExactPicture& pic) {
+Grid narrowPicture(const ExactPicture& pic) {
   Grid g(pic.rows, pic.cols);
   for (std::size_t i = 0; i < pic.values.size(); ++i) g.values[i] = static_cast<float>(pic.values[i]);
   return g;
 }
 
-}  // namespace
-
-Grid sinusoidalExactAverage(const SinusoidalParams& p, const GridWindow& w) { return narrow(sinusoidalExactPicture(p, w)); }
+Grid sinusoidalExactAverage(const SinusoidalParams& p, const GridWindow& w) { return narrowPicture(sinusoidalExactPicture(p, w)); }
 
 Grid ropePairExactAverage(const RopeParams& p, RopePairValue v, const GridWindow& w) {
-  return narrow(ropePairExactPicture(p, v, w));
+  return narrowPicture(ropePairExactPicture(p, v, w));
 }
 
 Grid ropeScoreExactAverage(const RopeParams& p, std::span<const float> q, std::span<const float> k,
                            const GridWindow& w) {
-  return narrow(ropeScoreExactPicture(p, q, k, w));
+  return narrowPicture(ropeScoreExactPicture(p, q, k, w));
 }
 
-Grid alibiExactAverage(double slope, bool causal, const GridWindow& w) { return narrow(alibiExactPicture(slope, causal, w)); }
+Grid alibiExactAverage(double slope, bool causal, const GridWindow& w) { return narrowPicture(alibiExactPicture(slope, causal, w)); }
 
 // [SECTION] summed-area tables ------------------------------------------------------------------
 
@@ -713,10 +711,10 @@ double SummedAreaTable::blockMean(int r0, int r1, int c0, int c1) const {
   return (at(r1, c1) - at(r0, c1) - at(r1, c0) + at(r0, c0)) / static_cast<double>(n);
 }
 
-Grid SummedAreaTable::average(const GridWindow& w) const { return narrow(averagePicture(w)); }
+Grid SummedAreaTable::average(const GridWindow& w) const { return narrowPicture(averagePicture(w)); }
 
 ExactPicture SummedAreaTable::averagePicture(const GridWindow& w) const {
-  requireWindow("SummedAreaTable::averagePicture", w, rows_, cols_);
+  requireExactWindow("SummedAreaTable::averagePicture", w, rows_, cols_);
   const std::vector<long long> rb = blockBounds(w.row0, w.rows, w.outRows);
   const std::vector<long long> cb = blockBounds(w.col0, w.cols, w.outCols);
   ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.outCols))};

@@ -104,6 +104,18 @@ double alibiBlockMean(double slope, bool causal, long long i0, long long i1, lon
 Grid alibiExactAverage(double slope, bool causal, const GridWindow& w);
 ExactPicture alibiExactPicture(double slope, bool causal, const GridWindow& w);
 
+// A float64 picture as the float32 grid of the same cells (every *ExactAverage is this of its
+// *ExactPicture).
+Grid narrowPicture(const ExactPicture& pic);
+
+// Checks and block bounds every exact picture shares (core/pixel_stats.hpp too). Throws
+// std::invalid_argument naming fn: a run [p0, p1) must have 0 <= p0 < p1 <= kMaxExactPosition; a
+// window must be well formed and inside rows x cols.
+void requireExactRun(const char* fn, const char* p0Name, const char* p1Name, long long p0, long long p1);
+void requireExactWindow(const char* fn, const GridWindow& w, long long rows, long long cols);
+// Block boundaries of one axis, absolute: b[i] .. b[i + 1] is display cell i (areaCellBegin).
+std::vector<long long> blockBounds(long long origin, long long n, int out);
+
 // Any grid, built once in O(rows * cols) (16 bytes a cell when some cell is not finite, else 8);
 // every block mean after that is O(1).
 class SummedAreaTable {

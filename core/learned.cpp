@@ -40,13 +40,13 @@ Grid learnedInit(int maxLen, int dModel, std::uint64_t seed, double stddev) {
                 "a grid of " + std::to_string(maxLen) + " x " + std::to_string(dModel) + " x float32");
   // Row-major draws: row t is the same for every maxLen > t with the same dModel and seed. Large
   // tables are drawn in pieces on several threads, each from its place in the one stream
-  // (Rng::discard; pieces start at even draws, where a normal pair starts): the same bits.
+  // (Rng::skipNormals): the same bits.
   Grid g(maxLen, dModel);
   const long long count = static_cast<long long>(g.values.size());
   const int threads = threadsForBytes(g.values.size() * sizeof(float), 0, std::size_t{8} << 20);
   parallelFor(count, threads, 1LL << 16, [&](long long begin, long long end) {
     Rng rng(seed);
-    rng.discard(static_cast<std::uint64_t>(begin));
+    rng.skipNormals(static_cast<std::uint64_t>(begin));
     for (long long i = begin; i < end; ++i)
       g.values[static_cast<std::size_t>(i)] = static_cast<float>(rng.normal() * stddev);
   });
@@ -64,9 +64,7 @@ void learnedInitRowsInto(int dModel, std::uint64_t seed, double stddev, long lon
   const auto first = static_cast<std::uint64_t>(rowBegin) * static_cast<std::uint64_t>(dModel);
   const auto count = static_cast<std::uint64_t>(rowEnd - rowBegin) * static_cast<std::uint64_t>(dModel);
   Rng rng(seed);
-  // Normals come in pairs from two uniforms: start at the pair holding draw `first`.
-  rng.discard(first - first % 2);
-  if (first % 2 == 1) rng.normal();   // the pair's first normal belongs to the row before
+  rng.skipNormals(first);
   for (std::uint64_t i = 0; i < count; ++i) out[i] = static_cast<float>(rng.normal() * stddev);
 }
 
@@ -78,9 +76,8 @@ float learnedInitCell(int dModel, std::uint64_t seed, double stddev, long long r
   if (col < 0 || col >= dModel) failArgument(fn, "col must be in [0, " + std::to_string(dModel) + "), got " + std::to_string(col));
   const std::uint64_t index = static_cast<std::uint64_t>(row) * static_cast<std::uint64_t>(dModel) + static_cast<std::uint64_t>(col);
   Rng rng(seed);
-  rng.discard(index - index % 2);
-  const double first = rng.normal();
-  return static_cast<float>((index % 2 == 0 ? first : rng.normal()) * stddev);
+  rng.skipNormals(index);
+  return static_cast<float>(rng.normal() * stddev);
 }
 
 std::vector<float> learnedLookup(const Grid& table, long long pos) {

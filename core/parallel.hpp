@@ -97,16 +97,17 @@ void parallelTasks(long long count, int numThreads, Fn&& fn) {
   std::atomic<long long> next{0};
   std::atomic<bool> failed{false};
   parallelFor(std::min<long long>(count, std::max(numThreads, 1)), numThreads, 1, [&](long long, long long) {
-    const int savedCap = threadCapOfThisThread();
-    threadCapOfThisThread() = 1;
+    struct CapOne {   // the thread's cap is 1 while it runs tasks, and back as it was after, however it leaves
+      int saved = threadCapOfThisThread();
+      CapOne() { threadCapOfThisThread() = 1; }
+      ~CapOne() { threadCapOfThisThread() = saved; }
+    } cap;
     try {
       for (long long task = next++; task < count && !failed; task = next++) fn(task);
     } catch (...) {
       failed = true;
-      threadCapOfThisThread() = savedCap;
       throw;
     }
-    threadCapOfThisThread() = savedCap;
   });
 }
 

@@ -111,9 +111,7 @@ namespace {
 SinCosRunExtremes runExtremes(double w, long long p0, long long p1, std::initializer_list<int> quarters) {
   const char* fn = "sinCosRunExtremes";
   requireFinite(fn, "w", w);
-  requireNonNegativeInt(fn, "p0", p0);
-  if (p1 <= p0) failArgument(fn, "p1 must be > p0 = " + std::to_string(p0) + ", got " + std::to_string(p1));
-  if (p1 > kMaxExactPosition) failArgument(fn, "p1 must be <= 2^32 (kMaxExactPosition), got " + std::to_string(p1));
+  requireExactRun(fn, "p0", "p1", p0, p1);
   SinCosRunExtremes e{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
                       std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
   auto visit = [&](long long p) {
@@ -172,10 +170,17 @@ PairStat pairStat(double w, long long r0, long long r1, PixelStat stat) {
   return {e.maxSin, e.maxCos};
 }
 
-std::vector<long long> bounds(long long origin, long long n, int out) {
-  std::vector<long long> b(static_cast<std::size_t>(out) + 1);
-  for (int i = 0; i <= out; ++i) b[static_cast<std::size_t>(i)] = origin + areaCellBegin(n, out, i);
-  return b;
+// The largest |value| of a picture's finite cells.
+double peakOf(const ExactPicture& pic) {
+  double most = 0.0;
+  for (double v : pic.values)
+    if (std::isfinite(v)) most = std::max(most, std::fabs(v));
+  return most;
+}
+
+// Whether a mean picture with this peak has flattened out (meanFlattens).
+bool flattens(double peak, const GridWindow& w, double bound, double share) {
+  return w.outRows > 0 && w.rows > w.outRows && peak <= share * bound;   // averaged, and near 0 everywhere
 }
 
 }  // namespace
@@ -184,12 +189,9 @@ ExactPicture sinusoidalStatPicture(const SinusoidalParams& p, const GridWindow& 
   const char* fn = "sinusoidalStatPicture";
   if (stat == PixelStat::Mean) return sinusoidalExactPicture(p, w);
   validateSinusoidal(fn, p);
-  if (!windowInside(w, kMaxExactPosition, p.dModel))
-    failArgument(fn, "w must be a well-formed window inside 2^32 x " + std::to_string(p.dModel) + ", got rows [" +
-                         std::to_string(w.row0) + ", +" + std::to_string(w.rows) + ") cols [" + std::to_string(w.col0) +
-                         ", +" + std::to_string(w.cols) + ")");
+  requireExactWindow(fn, w, kMaxExactPosition, p.dModel);
   const SinusoidalTable t = sinusoidalTable(p);
-  const std::vector<long long> rb = bounds(w.row0, w.rows, w.outRows), cb = bounds(w.col0, w.cols, w.outCols);
+  const std::vector<long long> rb = blockBounds(w.row0, w.rows, w.outRows), cb = blockBounds(w.col0, w.cols, w.outCols);
   const std::size_t pairs = t.frequency.size();
   ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.outCols))};
   const int threads = threadsForBytes(static_cast<std::size_t>(w.outRows) * pairs * 64, 0, std::size_t{1} << 20);
@@ -236,11 +238,7 @@ BlockStats sinusoidalBlockStats(const SinusoidalParams& p, long long r0, long lo
 }
 
 bool meanFlattens(const ExactPicture& mean, const GridWindow& w, double bound, double share) {
-  if (w.outRows <= 0 || w.rows <= w.outRows) return false;   // one position per display row: nothing averaged
-  double most = 0.0;
-  for (double v : mean.values)
-    if (std::isfinite(v)) most = std::max(most, std::fabs(v));
-  return most <= share * bound;
+  return flattens(peakOf(mean), w, bound, share);
 }
 
 ChosenPicture sinusoidalChosenPicture(const SinusoidalParams& p, const GridWindow& w, PixelChoice choice) {
@@ -252,9 +250,8 @@ ChosenPicture sinusoidalChosenPicture(const SinusoidalParams& p, const GridWindo
   }
   c.automatic = true;
   c.picture = sinusoidalExactPicture(p, w);
-  for (double v : c.picture.values)
-    if (std::isfinite(v)) c.meanPeak = std::max(c.meanPeak, std::fabs(v));
-  if (meanFlattens(c.picture, w, 1.0)) {
+  c.meanPeak = peakOf(c.picture);
+  if (flattens(c.meanPeak, w, 1.0, kFlattenShare)) {
     c.stat = PixelStat::Rms;
     c.picture = sinusoidalStatPicture(p, w, PixelStat::Rms);
   }

@@ -65,10 +65,11 @@ BlockStats sinusoidalBlockStats(const SinusoidalParams& p, long long r0, long lo
 // The mean "flattens out" when a picture of averaged blocks keeps less than `share` of the
 // grid's value range: every display cell's |mean| <= share * bound (bound = the grid's largest
 // |value|, 1 for sinusoids). False when no block has more than one row (nothing is averaged).
-bool meanFlattens(const ExactPicture& mean, const GridWindow& w, double bound, double share = 0.1);
+constexpr double kFlattenShare = 0.1;
+bool meanFlattens(const ExactPicture& mean, const GridWindow& w, double bound, double share = kFlattenShare);
 
 // What the user picks: a stat, or Auto: the mean, unless it flattens out (meanFlattens with
-// share 0.1), then the RMS.
+// kFlattenShare), then the RMS.
 enum class PixelChoice { Auto, Mean, Min, Max, Rms };
 struct ChosenPicture {
   ExactPicture picture;

@@ -21,6 +21,11 @@ void Rng::discard(std::uint64_t n) {
   haveSpare_ = false;
 }
 
+void Rng::skipNormals(std::uint64_t n) {
+  discard(n - n % 2);   // each pair of normals takes two uniforms
+  if (n % 2 == 1) normal();   // the first of the pair holding normal n; its second is kept
+}
+
 double Rng::uniform() {
   // The top 53 bits give every double in [0, 1) with spacing 2^-53.
   return static_cast<double>(nextU64() >> 11) * 0x1.0p-53;

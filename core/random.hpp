@@ -21,6 +21,10 @@ class Rng {
   // by 2k (with no spare pending) continues with normal number 2k of the stream: a long table can
   // be drawn in parallel pieces with the same bits. Drops a pending spare normal.
   void discard(std::uint64_t n);
+  // Skips n normals of the stream from the start (any n, odd too): the next normal() is normal
+  // number n, as if n had been drawn. Only from a fresh generator or after an even number of
+  // normals; costs at most one normal.
+  void skipNormals(std::uint64_t n);
 
  private:
   std::uint64_t state_;

@@ -75,6 +75,23 @@ long long xposTorchscaleFirstPosition(long long length, long long offset) {
   return minPos + offset;                         // scale[-length:] drops the first `offset` rows
 }
 
+namespace {
+
+// Pair i of xPos on q and k: its RoPE frequency, its decay base zeta_i, and the rotated dot product
+// as a cos(d theta) - b sin(d theta) at offset d.
+struct PairTerms {
+  double theta, zeta, a, b;
+};
+
+PairTerms pairTerms(const XposParams& p, std::span<const double> q, std::span<const double> k, int i) {
+  const double qa = q[2 * static_cast<std::size_t>(i)], qb = q[2 * static_cast<std::size_t>(i) + 1];
+  const double ka = k[2 * static_cast<std::size_t>(i)], kb = k[2 * static_cast<std::size_t>(i) + 1];
+  return {std::pow(p.base, -2.0 * i / p.headDim), (2.0 * i + 0.4 * p.headDim) / (1.4 * p.headDim), qa * ka + qb * kb,
+          qb * ka - qa * kb};
+}
+
+}  // namespace
+
 double xposScore(const XposParams& p, std::span<const double> q, std::span<const double> k, double n, double m) {
   static constexpr const char* kFn = "xposScore";
   validateXpos(kFn, p);
@@ -85,12 +102,9 @@ double xposScore(const XposParams& p, std::span<const double> q, std::span<const
   const double delta = n - m;
   double s = 0.0;
   for (int i = 0; i < p.headDim / 2; ++i) {
-    const double theta = std::pow(p.base, -2.0 * i / p.headDim);
-    const double zeta = (2.0 * i + 0.4 * p.headDim) / (1.4 * p.headDim);
-    const double qa = q[2 * static_cast<std::size_t>(i)], qb = q[2 * static_cast<std::size_t>(i) + 1];
-    const double ka = k[2 * static_cast<std::size_t>(i)], kb = k[2 * static_cast<std::size_t>(i) + 1];
-    const double rot = (qa * ka + qb * kb) * std::cos(delta * theta) - (qb * ka - qa * kb) * std::sin(delta * theta);
-    s += std::pow(zeta, delta / p.scaleBase) * rot;
+    const PairTerms t = pairTerms(p, q, k, i);
+    const double rot = t.a * std::cos(delta * t.theta) - t.b * std::sin(delta * t.theta);
+    s += std::pow(t.zeta, delta / p.scaleBase) * rot;
   }
   return s;
 }
@@ -108,21 +122,17 @@ std::vector<double> xposScoreByOffset(const XposParams& p, std::span<const doubl
   constexpr int kRestart = 256;
   std::vector<double> out(static_cast<std::size_t>(maxOffset) + 1, 0.0);
   for (int i = 0; i < p.headDim / 2; ++i) {
-    const double theta = std::pow(p.base, -2.0 * i / p.headDim);
-    const double zeta = (2.0 * i + 0.4 * p.headDim) / (1.4 * p.headDim);
-    const double qa = q[2 * static_cast<std::size_t>(i)], qb = q[2 * static_cast<std::size_t>(i) + 1];
-    const double ka = k[2 * static_cast<std::size_t>(i)], kb = k[2 * static_cast<std::size_t>(i) + 1];
-    const double a = qa * ka + qb * kb, b = qb * ka - qa * kb;   // rot = a cos - b sin
-    const double stepG = std::pow(zeta, 1.0 / p.scaleBase), stepC = std::cos(theta), stepS = std::sin(theta);
+    const PairTerms t = pairTerms(p, q, k, i);
+    const double stepG = std::pow(t.zeta, 1.0 / p.scaleBase), stepC = std::cos(t.theta), stepS = std::sin(t.theta);
     double g = 1.0, c = 1.0, sn = 0.0;
     for (int d = 0; d <= maxOffset; ++d) {
       if (d % kRestart == 0) {
         const double delta = static_cast<double>(d);
-        g = std::pow(zeta, delta / p.scaleBase);
-        c = std::cos(delta * theta);
-        sn = std::sin(delta * theta);
+        g = std::pow(t.zeta, delta / p.scaleBase);
+        c = std::cos(delta * t.theta);
+        sn = std::sin(delta * t.theta);
       }
-      out[static_cast<std::size_t>(d)] += g * (a * c - b * sn);
+      out[static_cast<std::size_t>(d)] += g * (t.a * c - t.b * sn);
       const double next = c * stepC - sn * stepS;
       sn = sn * stepC + c * stepS;
       c = next;

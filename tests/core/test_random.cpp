@@ -17,7 +17,7 @@ TEST_CASE("random: SplitMix64 matches the reference stream for seed 0") {
   CHECK(r.nextU64() == 0x06c45d188009454full);
 }
 
-TEST_CASE("random: discard(n) skips n outputs, and after an even count the normals go on as one stream") {
+TEST_CASE("random: discard(n) skips n outputs; skipNormals(n) goes on with normal number n, odd n too") {
   Rng stepped(9), jumped(9);
   for (int i = 0; i < 1001; ++i) stepped.nextU64();
   jumped.discard(1001);
@@ -27,6 +27,12 @@ TEST_CASE("random: discard(n) skips n outputs, and after an even count the norma
   for (int i = 0; i < 10; ++i) normals.push_back(whole.normal());
   piece.discard(6);   // normals 6.. come from uniforms 6..
   for (int i = 6; i < 10; ++i) CHECK(piece.normal() == normals[static_cast<std::size_t>(i)]);
+  for (std::uint64_t skip : {std::uint64_t{0}, std::uint64_t{3}, std::uint64_t{7}}) {   // odd counts too
+    CAPTURE(skip);
+    Rng from(5);
+    from.skipNormals(skip);
+    for (std::size_t i = skip; i < normals.size(); ++i) CHECK(from.normal() == normals[i]);
+  }
 }
 
 TEST_CASE("random: uniform is in [0, 1) and is the top 53 bits") {

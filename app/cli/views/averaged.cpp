@@ -52,23 +52,24 @@ std::uint64_t requireFits(const Request& r, GridShape g, ExportSize s, long long
   return static_cast<std::uint64_t>(s.width) * static_cast<std::uint64_t>(s.height);
 }
 
-void describeAveraged(Dataset& d, const Request& r, GridShape g, ExportSize s, long long row0, long long col0) {
+void describeAveraged(Dataset& d, const Request& r, GridShape g, ExportSize s, long long row0, long long col0,
+                      PixelStat stat) {
   d.shape = {d.grid.rows, d.grid.cols};
   labelAxes(d, row0, g.rows, col0, g.cols);
+  const std::string what = pixelStatTitle(stat), name = pixelStatName(stat);
   d.document["params"]["size"] = {s.width, s.height};
   d.document["averaged"] = {{"grid_rows", g.rows}, {"grid_cols", g.cols},
-                            {"values", "each value is the exact mean of its block of grid cells; display row i "
+                            {"values", "each value is the exact " + what + " of its block of grid cells; display row i "
                                        "covers rows floor(i*N/H) .. floor((i+1)*N/H)-1, columns alike"}};
   d.csvComments.push_back("averaged to " + std::to_string(s.height) + " x " + std::to_string(s.width) + " from " +
                           std::to_string(g.rows) + " x " + std::to_string(g.cols) + " cells (" + r.view->name +
-                          "): each value is the exact mean of its block; row i covers rows floor(i*N/H)..");
-  d.rowTitle += " (block mean)";
-  d.colTitle += " (block mean)";
+                          "): each value is the exact " + what + " of its block; row i covers rows floor(i*N/H)..");
+  d.rowTitle += " (block " + name + ")";
+  d.colTitle += " (block " + name + ")";
 }
 
 void setPicture(Dataset& d, const Request& r, ExactPicture pic) {
-  d.grid = Grid(pic.rows, pic.cols);
-  for (std::size_t i = 0; i < pic.values.size(); ++i) d.grid.values[i] = static_cast<float>(pic.values[i]);
+  d.grid = narrowPicture(pic);
   if (r.dtype == DType::F64) d.exact = std::move(pic.values);
 }
 

@@ -94,21 +94,10 @@ Dataset sinusoidalAveraged(const Request& r, int width, int height, const Export
   const PixelStat stat = chosen.stat;
   setPicture(d, r, std::move(chosen.picture));
   describeSinusoidal(d, r);
-  describeAveraged(d, r, g, {width, height}, r.firstPos, 0);
+  describeAveraged(d, r, g, {width, height}, r.firstPos, 0, stat);
   d.document["pixel"] = {{"choice", std::string(table::kPixel.choiceName(r.pixel))}, {"shows", pixelStatName(stat)}};
   if (chosen.automatic) d.document["pixel"]["mean_peak"] = chosen.meanPeak;
-  if (stat != PixelStat::Mean) {   // say what each value is: not the mean describeAveraged assumes
-    const std::string what = pixelStatName(stat);
-    d.document["averaged"]["values"] = "each value is the exact " + std::string(pixelStatTitle(stat)) +
-                                       " of its block of grid cells; display row i covers rows floor(i*N/H) .. "
-                                       "floor((i+1)*N/H)-1, columns alike";
-    d.csvComments.back() = "averaged to " + std::to_string(height) + " x " + std::to_string(width) + " from " +
-                           std::to_string(g.rows) + " x " + std::to_string(g.cols) + " cells (" + r.view->name +
-                           "): each value is the exact " + pixelStatTitle(stat) + " of its block; row i covers rows floor(i*N/H)..";
-    d.rowTitle = "position (block " + what + ")";
-    d.colTitle = "dimension (block " + what + ")";
-    d.valueName = "PE (" + what + ")";
-  }
+  if (stat != PixelStat::Mean) d.valueName = std::string("PE (") + pixelStatName(stat) + ")";
   progress(1.0);
   return d;
 }

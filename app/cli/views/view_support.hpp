@@ -7,6 +7,7 @@
 #include "app/cli/view_table.hpp"
 #include "core/area_average.hpp"
 #include "core/exact_average.hpp"
+#include "core/pixel_stats.hpp"
 
 namespace posviz::cli {
 
@@ -40,9 +41,11 @@ std::uint64_t requireFits(const Request& r, GridShape g, ExportSize s, long long
 GridWindow wholeWindow(long long row0, long long col0, GridShape g, ExportSize s);
 // The picture as float32, and as float64 too when --dtype f64 asks for it.
 void setPicture(Dataset& d, const Request& r, ExactPicture pic);
-// Shape, the averaging note in .json and .csv, "(block mean)" in the axis titles, and the grid's
+// Shape, the averaging note in .json and .csv, "(block mean)" (or the stat) in the axis titles, and the grid's
 // own first and last indices (from row0, col0) at the ends of the picture's axes.
-void describeAveraged(Dataset& d, const Request& r, GridShape g, ExportSize s, long long row0 = 0, long long col0 = 0);
+// stat: what each value is of its block (core/pixel_stats.hpp), "mean" unless a view offers more.
+void describeAveraged(Dataset& d, const Request& r, GridShape g, ExportSize s, long long row0 = 0, long long col0 = 0,
+                      PixelStat stat = PixelStat::Mean);
 
 // A picture's axis ends labelled with grid indices: rows row0 .. row0 + rows - 1, cols alike.
 inline void labelAxes(Dataset& d, long long row0, long long rows, long long col0, long long cols) {

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "app/cli/learn_command.hpp"
 #include "app/cli/tabs.hpp"
@@ -210,18 +211,36 @@ std::string learnTitle(const LearnPanelState& s) {
 
 namespace {
 
+// A step's figure for values v, timed, a failure kept as its message: in the frame or on the worker.
+LearnFigureResult computeFigure(const learn::Step& st, const std::vector<double>& v, const std::shared_ptr<const learn::Inputs>& inputs) {
+  LearnFigureResult r;
+  r.step = st.id;
+  r.values = v;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    r.figure = stepFigure(st, v, inputs ? *inputs : learn::Inputs{});
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  r.millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+// Shows a computed figure and remembers how long its step took.
+void showFigure(LearnPanelState& s, LearnFigureResult r) {
+  s.figureMs[r.step] = r.millis;
+  s.figure = std::move(r.figure);
+  s.error = std::move(r.error);
+  s.shownStep = std::move(r.step);
+  s.shownValues = std::move(r.values);
+}
+
 // Recompute when the step or a value changed, never every frame: in the frame for a step's first
 // figure and for quick ones, on the worker for a step whose figure took over kLearnSyncMs (a
 // drag then shows each figure as it arrives, the last one staying up meanwhile).
 void refreshFigure(LearnPanelState& s, const learn::Step& st, const std::vector<double>& v) {
   if (s.figureJob.poll()) {
-    if (const LearnFigureResult* r = s.figureJob.result(); r && r->step == st.id) {
-      s.figure = r->figure;
-      s.error = r->error;
-      s.shownStep = r->step;
-      s.shownValues = r->values;
-      s.figureMs[r->step] = r->millis;
-    }
+    if (const LearnFigureResult* r = s.figureJob.result(); r && r->step == st.id) showFigure(s, *r);
   }
   if (s.shownStep == st.id && s.shownValues == v) return;
   if (st.figureWith != nullptr && !s.inputs) s.inputs = std::make_shared<const learn::Inputs>(cli::learnInputs());
@@ -230,32 +249,10 @@ void refreshFigure(LearnPanelState& s, const learn::Step& st, const std::vector<
     if (s.pendingStep == st.id && s.pendingValues == v) return;   // asked already
     s.pendingStep = st.id;
     s.pendingValues = v;
-    s.figureJob.request([step = &st, v, inputs = s.inputs](JobControl&) {
-      LearnFigureResult r;
-      r.step = step->id;
-      r.values = v;
-      const auto t0 = std::chrono::steady_clock::now();
-      try {
-        r.figure = stepFigure(*step, v, inputs ? *inputs : learn::Inputs{});
-      } catch (const std::exception& e) {
-        r.error = e.what();
-      }
-      r.millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      return r;
-    });
+    s.figureJob.request([step = &st, v, inputs = s.inputs](JobControl&) { return computeFigure(*step, v, inputs); });
     return;
   }
-  const auto t0 = std::chrono::steady_clock::now();
-  try {
-    s.figure = stepFigure(st, v, s.inputs ? *s.inputs : learn::Inputs{});
-    s.error.clear();
-  } catch (const std::exception& e) {
-    s.figure = {};
-    s.error = e.what();
-  }
-  s.figureMs[st.id] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  s.shownStep = st.id;
-  s.shownValues = v;
+  showFigure(s, computeFigure(st, v, s.inputs));
   s.pendingStep.clear();
 }
 

@@ -341,13 +341,11 @@ void pollJobs(LearnedPanelState& s) {
   s.image.poll();
 }
 
-// The table as a heatmap; positions past max_len are hatched.
-void drawTableMap(LearnedPanelState& s, const LearnedTableResult& t, float heatW, float heatH) {
-  const std::shared_ptr<const Grid> table = s.table;
-  const int rows = table->rows;
+// What every picture of a table of rows x cols says: axes, tips, colours, the rows past max_len.
+HeatmapSpec tableSpec(const LearnedPanelState& s, int rows, int cols) {
   HeatmapSpec spec;
   spec.logicalRows = s.numPositions;
-  spec.logicalCols = table->cols;
+  spec.logicalCols = cols;
   spec.rowAxis.title = "token position";
   spec.colAxis.title = "dimension of the learned vector";
   spec.rowTip = "pos: row P[pos] of the table is added to the embedding of the token at that place; rows exist "
@@ -359,6 +357,13 @@ void drawTableMap(LearnedPanelState& s, const LearnedTableResult& t, float heatW
   spec.noDataRowsFrom = rows < s.numPositions ? rows : -1;
   spec.noDataLabel = "no row: max_len " + formatCount(rows) + " (positions " + formatCount(rows) + "+ do not exist)";
   spec.maskedReason = "The table has rows 0.." + formatCount(rows - 1) + " only.";
+  return spec;
+}
+
+// The table as a heatmap; positions past max_len are hatched.
+void drawTableMap(LearnedPanelState& s, const LearnedTableResult& t, float heatW, float heatH) {
+  const std::shared_ptr<const Grid> table = s.table;
+  HeatmapSpec spec = tableSpec(s, table->rows, table->cols);
   spec.exactValue = [table](long long r, long long c) {
     return r < table->rows ? static_cast<double>(table->at(static_cast<int>(r), static_cast<int>(c)))
                            : std::numeric_limits<double>::quiet_NaN();
@@ -528,16 +533,7 @@ namespace {
 // Before the first seeded table is done: its picture from sampled cells (requestPreview), with
 // every hovered value exact from its place in the stream, so a huge table is not a blank tab.
 void drawFirstLook(LearnedPanelState& s, ImVec2 avail) {
-  HeatmapSpec spec;
-  spec.logicalRows = s.numPositions;
-  spec.logicalCols = s.dModel;
-  spec.rowAxis.title = "token position";
-  spec.colAxis.title = "dimension of the learned vector";
-  spec.valueName = "P[pos][dim]";
-  spec.colormap = s.colormap;
-  spec.symmetricRange = true;
-  spec.noDataRowsFrom = s.maxLen < s.numPositions ? s.maxLen : -1;
-  spec.noDataLabel = "no row: max_len " + formatCount(s.maxLen);
+  HeatmapSpec spec = tableSpec(s, s.maxLen, s.dModel);
   spec.exactValue = [d = s.dModel, seed = s.seed, sd = s.stddev, maxLen = s.maxLen](long long r, long long c) {
     return r < maxLen ? static_cast<double>(learnedInitCell(d, seed, sd, r, static_cast<int>(c)))
                       : std::numeric_limits<double>::quiet_NaN();

@@ -110,9 +110,8 @@ void requestEncoding(SinusoidalPanelState& s, AppContext& ctx) {
     // Each pixel is its block's closed-form mean, envelope or RMS (core/exact_average.hpp,
     // core/pixel_stats.hpp): O(pairs) a display row whatever the positions, and 10 to 20 times
     // cheaper than computing the rows and averaging them even at one row a pixel.
-    ChosenPicture chosen = sinusoidalChosenPicture(p, w, choice);
-    img.cells = Grid(chosen.picture.rows, chosen.picture.cols);
-    for (std::size_t i = 0; i < chosen.picture.values.size(); ++i) img.cells.values[i] = static_cast<float>(chosen.picture.values[i]);
+    const ChosenPicture chosen = sinusoidalChosenPicture(p, w, choice);
+    img.cells = narrowPicture(chosen.picture);
     img.pixelStat = chosen.stat == PixelStat::Rms ? "RMS" : chosen.stat == PixelStat::Min ? "least" : chosen.stat == PixelStat::Max ? "greatest" : "mean";
     if (chosen.automatic && chosen.stat != PixelStat::Mean)
       img.pixelNote = "auto: RMS, as the means flatten out (all within +-" + formatShort(chosen.meanPeak, 2) + " of the range +-1)";
