@@ -165,6 +165,13 @@ SinCosMean sinCosRunMean(double w, long long p0, long long p1) {
   return {d * std::cos(a), d * std::sin(a)};
 }
 
+double exactAngle(double w, long long p) {
+  const double a = reducedAngle(w, static_cast<double>(p));
+  constexpr double kTwoPi = 6.283185307179586;
+  if (a < 0.0) return a + kTwoPi < kTwoPi ? a + kTwoPi : 0.0;
+  return a < kTwoPi ? a : a - kTwoPi;
+}
+
 double angleRunMean(double theta, long long p0, long long p1) {
   const char* fn = "angleRunMean";
   requirePositive(fn, "theta", theta);

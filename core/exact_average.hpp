@@ -66,6 +66,9 @@ struct SinCosMean {
 };
 SinCosMean sinCosRunMean(double w, long long p0, long long p1);
 
+// p w mod 2 pi in [0, 2 pi), from p w formed exactly (error ~1e-16 rad for |p w| < 2^32).
+double exactAngle(double w, long long p);
+
 // (1/n) sum_{p=p0}^{p1-1} (p theta mod 2 pi), radians in [0, 2 pi); theta > 0 rad/position.
 double angleRunMean(double theta, long long p0, long long p1);
 

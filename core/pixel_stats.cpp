@@ -145,6 +145,32 @@ SinCosRunExtremes runExtremes(double w, long long p0, long long p1, std::initial
 
 SinCosRunExtremes sinCosRunExtremes(double w, long long p0, long long p1) { return runExtremes(w, p0, p1, {0, 1, 2, 3}); }
 
+AngleRunExtremes angleRunExtremes(double theta, long long p0, long long p1) {
+  const char* fn = "angleRunExtremes";
+  requirePositive(fn, "theta", theta);
+  requireExactRun(fn, "p0", "p1", p0, p1);
+  AngleRunExtremes e{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+  auto visit = [&](long long p) {
+    const double a = exactAngle(theta, p);
+    e.least = std::min(e.least, a);
+    e.greatest = std::max(e.greatest, a);
+  };
+  const long long n = p1 - p0;
+  if (n <= kVisitMax) {
+    for (long long p = p0; p < p1; ++p) visit(p);
+    return e;
+  }
+  // The least angle is nearest above a whole turn (0 itself included), the greatest nearest below
+  // it (0 excluded: the target is one fixed-point step short of the turn).
+  const U128 a = turnsFixed(theta);
+  long long above = 0, below = 0, unused = 0;
+  nearestToTarget(a, p0, n, 0, above, unused);
+  visit(above);
+  nearestToTarget(a, p0, n, kOne - 1, unused, below);
+  visit(below);
+  return e;
+}
+
 // ---------------------------------------------------------------------------------------------
 // [SECTION] pictures
 // ---------------------------------------------------------------------------------------------
@@ -241,21 +267,27 @@ bool meanFlattens(const ExactPicture& mean, const GridWindow& w, double bound, d
   return flattens(peakOf(mean), w, bound, share);
 }
 
-ChosenPicture sinusoidalChosenPicture(const SinusoidalParams& p, const GridWindow& w, PixelChoice choice) {
+PixelStat statOfChoice(PixelChoice choice) {
+  return choice == PixelChoice::Auto ? PixelStat::Mean : static_cast<PixelStat>(static_cast<int>(choice) - 1);
+}
+
+ChosenPicture choosePicture(PixelChoice choice, const GridWindow& w, double bound,
+                            const std::function<ExactPicture(PixelStat)>& statPicture) {
   ChosenPicture c;
-  if (choice != PixelChoice::Auto) {
-    c.stat = static_cast<PixelStat>(static_cast<int>(choice) - 1);
-    c.picture = sinusoidalStatPicture(p, w, c.stat);
-    return c;
-  }
+  c.stat = statOfChoice(choice);
+  c.picture = statPicture(c.stat);
+  if (choice != PixelChoice::Auto) return c;
   c.automatic = true;
-  c.picture = sinusoidalExactPicture(p, w);
   c.meanPeak = peakOf(c.picture);
-  if (flattens(c.meanPeak, w, 1.0, kFlattenShare)) {
+  if (bound > 0.0 && flattens(c.meanPeak, w, bound, kFlattenShare)) {
     c.stat = PixelStat::Rms;
-    c.picture = sinusoidalStatPicture(p, w, PixelStat::Rms);
+    c.picture = statPicture(PixelStat::Rms);
   }
   return c;
+}
+
+ChosenPicture sinusoidalChosenPicture(const SinusoidalParams& p, const GridWindow& w, PixelChoice choice) {
+  return choosePicture(choice, w, 1.0, [&](PixelStat stat) { return sinusoidalStatPicture(p, w, stat); });
 }
 
 }  // namespace posviz

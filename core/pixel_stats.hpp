@@ -27,12 +27,32 @@
 //   fixed-point angle is off by at most p 2^-62 turns (< 1e-8 rad at p < 2^32): it can only pick
 //   a neighbour whose value differs from the extreme's by less than 1e-15.
 //
+// THE OTHER GRIDS
+//   RoPE cos / sin: the sinusoidal forms at the pair's frequency, times the attention factor.
+//   RoPE angle (p theta mod 2 pi): least and greatest at the positions nearest above and below a
+//            whole turn (the same walk, target 0). Its RMS is not offered: angles wrap, and their
+//            mean and envelope already say how they fill [0, 2 pi).
+//   Grids constant along diagonals, v(m, n) = f(m - n) (RoPE scores): a block's cells take the
+//            offsets [m0 - n1 + 1, m1 - 1 - n0], offset d as often as min(u, R, C, R + C - u)
+//            (u = d - first + 1, R x C the block): a rise, a flat top and a fall. The mean square
+//            is three sums of (a + b d) f(d)^2, from prefix sums of f^2 and d f^2 (long double):
+//            O(1) a block.
+//            The envelope scans the range by chunks of 64 offsets (their least and greatest kept):
+//            O(range / 64 + 128) a block. f comes from ropeScoreAtOffsets, exact in float64.
+//   ALiBi -m |i - j| (causal: -m (i - j) for j <= i): the envelope at the block's corners and
+//            nearest diagonal cell; the mean square of i - j over a block is (mean i - mean j)^2 +
+//            (R^2 - 1)/12 + (C^2 - 1)/12, and over the part of a block on and below the diagonal a
+//            sum of sums of squares in closed form (long double): O(1) a block.
+//
 // LAYOUT
 //   Pictures as core/exact_average.hpp's: outRows x outCols float64, blocks split as areaCellBegin.
 //
 // ERRORS
 //   std::invalid_argument naming function, parameter and value (as exact_average.hpp).
 #pragma once
+
+#include <functional>
+#include <span>
 
 #include "core/exact_average.hpp"
 
@@ -68,6 +88,44 @@ BlockStats sinusoidalBlockStats(const SinusoidalParams& p, long long r0, long lo
 constexpr double kFlattenShare = 0.1;
 bool meanFlattens(const ExactPicture& mean, const GridWindow& w, double bound, double share = kFlattenShare);
 
+// The positions of a run [p0, p1) (0 <= p0 < p1 <= kMaxExactPosition) with the least and the
+// greatest exact angle p theta mod 2 pi, and those angles in [0, 2 pi).
+struct AngleRunExtremes {
+  double least = 0.0, greatest = 0.0;
+};
+AngleRunExtremes angleRunExtremes(double theta, long long p0, long long p1);
+
+// RoPE pair grids (exact_average.hpp's ropePairExactPicture): each display cell its block's stat.
+// Angle with PixelStat::Rms throws std::invalid_argument.
+ExactPicture ropePairStatPicture(const RopeParams& p, RopePairValue v, const GridWindow& w, PixelStat stat);
+BlockStats ropePairBlockStats(const RopeParams& p, RopePairValue v, long long r0, long long r1, int c0, int c1);
+
+// A grid v(m, n) = f(m - n), f given at offsets firstOffset, firstOffset + 1, ...: each display
+// cell of w its block's stat (PixelStat::Mean included). Every offset of w must be given.
+ExactPicture diagonalStatPicture(std::span<const double> f, long long firstOffset, const GridWindow& w, PixelStat stat);
+BlockStats diagonalBlockStats(std::span<const double> f, long long firstOffset, long long m0, long long m1, long long n0,
+                              long long n1);
+// The offsets w's cells take: [row0 - (col0 + cols - 1), row0 + rows - 1 - col0].
+struct OffsetSpan {
+  long long first = 0, count = 0;
+};
+OffsetSpan windowOffsets(const GridWindow& w);
+// RoPE scores (exact_average.hpp's ropeScoreExactPicture for the mean): s by offset over w's span
+// (at most kMaxStatOffsets offsets, else std::invalid_argument saying so), then diagonalStatPicture.
+constexpr long long kMaxStatOffsets = 1ll << 23;   // 32 bytes an offset for the RMS: 256 MiB at most
+ExactPicture ropeScoreStatPicture(const RopeParams& p, std::span<const float> q, std::span<const float> k,
+                                  const GridWindow& w, PixelStat stat);
+
+// ALiBi (exact_average.hpp's alibiExactPicture for the mean): closed forms, O(1) a block; a block
+// with every cell masked is NaN.
+ExactPicture alibiStatPicture(double slope, bool causal, const GridWindow& w, PixelStat stat);
+BlockStats alibiBlockStats(double slope, bool causal, long long i0, long long i1, long long j0, long long j1);
+
+// Any grid held whole (the RoPE tab's pair grids, a loaded table): each display cell the stat of
+// its block's finite cells, visiting each (O(cells in w)); NaN where a block has none. Mean is
+// area_average.hpp's areaAverageWindow in float64.
+ExactPicture gridStatPicture(const Grid& g, const GridWindow& w, PixelStat stat);
+
 // What the user picks: a stat, or Auto: the mean, unless it flattens out (meanFlattens with
 // kFlattenShare), then the RMS.
 enum class PixelChoice { Auto, Mean, Min, Max, Rms };
@@ -78,5 +136,10 @@ struct ChosenPicture {
   double meanPeak = 0.0;              // Auto: the mean picture's largest |value| (why it switched)
 };
 ChosenPicture sinusoidalChosenPicture(const SinusoidalParams& p, const GridWindow& w, PixelChoice choice);
+// The same choice for any grid: statPicture(stat) draws a stat (called with Mean first under Auto);
+// bound is the grid's largest |value| (<= 0: unknown, so Auto keeps the mean).
+ChosenPicture choosePicture(PixelChoice choice, const GridWindow& w, double bound,
+                            const std::function<ExactPicture(PixelStat)>& statPicture);
+PixelStat statOfChoice(PixelChoice choice);   // Mean for Auto
 
 }  // namespace posviz

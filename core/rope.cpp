@@ -250,41 +250,77 @@ double ropeScore(const RopeParams& p, std::span<const float> q, std::span<const 
   return s;
 }
 
-std::vector<double> ropeScoreByOffset(const RopeParams& p, std::span<const float> q, std::span<const float> k,
-                                      int numPositions) {
-  const char* fn = "ropeScoreByOffset";
+namespace {
+
+// s(r) = passThrough + sum_i cosCoef_i cos(r w_i) + sinCoef_i sin(r w_i), for fixed q and k.
+struct ScoreSeries {
+  std::vector<double> invFreq, cosCoef, sinCoef;
+  double passThrough = 0.0;
+};
+
+ScoreSeries scoreSeries(const char* fn, const RopeParams& p, std::span<const float> q, std::span<const float> k) {
   validateRope(fn, p);
   requireQk(fn, p, q, k);
-  requirePositiveInt(fn, "numPositions", numPositions);
-  const auto count = 2 * static_cast<std::uint64_t>(numPositions) - 1;
-  requireBudget(fn, count, sizeof(double), std::to_string(count) + " offsets x float64");
   const RopeFrequencies f = ropeFrequencies(p);
   const int numPairs = static_cast<int>(f.invFreq.size());
   const int rotaryDims = 2 * numPairs;
   const double af2 = f.attentionFactor * f.attentionFactor;
-
+  ScoreSeries s;
+  s.invFreq = f.invFreq;
   // Per pair (a, b) of q and (c, e) of k: <R(alpha) q, R(beta) k> = (ac + be) cos(r theta) + (ae - bc) sin(r theta)
   // with r = m - n. Pass-through dims add a constant.
-  std::vector<double> cosCoef(static_cast<std::size_t>(numPairs));
-  std::vector<double> sinCoef(static_cast<std::size_t>(numPairs));
+  s.cosCoef.resize(static_cast<std::size_t>(numPairs));
+  s.sinCoef.resize(static_cast<std::size_t>(numPairs));
   for (int i = 0; i < numPairs; ++i) {
     const DimPair d = p.layout == RopeLayout::HalfSplit ? DimPair{i, i + numPairs} : DimPair{2 * i, 2 * i + 1};
     const double a = q[static_cast<std::size_t>(d.a)], b = q[static_cast<std::size_t>(d.b)];
     const double c = k[static_cast<std::size_t>(d.a)], e = k[static_cast<std::size_t>(d.b)];
-    cosCoef[static_cast<std::size_t>(i)] = (a * c + b * e) * af2;
-    sinCoef[static_cast<std::size_t>(i)] = (a * e - b * c) * af2;
+    s.cosCoef[static_cast<std::size_t>(i)] = (a * c + b * e) * af2;
+    s.sinCoef[static_cast<std::size_t>(i)] = (a * e - b * c) * af2;
     // q and k are finite floats, so only a huge attention factor overflows the products.
-    if (!std::isfinite(cosCoef[static_cast<std::size_t>(i)]) || !std::isfinite(sinCoef[static_cast<std::size_t>(i)]))
+    if (!std::isfinite(s.cosCoef[static_cast<std::size_t>(i)]) || !std::isfinite(s.sinCoef[static_cast<std::size_t>(i)]))
       failArgument(fn, "attentionFactor^2 times the q, k products of pair " + std::to_string(i) +
                            " must be finite, got attentionFactor " + formatValue(f.attentionFactor));
   }
-  double passThrough = 0.0;
   for (std::size_t j = static_cast<std::size_t>(rotaryDims); j < q.size(); ++j)
-    passThrough += static_cast<double>(q[j]) * static_cast<double>(k[j]);
+    s.passThrough += static_cast<double>(q[j]) * static_cast<double>(k[j]);
+  return s;
+}
 
+}  // namespace
+
+std::vector<double> ropeScoreByOffset(const RopeParams& p, std::span<const float> q, std::span<const float> k,
+                                      int numPositions) {
+  const char* fn = "ropeScoreByOffset";
+  const ScoreSeries s = scoreSeries(fn, p, q, k);
+  requirePositiveInt(fn, "numPositions", numPositions);
+  const auto count = 2 * static_cast<std::uint64_t>(numPositions) - 1;
+  requireBudget(fn, count, sizeof(double), std::to_string(count) + " offsets x float64");
   std::vector<double> out(static_cast<std::size_t>(count));
-  kernels::ropeScoreOffsetsInto(f.invFreq.data(), cosCoef.data(), sinCoef.data(), numPairs, passThrough, numPositions,
-                                out.data());
+  kernels::ropeScoreOffsetsInto(s.invFreq.data(), s.cosCoef.data(), s.sinCoef.data(), static_cast<int>(s.invFreq.size()),
+                                s.passThrough, numPositions, out.data());
+  return out;
+}
+
+double ropeScoreBound(const RopeParams& p, std::span<const float> q, std::span<const float> k) {
+  const ScoreSeries s = scoreSeries("ropeScoreBound", p, q, k);
+  double bound = std::fabs(s.passThrough);
+  for (std::size_t i = 0; i < s.invFreq.size(); ++i) bound += std::hypot(s.cosCoef[i], s.sinCoef[i]);
+  return bound;
+}
+
+std::vector<double> ropeScoreAtOffsets(const RopeParams& p, std::span<const float> q, std::span<const float> k,
+                                       long long firstOffset, long long count) {
+  const char* fn = "ropeScoreAtOffsets";
+  const ScoreSeries s = scoreSeries(fn, p, q, k);
+  if (count < 1 || firstOffset < -kMaxScoreOffset || firstOffset > kMaxScoreOffset - (count - 1))
+    failArgument(fn, "offsets [firstOffset, firstOffset + count) must be non-empty and within +-" +
+                         std::to_string(kMaxScoreOffset) + ", got firstOffset " + std::to_string(firstOffset) +
+                         ", count " + std::to_string(count));
+  requireBudget(fn, static_cast<std::uint64_t>(count), sizeof(double), std::to_string(count) + " offsets x float64");
+  std::vector<double> out(static_cast<std::size_t>(count));
+  kernels::trigSeriesInto(s.invFreq.data(), s.cosCoef.data(), s.sinCoef.data(), static_cast<int>(s.invFreq.size()),
+                          s.passThrough, firstOffset, count, out.data());
   return out;
 }
 

@@ -99,6 +99,14 @@ Grid ropeScoreGrid(const RopeParams& p, std::span<const float> q, std::span<cons
 // s as a function of r = m - n for r in [-(numPositions-1), numPositions-1] (2T-1 values,
 // index r + numPositions - 1), from the closed form above.
 std::vector<double> ropeScoreByOffset(const RopeParams& p, std::span<const float> q, std::span<const float> k, int numPositions);
+// s at the offsets r = firstOffset .. firstOffset + count - 1 (any window's distances m - n), the
+// same series as ropeScoreByOffset's; |r| <= kMaxScoreOffset.
+// The most |s(m, n)| can be for these q, k: sum over pairs of |q_pair| |k_pair| f^2, plus the
+// pass-through dims' |q . k| (each pair's term is a sinusoid of that amplitude).
+double ropeScoreBound(const RopeParams& p, std::span<const float> q, std::span<const float> k);
+constexpr long long kMaxScoreOffset = (1ll << 32) - 1;
+std::vector<double> ropeScoreAtOffsets(const RopeParams& p, std::span<const float> q, std::span<const float> k,
+                                       long long firstOffset, long long count);
 
 // positions x pairs grids, rows firstPos .. firstPos+numPositions-1.
 Grid ropeAngleGrid(const RopeParams& p, int numPositions, long long firstPos = 0);  // radians mod 2*pi in [0, 2pi)

@@ -72,7 +72,7 @@ std::vector<OptionSpec> allOptionSpecs() {
       {"--head", true, "H", "alibi-bias: export only head H, numbered from 1 as in the paper (1..heads)"},
       {"--slope", true, "X", "alibi-bias: one head with slope X in (0, 1e6] (the documents' m = 0.5), instead of --heads"},
       {"--layout", true, "NAME", "sinusoidal: interleaved|t2t (also tensor2tensor)|halves; RoPE: half-split|interleaved (default half-split)"},
-      optionSpec(params::sinusoidal::kPixel, "NAME"),
+      optionSpec(params::picture::kPixel, "NAME"),
       {"--scaling", true, "NAME", "RoPE context extension: none|linear|ntk|dynamic|yarn|llama3|longrope"},
       {"--factor", true, "X", "scaling factor (target / trained length), >= 1"},
       {"--original-max-positions", true, "N", "trained context L0, 1..2147483647 (default 4096)"},

@@ -58,7 +58,7 @@ struct Request {
   std::optional<ModelConfig> model;
 
   SinusoidalParams sin;
-  int pixel = 0;                     // sinusoidal --pixel: params::sinusoidal::kPixel's index (PixelChoice)
+  int pixel = 0;                     // --pixel (sinusoidal, RoPE grids, alibi-bias): params::picture::kPixel's index (PixelChoice)
   RopeParams rope;
   int dModel = 0;
   int positions = 128;
@@ -149,6 +149,9 @@ struct Dataset {
   bool allowNegativeInfinity = false;  // masked cells (-inf) are data, not an overflow
   bool skipFiniteCheck = false;        // a loaded table is exported as it is
   bool int32Values = false;            // ids (t5-buckets): .npy '<i4' and .json dtype "int32"; grid holds them exactly
+  // Pictures: the colour scale's ends when not the values' own: a min, max or RMS picture is
+  // coloured over its grid's range, so an envelope of all 1 reads as the top of [-1, 1].
+  std::optional<ValueRange> colorRange;
 };
 
 // The export options every view takes, then each view's own (app/cli/view_table.hpp).

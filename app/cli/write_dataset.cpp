@@ -131,7 +131,8 @@ void writePictureFile(const Request& r, const Dataset& d, const FiniteCheck& che
 PngOptions pictureOptions(const Request& r, const Dataset& d) {
   PngOptions o;
   const Colormap* map = r.colormap ? &*r.colormap : nullptr;
-  o.scale = autoColorScale(d.grid, map, d.isAngle);
+  o.scale = d.colorRange ? colorScaleFor(d.colorRange->min, d.colorRange->max, map, d.isAngle)
+                         : autoColorScale(d.grid, map, d.isAngle);
   o.cellScale = r.scale > 0 ? r.scale : autoCellScale(d.grid.rows, d.grid.cols);
   o.colorbar = r.colorbar;
   o.axisTitles = r.axisTitles;

@@ -3,6 +3,7 @@
 // counts the picture, and every --size error names the flag (exit 2).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include "core/area_average.hpp"
 #include "core/exact_average.hpp"
 #include "core/pixel_stats.hpp"
+#include "core/random.hpp"
 #include "core/npy.hpp"
 #include "core/sinusoidal.hpp"
 
@@ -146,6 +148,64 @@ TEST_CASE("export --size: 2^31 positions, and the budget counts the picture, not
   REQUIRE(runCli({"export", "alibi-bias", "--positions", "2147483647", "--size", "16x8", "-o", (dir / "al.npy").string()})
               .code == 0);
   CHECK(posviz::readNpy((dir / "al.npy").string()).shape == std::vector<std::int64_t>{8, 8, 16});
+}
+
+TEST_CASE("export --size --pixel: RoPE grids and ALiBi show each block's envelope or RMS, exactly") {
+  const fs::path dir = scratch("pixel-grids");
+  auto json = [](const fs::path& f) {
+    std::ifstream in(f);
+    return nlohmann::json::parse(in);
+  };
+  // rope-cos at 2^31 positions: each value the greatest cos of its block, the attention factor's
+  // swing included (yarn x4: 0.1 ln 4 + 1).
+  posviz::RopeParams p;
+  p.headDim = 16;
+  p.scaling.method = posviz::ScalingMethod::Yarn;
+  p.scaling.factor = 4.0;
+  p.scaling.originalMaxPositions = 2048;
+  const CliRun cos = runCli({"export", "rope-cos", "--head-dim", "16", "--scaling", "yarn", "--factor", "4",
+                             "--original-max-positions", "2048", "--positions", "2147483647", "--size", "8x4", "--pixel",
+                             "max", "--dtype", "f64", "-o", (dir / "cos.json").string()});
+  REQUIRE_MESSAGE(cos.code == 0, cos.err);
+  const nlohmann::json c = json(dir / "cos.json");
+  CHECK(c["pixel"]["shows"] == "max");
+  const long long r0 = posviz::areaCellBegin(2147483647, 4, 1), r1 = posviz::areaCellBegin(2147483647, 4, 2);
+  CHECK(c["values"][1][7].get<double>() ==
+        doctest::Approx(posviz::ropePairBlockStats(p, posviz::RopePairValue::Cos, r0, r1, 7, 8).max).epsilon(1e-12));
+  CHECK(c["values"][1][0].get<double>() == doctest::Approx(posviz::ropeFrequencies(p).attentionFactor).epsilon(1e-12));
+  // Angles have no RMS: refused, naming the choice, nothing written.
+  const CliRun angleRms = runCli({"export", "rope-angles", "--positions", "100000", "--size", "8x4", "--pixel", "rms", "-o",
+                                  (dir / "a.png").string()});
+  CHECK(angleRms.code == 2);
+  CHECK(angleRms.err.find("--pixel rms") != std::string::npos);
+  CHECK(angleRms.err.find("no RMS") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "a.png"));
+  // rope-scores: one block's least against visiting its cells.
+  const CliRun sc = runCli({"export", "rope-scores", "--head-dim", "8", "--seed", "3", "--positions", "4096", "--size",
+                            "16x16", "--pixel", "min", "--dtype", "f64", "-o", (dir / "s.json").string()});
+  REQUIRE_MESSAGE(sc.code == 0, sc.err);
+  posviz::RopeParams sp;
+  sp.headDim = 8;
+  const std::vector<float> q = posviz::randomNormalVector(8, 3), k = posviz::randomNormalVector(8, 4);
+  double least = 1e300;
+  for (long long m = 256 * 5; m < 256 * 6; ++m)
+    for (long long n = 256 * 2; n < 256 * 3; ++n)
+      least = std::min(least, posviz::ropeScore(sp, q, k, static_cast<double>(m), static_cast<double>(n)));
+  CHECK(json(dir / "s.json")["values"][5][2].get<double>() == doctest::Approx(least).epsilon(1e-9));
+  // The envelope of scores needs s at each offset of the window: past 2^23 offsets, refused.
+  const CliRun wide = runCli({"export", "rope-scores", "--positions", "2147483647", "--size", "8x8", "--pixel", "max", "-o",
+                              (dir / "w.png").string()});
+  CHECK(wide.code == 2);
+  CHECK(wide.err.find("at most 8388608") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "w.png"));
+  // alibi-bias, causal, 2^31 positions: each block's RMS in closed form.
+  const CliRun al = runCli({"export", "alibi-bias", "--slope", "0.5", "--causal", "--positions", "2147483647", "--size",
+                            "4x4", "--pixel", "rms", "--dtype", "f64", "-o", (dir / "al.json").string()});
+  REQUIRE_MESSAGE(al.code == 0, al.err);
+  const long long a0 = posviz::areaCellBegin(2147483647, 4, 2), a1 = posviz::areaCellBegin(2147483647, 4, 3);
+  const long long b0 = posviz::areaCellBegin(2147483647, 4, 1), b1 = posviz::areaCellBegin(2147483647, 4, 2);
+  CHECK(json(dir / "al.json")["values"][2][1].get<double>() ==
+        doctest::Approx(posviz::alibiBlockStats(0.5, true, a0, a1, b0, b1).rms).epsilon(1e-12));
 }
 
 TEST_CASE("export --size: errors name the flag, exit 2, write nothing") {

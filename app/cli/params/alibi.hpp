@@ -9,6 +9,7 @@
 
 #include "app/cli/limits.hpp"
 #include "app/cli/params.hpp"
+#include "app/cli/params/picture.hpp"
 #include "core/alibi.hpp"
 
 // Each Param names only the fields it sets; the rest keep Param's defaults. GCC's
@@ -19,6 +20,7 @@
 namespace posviz::cli::params {
 
 namespace alibi {  // alibiSlopes (core/alibi.hpp)
+inline const Param& kPixel = picture::kPixel;   // a --size picture's pixels (params/picture.hpp)
 inline const Param kHeads{.key = "heads", .flag = "--heads", .label = "heads", .kind = ParamKind::Int, .min = 1,
                           .max = static_cast<double>(kMaxHeads), .def = 8, .sliderMin = 1, .sliderMax = 128,
                           .help = "attention heads: head h gets slope 2^(-8h/n) (n a power of two; the paper's rule between)"};

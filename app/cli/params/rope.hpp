@@ -6,6 +6,7 @@
 
 #include "app/cli/limits.hpp"
 #include "app/cli/params.hpp"
+#include "app/cli/params/picture.hpp"
 #include "app/cli/params/alibi.hpp"
 #include "app/cli/params/toy.hpp"
 #include "core/attention.hpp"
@@ -38,6 +39,7 @@ inline Param storedAs(Param p, std::string_view key) {
 }
 
 namespace rope {  // RopeParams (core/rope.hpp)
+inline const Param& kPixel = picture::kPixel;   // a --size picture's pixels (params/picture.hpp)
 inline const Param kHeadDim{.key = "head_dim", .flag = "--head-dim", .label = "head_dim", .kind = ParamKind::EvenInt,
                             .min = 2, .max = static_cast<double>(kMaxHeadDim), .def = static_cast<double>(RopeParams{}.headDim),
                             .sliderMin = 2, .sliderMax = 256, .log = true,

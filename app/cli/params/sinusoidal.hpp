@@ -6,6 +6,7 @@
 
 #include "app/cli/limits.hpp"
 #include "app/cli/params.hpp"
+#include "app/cli/params/picture.hpp"
 #include "core/sinusoidal.hpp"
 
 // Each Param names only the fields it sets; the rest keep Param's defaults. GCC's
@@ -29,13 +30,7 @@ inline const Param kLayout{.key = "layout", .flag = "--layout", .label = "layout
                            .help = "where sin and cos sit: interleaved (sin, cos per pair, the paper), t2t (all sines, then all "
                                    "cosines, timescales spaced by n-1) or halves (the paper's frequencies, sines then cosines: Marian, Pegasus)",
                            .choices = {"interleaved", "t2t|tensor2tensor", "halves"}};
-inline const Param kPixel{.key = "pixel", .flag = "--pixel", .label = "pixel shows", .kind = ParamKind::Choice,
-                          .min = 0, .max = 4, .def = 0,
-                          .help = "where a pixel covers many positions (a --size picture, a zoomed-out window), what it shows "
-                                  "of them: auto (pictures, in the window and .png/.svg: the mean, or the RMS where every mean is "
-                                  "within a tenth of the range; numbers: the mean), mean, min or max (the envelope), rms; "
-                                  "all exact, in closed form",
-                          .choices = {"auto", "mean", "min", "max", "rms"}};
+inline const Param& kPixel = picture::kPixel;
 inline const Param kPositions{.key = "positions", .flag = "--positions", .label = "positions", .kind = ParamKind::Int,
                               .min = 1, .max = kIntMax, .def = 512, .sliderMin = 1, .sliderMax = kIntMax,
                               .log = true, .unit = "positions", .help = "rows of the table: N positions from the first"};

@@ -36,6 +36,7 @@ void alibiBiasDefaults(Request& r) {
 // Neither --head nor --slope has a default (without them: every head), so --help keeps their
 // own lines; their values are checked here as the table says (--head also against --heads).
 void alibiBiasParse(Request& r, const ParsedOptions& o) {
+  readParam(o, table::kPixel, r.pixel);
   if (auto h = o.value("--head")) r.head = static_cast<int>(parseIntOption(std::string(table::kHead.flag), *h, 1, r.heads)) - 1;
   if (o.has("--slope")) {
     for (const char* other : {"--heads", "--head", "--config", "--preset"}) {
@@ -132,22 +133,31 @@ Dataset alibiAveraged(const Request& r, int width, int height, const ExportProgr
   const GridShape g{r.positions, r.positions};
   const std::vector<double> slopes = shownSlopes(r);
   const int count = static_cast<int>(slopes.size());
-  ExactPicture all{count * height, width, {}};
-  all.values.reserve(static_cast<std::size_t>(count) * static_cast<std::size_t>(height) * static_cast<std::size_t>(width));
-  for (int h = 0; h < count; ++h) {
-    const ExactPicture one = alibiExactPicture(slopes[static_cast<std::size_t>(h)], r.causal, wholeWindow(0, 0, g, {width, height}));
-    // A block whose every cell is masked is masked (-inf), as the grid's own masked cells.
-    for (double v : one.values) all.values.push_back(std::isnan(v) ? -std::numeric_limits<double>::infinity() : v);
-    progress(static_cast<double>(h + 1) / count);
-  }
+  const GridWindow w = wholeWindow(0, 0, g, {width, height});
+  const double steepest = *std::max_element(slopes.begin(), slopes.end());
+  const double bound = steepest * static_cast<double>(r.positions - 1);   // |bias| at the farthest cell
+  // Every head's picture of one stat, stacked; auto decides on all of them at once.
+  ChosenPicture chosen = chosenExportPicture(r, w, bound, [&](PixelStat stat) {
+    ExactPicture all{count * height, width, {}};
+    all.values.reserve(static_cast<std::size_t>(count) * static_cast<std::size_t>(height) * static_cast<std::size_t>(width));
+    for (int h = 0; h < count; ++h) {
+      const ExactPicture one = alibiStatPicture(slopes[static_cast<std::size_t>(h)], r.causal, w, stat);
+      // A block whose every cell is masked is masked (-inf), as the grid's own masked cells.
+      for (double v : one.values) all.values.push_back(std::isnan(v) ? -std::numeric_limits<double>::infinity() : v);
+      progress(static_cast<double>(h + 1) / count);
+    }
+    return all;
+  });
   Dataset d;
-  setPicture(d, r, std::move(all));
+  const PixelStat stat = chosen.stat;
+  setPicture(d, r, std::move(chosen.picture));
   describeAlibiBias(d, r, height, width);
   const std::vector<std::int64_t> shape = d.shape;   // per head: (heads, H, W) or (H, W)
-  describeAveraged(d, r, g, {width, height});
+  describeAveraged(d, r, g, {width, height}, 0, 0, stat);
+  describePixel(d, r, chosen, {static_cast<float>(-bound), 0.0f});
   d.shape = shape;
   if (count > 1) d.rowLast = std::to_string(static_cast<long long>(count) * g.rows - 1);   // heads stacked
-  if (r.causal) d.csvComments.push_back("masked cells are left out of each mean; a block with every cell masked is -inf");
+  if (r.causal) d.csvComments.push_back("masked cells are left out of each block; a block with every cell masked is -inf");
   return d;
 }
 
@@ -176,8 +186,8 @@ std::vector<ViewDef> alibiViews() {
                 "rows (head-1)*positions + i, cols j; .json: shape, params, values (masked entries null); .png: heads stacked "
                 "vertically; with --head H (from 1) or --slope M one (positions, positions) grid";
   bias.png = true;
-  bias.options = {"--heads", "--head", "--slope", "--positions", "--causal", "--config", "--preset"};
-  bias.params = {&table::kHeads, &table::kPositions, &table::kCausal};
+  bias.options = {"--heads", "--head", "--slope", "--positions", "--causal", "--pixel", "--config", "--preset"};
+  bias.params = {&table::kHeads, &table::kPositions, &table::kCausal, &table::kPixel};
   bias.setDefaults = alibiBiasDefaults;
   bias.applyModel = alibiModel;
   bias.parse = alibiBiasParse;

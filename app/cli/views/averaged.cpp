@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/untrusted_text.hpp"
+#include "app/cli/params/picture.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 
@@ -66,6 +67,25 @@ void describeAveraged(Dataset& d, const Request& r, GridShape g, ExportSize s, l
                           "): each value is the exact " + what + " of its block; row i covers rows floor(i*N/H)..");
   d.rowTitle += " (block " + name + ")";
   d.colTitle += " (block " + name + ")";
+}
+
+ChosenPicture chosenExportPicture(const Request& r, const GridWindow& w, double bound,
+                                  const std::function<ExactPicture(PixelStat)>& statPicture) {
+  auto choice = static_cast<PixelChoice>(r.pixel);
+  if (choice == PixelChoice::Auto && !isPicture(r.format)) choice = PixelChoice::Mean;
+  try {
+    return choosePicture(choice, w, bound, statPicture);
+  } catch (const std::invalid_argument& e) {   // a stat the grid does not offer, or cannot afford
+    throw UsageError("--pixel " + std::string(params::picture::kPixel.choiceName(r.pixel)) + ": " + e.what());
+  }
+}
+
+void describePixel(Dataset& d, const Request& r, const ChosenPicture& c, ValueRange gridRange) {
+  d.document["pixel"] = {{"choice", std::string(params::picture::kPixel.choiceName(r.pixel))}, {"shows", pixelStatName(c.stat)}};
+  if (c.automatic) d.document["pixel"]["mean_peak"] = c.meanPeak;
+  if (c.stat == PixelStat::Mean) return;
+  d.valueName += std::string(" (") + pixelStatName(c.stat) + ")";
+  d.colorRange = gridRange;
 }
 
 void setPicture(Dataset& d, const Request& r, ExactPicture pic) {

@@ -140,6 +140,7 @@ void checkRope(Request& r) {
 }  // namespace
 
 void ropeParse(Request& r, const ParsedOptions& o) {
+  readParam(o, table::kPixel, r.pixel);
   if (r.layerType && !r.model) throw UsageError("--layer-type: needs --config FILE or --preset NAME (it picks that model's layers)");
   readParam(o, table::kLayout, r.rope.layout);
   parseHeadAndVectors(r, o);
@@ -233,10 +234,17 @@ std::uint64_t ropePairsAveragedElements(const Request& r, int width, int height)
 template <RopePairValue V>
 Dataset ropePairsAveraged(const Request& r, int width, int height, const ExportProgress& progress) {
   const GridShape g{r.positions, ropeNumPairs(r.rope)};
+  const GridWindow w = wholeWindow(r.firstPos, 0, g, {width, height});
+  // cos and sin swing within +-attention factor; angles fill [0, 2 pi).
+  const double bound = V == RopePairValue::Angle ? 0.0 : ropeFrequencies(r.rope).attentionFactor;
+  ChosenPicture chosen = chosenExportPicture(r, w, bound, [&](PixelStat stat) { return ropePairStatPicture(r.rope, V, w, stat); });
   Dataset d;
-  setPicture(d, r, ropePairExactPicture(r.rope, V, wholeWindow(r.firstPos, 0, g, {width, height})));
+  const PixelStat stat = chosen.stat;
+  setPicture(d, r, std::move(chosen.picture));
   describeRopePairs(d, r, V);
-  describeAveraged(d, r, g, {width, height}, r.firstPos, 0);
+  describeAveraged(d, r, g, {width, height}, r.firstPos, 0, stat);
+  const auto b = static_cast<float>(bound);
+  describePixel(d, r, chosen, V == RopePairValue::Angle ? ValueRange{0.0f, 6.2831855f} : ValueRange{-b, b});
   progress(1.0);
   return d;
 }
@@ -308,10 +316,17 @@ std::uint64_t ropeScoresAveragedElements(const Request& r, int width, int height
 Dataset ropeScoresAveraged(const Request& r, int width, int height, const ExportProgress& progress) {
   const GridShape g{r.positions, r.positions};
   const std::vector<float> qf(r.q.begin(), r.q.end()), kf(r.k.begin(), r.k.end());
+  const GridWindow w = wholeWindow(r.firstPos, r.firstPos, g, {width, height});
+  // The most |s| can reach (core's ropeScoreBound): what auto measures a flattened mean against.
+  const double bound = ropeScoreBound(r.rope, qf, kf);
+  ChosenPicture chosen = chosenExportPicture(r, w, bound, [&](PixelStat stat) { return ropeScoreStatPicture(r.rope, qf, kf, w, stat); });
   Dataset d;
-  setPicture(d, r, ropeScoreExactPicture(r.rope, qf, kf, wholeWindow(r.firstPos, r.firstPos, g, {width, height})));
+  const PixelStat stat = chosen.stat;
+  setPicture(d, r, std::move(chosen.picture));
   describeRopeScores(d, r);
-  describeAveraged(d, r, g, {width, height}, r.firstPos, r.firstPos);
+  describeAveraged(d, r, g, {width, height}, r.firstPos, r.firstPos, stat);
+  const auto b = static_cast<float>(bound);
+  describePixel(d, r, chosen, {-b, b});
   progress(1.0);
   return d;
 }
@@ -367,7 +382,8 @@ ViewDef pairGridView(std::string name, std::string summary) {
   ViewDef v = ropeView(std::move(name), std::move(summary),
                        ".npy/.csv: (positions, pairs), row = position m, col = pair i; .json: shape, params, values; "
                        ".png: heatmap",
-                       {"--positions", "--position"});
+                       {"--positions", "--position", "--pixel"});
+  v.params.push_back(&table::kPixel);
   v.png = true;
   v.elements = anglesElements;
   v.compute = computeRopePairs<V>;
@@ -463,7 +479,8 @@ std::vector<ViewDef> ropeViews() {
                             "q random normal from N, k from N + 1)",
                             ".npy/.csv: (positions, positions), row = query position m, col = key position n; .json: "
                             "shape, params, values; .png: heatmap",
-                            {"--q", "--k", "--seed", "--positions", "--position"});
+                            {"--q", "--k", "--seed", "--positions", "--position", "--pixel"});
+  scores.params.push_back(&table::kPixel);
   scores.aliases = {"rope-score"};
   scores.png = true;
   scores.elements = scoresElements;

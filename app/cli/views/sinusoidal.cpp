@@ -87,17 +87,13 @@ std::uint64_t sinusoidalAveragedElements(const Request& r, int width, int height
 Dataset sinusoidalAveraged(const Request& r, int width, int height, const ExportProgress& progress) {
   const GridShape g{r.positions, r.sin.dModel};
   Dataset d;
-  // auto decides for pictures; numbers (.npy/.csv/.json) stay the mean unless a stat is named.
-  auto choice = static_cast<PixelChoice>(r.pixel);
-  if (choice == PixelChoice::Auto && !isPicture(r.format)) choice = PixelChoice::Mean;
-  ChosenPicture chosen = sinusoidalChosenPicture(r.sin, wholeWindow(r.firstPos, 0, g, {width, height}), choice);
+  const GridWindow w = wholeWindow(r.firstPos, 0, g, {width, height});
+  ChosenPicture chosen = chosenExportPicture(r, w, 1.0, [&](PixelStat stat) { return sinusoidalStatPicture(r.sin, w, stat); });
   const PixelStat stat = chosen.stat;
   setPicture(d, r, std::move(chosen.picture));
   describeSinusoidal(d, r);
   describeAveraged(d, r, g, {width, height}, r.firstPos, 0, stat);
-  d.document["pixel"] = {{"choice", std::string(table::kPixel.choiceName(r.pixel))}, {"shows", pixelStatName(stat)}};
-  if (chosen.automatic) d.document["pixel"]["mean_peak"] = chosen.meanPeak;
-  if (stat != PixelStat::Mean) d.valueName = std::string("PE (") + pixelStatName(stat) + ")";
+  describePixel(d, r, chosen, {-1.0f, 1.0f});
   progress(1.0);
   return d;
 }

@@ -1,6 +1,8 @@
 // view_support.hpp: small helpers the view definitions in app/cli/views/ share.
 #pragma once
 
+#include <functional>
+
 #include <string>
 #include <vector>
 
@@ -46,6 +48,15 @@ void setPicture(Dataset& d, const Request& r, ExactPicture pic);
 // stat: what each value is of its block (core/pixel_stats.hpp), "mean" unless a view offers more.
 void describeAveraged(Dataset& d, const Request& r, GridShape g, ExportSize s, long long row0 = 0, long long col0 = 0,
                       PixelStat stat = PixelStat::Mean);
+
+// --pixel for a --size picture: the chosen stat's picture (core's choosePicture). Auto decides for
+// pictures only; numbers (.npy/.csv/.json) stay the mean unless a stat is named. bound: the grid's
+// largest |value| (<= 0: unknown, auto keeps the mean).
+ChosenPicture chosenExportPicture(const Request& r, const GridWindow& w, double bound,
+                                  const std::function<ExactPicture(PixelStat)>& statPicture);
+// Says in d what its pixels show: .json "pixel" {choice, shows[, mean_peak]}, "(min)" after the
+// value name, and for a stat the colour range of the grid (gridRange) rather than the picture's.
+void describePixel(Dataset& d, const Request& r, const ChosenPicture& c, ValueRange gridRange);
 
 // A picture's axis ends labelled with grid indices: rows row0 .. row0 + rows - 1, cols alike.
 inline void labelAxes(Dataset& d, long long row0, long long rows, long long col0, long long cols) {
