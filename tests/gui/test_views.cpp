@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <stb_image.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "app/gui/shell/app_shell.hpp"
 #include "app/cli/tabs.hpp"
 #include "app/gui/panels/panel_learn.hpp"
+#include "app/gui/panels/panel_rope.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "tests/gui/test_shell.hpp"
 #include "core/npy.hpp"
@@ -389,6 +391,49 @@ TEST_CASE("views: 2^31 positions: auto shows the RMS where the mean flattens out
     CHECK(img->cells.at(3, 5) == doctest::Approx(pick.value).epsilon(1e-6));
   }
   renderAndSave(*app, outDir() + "/sinusoidal-2147483647-mean.png");
+}
+
+TEST_CASE("views: RoPE s(m, n) at 2^20 positions and the cos grid show each block's envelope and RMS on request") {
+  auto app = makeShell();
+  if (!app) return;
+  RopePanelState& s = app->state().rope;
+  app->selectPanel(findPanel("rope"));
+  s.numPositions = 1 << 20;
+  s.pixel = static_cast<int>(posviz::PixelChoice::Max);
+  s.dirty = true;
+  REQUIRE(app->renderUntilIdle(4, 60.0));
+  const RopeScoreResult* res = s.score.result();
+  REQUIRE(res != nullptr);
+  const HeatmapImage& img = res->image;
+  CHECK(img.pixelStat == "greatest");
+  CHECK(app->context().status.gridSize.find("1 px = greatest of") != std::string::npos);
+  const posviz::GridWindow& w = img.window;
+  REQUIRE(w.rows == 1 << 20);
+  // Block (2, 7): its greatest s over its cells, from s at its own offsets m - n.
+  const long long m0 = posviz::areaCellBegin(w.rows, w.outRows, 2), m1 = posviz::areaCellBegin(w.rows, w.outRows, 3);
+  const long long n0 = posviz::areaCellBegin(w.cols, w.outCols, 7), n1 = posviz::areaCellBegin(w.cols, w.outCols, 8);
+  const std::vector<double> f = posviz::ropeScoreAtOffsets(s.params, s.q, s.k, m0 - n1 + 1, m1 - m0 + n1 - n0 - 1);
+  const double most = *std::max_element(f.begin(), f.end());
+  CHECK(img.cells.at(2, 7) == doctest::Approx(most).epsilon(1e-6));
+  // The cos grid (T = 16384, 32 rows a pixel or more): each pixel its block's least, the grid's own cells.
+  s.gridKind = RopeGridKind::Cos;
+  s.numPositions = kRopePairGridMaxPositions;
+  s.pixel = static_cast<int>(posviz::PixelChoice::Min);
+  s.dirty = true;
+  REQUIRE(app->renderUntilIdle(4, 60.0));
+  CHECK(s.pairImage.pixelStat == "least");
+  const posviz::GridWindow& pw = s.pairImage.window;
+  REQUIRE(pw.rows > pw.outRows);
+  const long long r0 = posviz::areaCellBegin(pw.rows, pw.outRows, 1), r1 = posviz::areaCellBegin(pw.rows, pw.outRows, 2);
+  const long long c0 = posviz::areaCellBegin(pw.cols, pw.outCols, 0), c1 = posviz::areaCellBegin(pw.cols, pw.outCols, 1);
+  float least = 2.0f;
+  for (long long r = r0; r < r1; ++r)
+    for (long long c = c0; c < c1; ++c) least = std::min(least, s.pairGrid.at(static_cast<int>(r), static_cast<int>(c)));
+  CHECK(s.pairImage.cells.at(1, 0) == least);
+  const posviz::BlockStats b = posviz::ropePairBlockStats(s.params, posviz::RopePairValue::Cos, r0, r1, static_cast<int>(c0),
+                                                          static_cast<int>(c1));
+  CHECK(b.min == doctest::Approx(least).epsilon(1e-5));
+  renderAndSave(*app, outDir() + "/rope-cos-least.png");
 }
 
 TEST_CASE("views: a slow Learn figure recomputes on the worker; the last one stays up until the new one arrives") {

@@ -58,23 +58,87 @@ const std::vector<PositionEncoding>& orderEncodings() { return kOrderEncodings; 
 
 namespace {
 
-// The NoPE section's numbers; a sentence holding "<bos>" leaves it empty with the error shown.
-void updateNope(OrderPanelState& s, const ToyModel& m, const std::vector<std::string>& tokens, const std::vector<int>& perm) {
-  s.nopeValid = false;
+// The NoPE section's numbers; a sentence holding "<bos>" leaves them invalid with the error said.
+void computeNope(OrderComputed& out, const ToyModel& m, const std::vector<std::string>& tokens, const std::vector<int>& perm) {
   try {
-    s.nope = compareNopeOrder(m, tokens, perm);
-    s.counting = nopeCounting(m, tokens);
+    out.nope = compareNopeOrder(m, tokens, perm);
+    out.counting = nopeCounting(m, tokens);
+    out.nopeValid = true;
   } catch (const std::exception& e) {
-    s.error = std::string("sentence: ") + e.what();
-    return;
+    out.error = std::string("sentence: ") + e.what();
   }
-  s.nopeValid = true;
-  for (HeatmapState* hs : {&s.mapNopeCount, &s.mapNopeToy}) {
+}
+
+struct OrderInputs {
+  std::string sentence, shuffled;
+  int toyDModel = 0, toySeed = 0;
+  bool causal = false;
+};
+
+OrderComputed computeOrder(const OrderInputs& in) {
+  OrderComputed out;
+  std::vector<std::string> tokens;
+  if (!sentenceTokens(in.sentence, kOrderMaxTokens, tokens, &out.error)) return out;
+  const std::vector<std::string> shuffled = splitTokens(in.shuffled);
+  if (shuffled.empty()) {
+    out.error = "shuffled: type the same words in another order";
+    return out;
+  }
+  try {
+    const std::vector<int> perm = permutationBetween(tokens, shuffled);
+    const ToyModel m{in.toyDModel, static_cast<std::uint64_t>(in.toySeed), in.causal};
+    for (PositionEncoding enc : orderEncodings()) out.results.push_back(compareOrder(m, tokens, perm, enc));
+    computeNope(out, m, tokens, perm);
+  } catch (const std::exception& e) {
+    out.results.clear();
+    out.error = std::string("shuffled: ") + e.what();
+  }
+  return out;
+}
+
+// A recompute's outcome on screen: on bad input the error is shown and the last good comparison stays.
+void applyOrder(OrderPanelState& s, OrderComputed c) {
+  s.error = std::move(c.error);
+  if (c.results.empty()) return;
+  s.results = std::move(c.results);
+  s.nopeValid = c.nopeValid;
+  if (c.nopeValid) {
+    s.nope = std::move(c.nope);
+    s.counting = std::move(c.counting);
+    for (HeatmapState* hs : {&s.mapNopeCount, &s.mapNopeToy}) {
+      hs->resetView();
+      hs->wanted = HeatmapWindow{};
+    }
+    refreshImage(s.counting.weights, s.mapNopeCount, s.imgNopeCount, s.version, true);
+    refreshImage(s.counting.toyWeights, s.mapNopeToy, s.imgNopeToy, s.version, true);
+  }
+  s.encoding = std::clamp(s.encoding, 0, static_cast<int>(orderEncodings().size()) - 1);
+  const OrderComparison& r = s.results[static_cast<std::size_t>(s.encoding)];
+  HeatmapState* maps[] = {&s.mapOriginal, &s.mapShuffled, &s.mapExpected, &s.mapOutShuffled, &s.mapOutExpected};
+  for (HeatmapState* hs : maps) {
     hs->resetView();
     hs->wanted = HeatmapWindow{};
   }
-  refreshImage(s.counting.weights, s.mapNopeCount, s.imgNopeCount, s.version, true);
-  refreshImage(s.counting.toyWeights, s.mapNopeToy, s.imgNopeToy, s.version, true);
+  refreshImage(r.original.weights, s.mapOriginal, s.imgOriginal, s.version, true);
+  refreshImage(r.permuted.weights, s.mapShuffled, s.imgShuffled, s.version, true);
+  refreshImage(r.originalWeightsPermuted, s.mapExpected, s.imgExpected, s.version, true);
+  refreshImage(r.permuted.output, s.mapOutShuffled, s.imgOutShuffled, s.version, true);
+  refreshImage(r.originalOutputPermuted, s.mapOutExpected, s.imgOutExpected, s.version, true);
+}
+
+OrderInputs orderInputs(const OrderPanelState& s) { return {s.sentence, s.shuffled, s.toyDModel, s.toySeed, s.causal}; }
+
+// The window's path: a dirty state asks the worker (the latest inputs win); a finished recompute
+// is put on screen, the last one staying until then.
+void requestOrder(OrderPanelState& s) {
+  if (s.dirty) {
+    s.dirty = false;
+    s.job.request([in = orderInputs(s)](JobControl&) { return computeOrder(in); });
+  }
+  if (s.job.poll()) {
+    if (const OrderComputed* c = s.job.result()) applyOrder(s, *c);
+  }
+  if (!s.job.error().empty()) s.error = s.job.error();
 }
 
 }  // namespace
@@ -82,38 +146,7 @@ void updateNope(OrderPanelState& s, const ToyModel& m, const std::vector<std::st
 void updateOrderPanel(OrderPanelState& s) {
   if (!s.dirty) return;
   s.dirty = false;
-  // On bad input the error is shown and the last good comparison stays on screen.
-  s.error.clear();
-  std::vector<std::string> tokens;
-  if (!sentenceTokens(s.sentence, kOrderMaxTokens, tokens, &s.error)) return;
-  const std::vector<std::string> shuffled = splitTokens(s.shuffled);
-  if (shuffled.empty()) {
-    s.error = "shuffled: type the same words in another order";
-    return;
-  }
-  try {
-    const std::vector<int> perm = permutationBetween(tokens, shuffled);
-    const ToyModel m{s.toyDModel, static_cast<std::uint64_t>(s.toySeed), s.causal};
-    std::vector<OrderComparison> results;
-    for (PositionEncoding enc : orderEncodings()) results.push_back(compareOrder(m, tokens, perm, enc));
-    s.results = std::move(results);
-    updateNope(s, m, tokens, perm);
-  } catch (const std::exception& e) {
-    s.error = std::string("shuffled: ") + e.what();
-    return;
-  }
-  s.encoding = std::clamp(s.encoding, 0, static_cast<int>(orderEncodings().size()) - 1);
-  const OrderComparison& c = s.results[static_cast<std::size_t>(s.encoding)];
-  HeatmapState* maps[] = {&s.mapOriginal, &s.mapShuffled, &s.mapExpected, &s.mapOutShuffled, &s.mapOutExpected};
-  for (HeatmapState* hs : maps) {
-    hs->resetView();
-    hs->wanted = HeatmapWindow{};
-  }
-  refreshImage(c.original.weights, s.mapOriginal, s.imgOriginal, s.version, true);
-  refreshImage(c.permuted.weights, s.mapShuffled, s.imgShuffled, s.version, true);
-  refreshImage(c.originalWeightsPermuted, s.mapExpected, s.imgExpected, s.version, true);
-  refreshImage(c.permuted.output, s.mapOutShuffled, s.imgOutShuffled, s.version, true);
-  refreshImage(c.originalOutputPermuted, s.mapOutExpected, s.imgOutExpected, s.version, true);
+  applyOrder(s, computeOrder(orderInputs(s)));
 }
 
 //-----------------------------------------------------------------------------
@@ -460,7 +493,7 @@ void drawOrderPanel(OrderPanelState& s, AppContext& ctx) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   ImGui::BeginChild("order-params", ImVec2(std::min(380.0f * scale, avail.x * 0.3f), avail.y), true);
   drawInputs(s, scale);
-  updateOrderPanel(s);
+  requestOrder(s);
   drawDifferenceTable(s);
   ImGui::EndChild();
   ImGui::SameLine();
@@ -469,10 +502,10 @@ void drawOrderPanel(OrderPanelState& s, AppContext& ctx) {
   else drawMaps(s);
   ImGui::EndChild();
 
-  ctx.status.backend = "CPU";
-  ctx.status.busy = false;
+  ctx.status.backend = "CPU (worker thread)";
+  ctx.status.busy = s.job.busy();
   ctx.status.progress = -1.0f;
-  ctx.status.computeMs = 0.0;
+  ctx.status.computeMs = s.job.millis();
   if (s.results.empty()) {
     ctx.status.gridSize.clear();
   } else if (s.nopeView && s.nopeValid) {

@@ -22,12 +22,22 @@
 #include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
 #include "core/nope.hpp"
+#include "app/gui/widgets/worker.hpp"
 #include "core/order.hpp"
 
 namespace posviz::app {
 
 constexpr int kOrderMaxTokens = 48;
 constexpr int kOrderTextSize = 512;
+
+// One recompute's outcome, made on a worker from the inputs alone (computeOrder).
+struct OrderComputed {
+  std::string error;                      // "" or the inline input error
+  std::vector<OrderComparison> results;   // empty when the inputs were refused: the last good stay
+  bool nopeValid = false;
+  NopeOrder nope;
+  NopeCounting counting;
+};
 
 struct OrderPanelState {
   bool dirty = true;                      // recompute on the next frame
@@ -55,6 +65,7 @@ struct OrderPanelState {
   HeatmapState mapOriginal, mapShuffled, mapExpected, mapOutShuffled, mapOutExpected;
   HeatmapImage imgOriginal, imgShuffled, imgExpected, imgOutShuffled, imgOutExpected;
   long long version = 0;
+  AsyncResult<OrderComputed> job;         // the recompute, off the frame: 48 words x 5 encodings take ~25 ms
 };
 
 // none, sinusoidal, learned, rope, alibi: the selector's entries.
@@ -62,7 +73,7 @@ const std::vector<PositionEncoding>& orderEncodings();
 
 void drawOrderPanel(OrderPanelState& s, AppContext& ctx);
 
-// Recomputes when dirty (exposed for tests). Leaves results empty and sets error on bad input.
+// Recomputes when dirty, at once (exposed for tests). Leaves results empty and sets error on bad input.
 void updateOrderPanel(OrderPanelState& s);
 
 // The tab's entry in the panel list (app/gui/panels/panels.cpp).

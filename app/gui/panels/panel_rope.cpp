@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <functional>
 #include <numbers>
 #include <span>
 
@@ -30,6 +31,7 @@
 #include "app/cli/export.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/gui/widgets/param_widgets.hpp"
+#include "app/gui/widgets/pixel_choice.hpp"
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/retained.hpp"
 #include "app/gui/widgets/ui_common.hpp"
@@ -113,12 +115,35 @@ void setScoreColors(HeatmapSpec& spec) {
   spec.symmetricRange = true;
 }
 
+// The score picture of window w: the mean in closed form (many rows a pixel) or from s by offset;
+// a stat (core/pixel_stats.hpp) from s at the window's offsets, the curves' when at hand.
+void drawScorePicture(RopeScoreResult& out, const RopeParams& p, const std::vector<float>& q, const std::vector<float>& k,
+                      int T, const HeatmapWindow& w, bool closedForm, PixelChoice choice, long long version, JobControl& jc) {
+  const bool haveOffsets = out.curvesVersion == version && out.byOffset;
+  auto statPicture = [&](PixelStat st) {
+    if (st == PixelStat::Mean && closedForm) return ropeScoreExactPicture(p, q, k, w);
+    if (haveOffsets) return diagonalStatPicture(*out.byOffset, -(T - 1), w, st);
+    return ropeScoreStatPicture(p, q, k, w, st);
+  };
+  if (!closedForm && statOfChoice(choice) == PixelStat::Mean) {
+    // s(m, n) = byOffset[m - n + T - 1]: constant along diagonals (core/area_average.hpp).
+    if (!areaAverageDiagonals(*out.byOffset, T - 1, w, out.image.cells, [&jc] { return jc.cancelled(); }))
+      throw JobCancelled{};
+    out.image.pixelStat = "mean";
+    out.image.pixelNote.clear();
+    return;
+  }
+  const double bound = ropeScoreBound(p, q, k);
+  showChosenPicture(out.image, choosePicture(choice, w, bound, statPicture), "+-" + formatShort(bound, 3));
+  throwIfCancelled(jc);
+}
+
 void requestScore(RopePanelState& s) {
   const int T = s.numPositions;
   const HeatmapWindow w = windowFor(s.scoreHeatmap, T, T);
   const bool wantImage = s.gridKind == RopeGridKind::Score;
   const bool withCurves = curvesDue(s);
-  if (s.requestedVersion == s.inputVersion && (!wantImage || s.requestedWindow == w) &&
+  if (s.requestedVersion == s.inputVersion && (!wantImage || (s.requestedWindow == w && s.requestedPixel == s.pixel)) &&
       (s.requestedCurves || !withCurves))
     return;
   // At large T a drag would keep the worker busy every frame with pictures for values already
@@ -145,11 +170,13 @@ void requestScore(RopePanelState& s) {
   s.requestedVersion = s.inputVersion;
   s.requestedWindow = wantImage ? w : HeatmapWindow{};
   s.requestedCurves = withCurves;
+  s.requestedPixel = s.pixel;
+  const auto choice = static_cast<PixelChoice>(s.pixel);
   const long long version = s.inputVersion;
   const long long imageVersion = ++s.imageVersion;
   const bool closedForm = T > kRopeLiveCurvePositions || w.rows >= kExactRowsPerPixel * w.outRows;
   s.score.request([p = s.params, q = s.q, k = s.k, T, w, wantImage, withCurves, closedForm, version, imageVersion,
-                   carried](JobControl& jc) {
+                   carried, choice](JobControl& jc) {
     RopeScoreResult out = carried;
     out.inputVersion = version;
     if (withCurves && carried.curvesVersion != version) {
@@ -165,10 +192,7 @@ void requestScore(RopePanelState& s) {
       // Many rows a pixel (or a T whose curves wait): the closed form (a product of two
       // geometric-series means per pair) costs O(pairs) a pixel whatever T; otherwise the
       // diagonal prefix sums over s by offset are cheaper.
-      if (closedForm) out.image.cells = ropeScoreExactAverage(p, q, k, w);
-      // s(m, n) = byOffset[m - n + T - 1]: constant along diagonals (core/area_average.hpp).
-      else if (!areaAverageDiagonals(*out.byOffset, T - 1, w, out.image.cells, [&jc] { return jc.cancelled(); }))
-        throw JobCancelled{};
+      drawScorePicture(out, p, q, k, T, w, closedForm, choice, version, jc);
       out.image.window = w;
       // The colours span the whole grid's range when s by offset is at hand, else the picture's.
       out.image.range = out.curvesVersion == version ? finiteRange(*out.byOffset) : finiteRange(out.image.cells);
@@ -179,6 +203,24 @@ void requestScore(RopePanelState& s) {
     }
     return out;
   });
+}
+
+// The pair grid's picture of window w: its cells 1:1, else each pixel its block's chosen stat
+// (core gridStatPicture over the grid held whole; the angle grid has no RMS, so it keeps the mean).
+void drawPairPicture(RopePanelState& s, const HeatmapWindow& w) {
+  if (w.rows <= w.outRows && w.cols <= w.outCols) {
+    areaAverageWindow(s.pairGrid, w, s.pairImage.cells);
+    s.pairImage.pixelStat = "mean";
+    s.pairImage.pixelNote.clear();
+    return;
+  }
+  auto choice = static_cast<PixelChoice>(s.pixel);
+  const bool angle = s.gridKind == RopeGridKind::Angle;
+  if (angle && choice == PixelChoice::Rms) choice = PixelChoice::Mean;
+  const double bound = angle ? 0.0 : s.freqs.attentionFactor;   // cos and sin swing within +-f
+  showChosenPicture(s.pairImage, choosePicture(choice, w, bound, [&](PixelStat st) { return gridStatPicture(s.pairGrid, w, st); }),
+                    "+-" + formatShort(bound, 3));
+  if (angle && s.pixel == static_cast<int>(PixelChoice::Rms)) s.pairImage.pixelNote = "angles wrap at 2 pi: no RMS, the mean instead";
 }
 
 void updatePairGrid(RopePanelState& s, AppContext& ctx) {
@@ -205,8 +247,9 @@ void updatePairGrid(RopePanelState& s, AppContext& ctx) {
   }
   const HeatmapWindow w = windowFor(s.pairHeatmap, s.pairGrid.rows, s.pairGrid.cols);
   if (!windowInside(w, s.pairGrid.rows, s.pairGrid.cols)) return;   // an empty grid has no picture
-  if (stale || !(s.pairImage.window == w)) {
-    areaAverageWindow(s.pairGrid, w, s.pairImage.cells);
+  if (stale || !(s.pairImage.window == w) || s.pairImagePixel != s.pixel) {
+    drawPairPicture(s, w);
+    s.pairImagePixel = s.pixel;
     s.pairImage.window = w;
     s.pairImage.range = finiteRange(s.pairGrid);
     s.pairImage.version = ++s.imageVersion;
@@ -648,6 +691,10 @@ void drawGridChoice(RopePanelState& s) {
   }
   HelpMarker("s(m,n) = <R_m q, R_n k> (positions x positions).\n"
              "angle = pos * theta_i mod 2*pi, cos / sin of it times the attention factor (positions x pairs).");
+  pixelChoiceControl(s.pixel,
+                     "s(m, n): from s at each distance m - n of the window. Far apart, the score's mean over a block is "
+                     "near 0 while it still swings: the envelope shows how far. cos / sin: the envelope is the attention "
+                     "factor once a block spans a turn. The angle grid has no RMS.");
 
   if (s.params.scaling.method == ScalingMethod::None) return;
   ImGui::PushTextWrapPos(0.0f);
@@ -691,6 +738,22 @@ void drawLeftColumn(RopePanelState& s, AppContext& ctx, float width, float heigh
   ImGui::EndChild();
 }
 
+// The hover's four numbers of a score block: from s by offset when the curves are for these inputs,
+// else from s at the block's own offsets (up to kHoverOffsets of them), else the mean alone.
+constexpr long long kHoverOffsets = 1 << 18;
+std::function<std::string(long long, long long, long long, long long)> scoreBlockStats(const RopePanelState& s,
+                                                                                        const RopeScoreResult* res) {
+  std::shared_ptr<const std::vector<double>> byOffset;
+  if (res && res->curvesVersion == s.inputVersion) byOffset = res->byOffset;
+  return [p = s.shown, q = s.q, k = s.k, T = s.numPositions, byOffset](long long m0, long long m1, long long n0, long long n1) {
+    if (byOffset && static_cast<long long>(byOffset->size()) == 2LL * T - 1)
+      return blockStatsText(diagonalBlockStats(*byOffset, -(T - 1), m0, m1, n0, n1));
+    const long long first = m0 - n1 + 1, count = m1 - m0 + n1 - n0 - 1;
+    if (count <= kHoverOffsets) return blockStatsText(diagonalBlockStats(ropeScoreAtOffsets(p, q, k, first, count), first, m0, m1, n0, n1));
+    return "mean " + formatShort(ropeScoreBlockMean(p, q, k, m0, m1, n0, n1), 4) + " (least, greatest, RMS: once s by offset is computed)";
+  };
+}
+
 // s(m, n) over positions x positions; a click picks m and n.
 void drawScoreMap(RopePanelState& s, const RopeScoreResult* res) {
   const RopeParams p = s.shown;
@@ -723,11 +786,13 @@ void drawScoreMap(RopePanelState& s, const RopeScoreResult* res) {
     s.posN = static_cast<int>(c);
     s.posDirty = true;
   };
+  spec.blockStats = scoreBlockStats(s, res);
   s.scoreHeatmap.highlightRow = s.posM;
   s.scoreHeatmap.highlightCol = s.posN;
   if (!s.error.empty()) {  // the picture is the last good one; p would not describe it
     spec.exactValue = nullptr;
     spec.formula = nullptr;
+    spec.blockStats = nullptr;
   }
   const HeatmapImage empty;
   if (drawHeatmap("rope-score", s.scoreHeatmap, spec, res ? res->image : empty)) requestScore(s);
@@ -767,9 +832,15 @@ void drawPairMap(RopePanelState& s, AppContext& ctx) {
     if (kind == RopeGridKind::Angle) return "pos * theta_i = " + ang + " -> mod 2pi = " + v;
     return af + (kind == RopeGridKind::Cos ? "cos(" : "sin(") + ang + ") = " + v;
   };
+  const RopePairValue value = kind == RopeGridKind::Angle ? RopePairValue::Angle : kind == RopeGridKind::Cos ? RopePairValue::Cos
+                                                                                                               : RopePairValue::Sin;
+  spec.blockStats = [p, value](long long r0, long long r1, long long c0, long long c1) {
+    return blockStatsText(ropePairBlockStats(p, value, r0, r1, static_cast<int>(c0), static_cast<int>(c1)));
+  };
   if (!s.error.empty() || static_cast<int>(f.invFreq.size()) != s.pairGrid.cols) {
     spec.exactValue = nullptr;  // the picture is the last good one; p would not describe it
     spec.formula = nullptr;
+    spec.blockStats = nullptr;
   }
   if (drawHeatmap("rope-pairs", s.pairHeatmap, spec, s.pairImage)) updatePairGrid(s, ctx);
 }
@@ -864,11 +935,17 @@ void publishStatus(const RopePanelState& s, AppContext& ctx) {
   if (s.gridKind == RopeGridKind::Score) {
     st.backend = "CPU (background job)";
     st.gridSize = formatGridSize(T, T);
-    if (const std::string note = averagedCellsNote(s.scoreHeatmap.wanted); !note.empty()) st.gridSize += ", " + note;
+    const HeatmapImage* img = s.score.result() ? &s.score.result()->image : nullptr;
+    if (const std::string note = averagedCellsNote(s.scoreHeatmap.wanted, img ? img->pixelStat : "mean"); !note.empty())
+      st.gridSize += ", " + note;
+    if (img && !img->pixelNote.empty()) st.gridSize += " (" + img->pixelNote + ")";
     st.computeMs = s.score.millis();
   } else {
     st.backend = s.pairGridOnGpu ? "GPU" : (s.pairGridNotice.empty() ? "CPU" : "CPU (" + s.pairGridNotice + ")");
     st.gridSize = formatGridSize(s.pairGrid.rows, s.pairGrid.cols);
+    if (const std::string note = averagedCellsNote(s.pairHeatmap.wanted, s.pairImage.pixelStat); !note.empty())
+      st.gridSize += ", " + note;
+    if (!s.pairImage.pixelNote.empty()) st.gridSize += " (" + s.pairImage.pixelNote + ")";
     st.computeMs = s.pairGridMs;
   }
   // Curves left out of the last request (the inputs had not rested) keep frames coming, so that
@@ -968,6 +1045,7 @@ void eachRopePanelParam(State& s, Visit&& visit) {
   visit(table::kBase, s.params.base);
   visit(table::kLayout, s.params.layout);
   visit(table::kSeed, s.seed);
+  visit(table::kPixel, s.pixel);
 }
 
 void saveRopePanel(const RopePanelState& s, nlohmann::json& j) {

@@ -67,6 +67,7 @@ struct RopePanelState {
   std::string qText, kText;          // comma lists when typed
   std::string qError, kError;        // parse errors; the last good q, k stay in use
   RopeGridKind gridKind = RopeGridKind::Score;
+  int pixel = static_cast<int>(cli::params::rope::kPixel.defaultInt());   // PixelChoice: what a pixel of many cells shows
   int backendEpoch = 0;              // ctx.backendEpoch the grids were computed under
 
   // Derived (recomputed when dirty)
@@ -85,6 +86,7 @@ struct RopePanelState {
   HeatmapWindow requestedWindow;     // window of the last score request
   long long requestedVersion = -1;   // inputVersion of the last score request
   bool requestedCurves = false;      // ... and whether it asked for the curves too
+  int requestedPixel = -1;           // ... and the pixel choice it drew
   HeatmapState scoreHeatmap;
 
   // Positions x pairs grid (GPU or CPU via the backend chooser)
@@ -95,6 +97,7 @@ struct RopePanelState {
   std::string pairGridNotice;
   double pairGridMs = 0.0;
   HeatmapImage pairImage;
+  int pairImagePixel = -1;           // the pixel choice pairImage was drawn with
   HeatmapState pairHeatmap;
   long long imageVersion = 0;
 };

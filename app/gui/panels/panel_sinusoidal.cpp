@@ -26,6 +26,7 @@
 #include "app/cli/export.hpp"
 #include "app/cli/scheme_params.hpp"
 #include "app/gui/widgets/param_widgets.hpp"
+#include "app/gui/widgets/pixel_choice.hpp"
 #include "app/gui/widgets/plot.hpp"
 #include "core/gpu/backend.hpp"
 #include "app/gui/widgets/ui_common.hpp"
@@ -110,11 +111,7 @@ void requestEncoding(SinusoidalPanelState& s, AppContext& ctx) {
     // Each pixel is its block's closed-form mean, envelope or RMS (core/exact_average.hpp,
     // core/pixel_stats.hpp): O(pairs) a display row whatever the positions, and 10 to 20 times
     // cheaper than computing the rows and averaging them even at one row a pixel.
-    const ChosenPicture chosen = sinusoidalChosenPicture(p, w, choice);
-    img.cells = narrowPicture(chosen.picture);
-    img.pixelStat = chosen.stat == PixelStat::Rms ? "RMS" : chosen.stat == PixelStat::Min ? "least" : chosen.stat == PixelStat::Max ? "greatest" : "mean";
-    if (chosen.automatic && chosen.stat != PixelStat::Mean)
-      img.pixelNote = "auto: RMS, as the means flatten out (all within +-" + formatShort(chosen.meanPeak, 2) + " of the range +-1)";
+    showChosenPicture(img, sinusoidalChosenPicture(p, w, choice), "+-1");
     HeatmapSpec colors;
     setEncodingColors(colors, colormap);
     colorHeatmapImage(img, colors);
@@ -168,11 +165,9 @@ void drawControls(SinusoidalPanelState& s, AppContext& ctx) {
                          "Hover stays exact.");
   if (oldD != s.params.dModel || oldN != s.numPositions) s.peMap.resetView();
 
-  changed |= paramChoiceIndex(table::kPixel, s.pixel,
-      "Where a pixel covers many positions (more positions than the heatmap has pixel rows), what it shows of them, exact "
-      "and in closed form:\nmean: the default; over many periods a sine averages to about 0 (white).\nmin / max: the "
-      "envelope, the least and greatest value among them.\nrms: sqrt(mean of squares), 0.707 for a full swing.\n"
-      "auto: the mean, or the RMS once every mean is within a tenth of the range. Hover a pixel for all four.");
+  changed |= pixelChoiceControl(s.pixel,
+      "Here each is in closed form: over many periods a sine's mean is about 0 (white), its RMS 0.707 and its envelope "
+      "+-1.");
   if (ImGui::BeginCombo("colormap", colormapName(s.colormap))) {
     for (Colormap c : allColormaps()) {
       const bool sel = c == s.colormap;
@@ -309,9 +304,7 @@ void drawEncoding(SinusoidalPanelState& s, AppContext& ctx) {
     return std::string(buf);
   };
   spec.blockStats = [p](long long r0, long long r1, long long c0, long long c1) {
-    const BlockStats b = sinusoidalBlockStats(p, r0, r1, static_cast<int>(c0), static_cast<int>(c1));
-    return "mean " + formatShort(b.mean, 4) + ", least " + formatShort(b.min, 6) + ", greatest " + formatShort(b.max, 6) +
-           ", RMS " + formatShort(b.rms, 5);
+    return blockStatsText(sinusoidalBlockStats(p, r0, r1, static_cast<int>(c0), static_cast<int>(c1)));
   };
   int* posTarget = &s.pos;
   spec.onClick = [posTarget](long long r, long long) { *posTarget = static_cast<int>(r); };
