@@ -7,11 +7,14 @@
 // cells written (grids) or elements rotated (RoPE apply); bytes are bytes written.
 // scripts/bench runs this with --benchmark_format=json and joins it with bench/reference.py.
 //
-// [SECTION] yardsticks   streaming store, memset, streaming copy of each output size
+// [SECTION] yardsticks   streaming store, memset, streaming copy of each output size; each kernel
+//                        on an output that stays in cache ("cached": what its arithmetic allows)
 // [SECTION] workloads    sinusoidal, RoPE apply and grids, ALiBi, score grid, learned lookup
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <new>
@@ -19,6 +22,7 @@
 #include <vector>
 
 #include "core/alibi.hpp"
+#include "core/fast_trig.hpp"
 #include "core/kernels.hpp"
 #include "core/learned.hpp"
 #include "core/rope.hpp"
@@ -123,6 +127,41 @@ void registerBandwidth(const std::string& workload, std::size_t outputFloats, bo
   }
 }
 
+// The compute yardstick: the kernel, one thread, writing 256 KiB to 1 MiB (regular stores: below
+// KernelOptions::streamMinBytes) again and again, so the output stays in cache and no memory
+// traffic limits it. A kernel that runs near this rate on its full size is held back by its
+// arithmetic, not by the memory system. Runs span whole rotor restarts (fasttrig::kRotorRestart
+// positions, from a multiple of it), so each pays its exact restarts as the full run does.
+constexpr std::size_t kCachedFloats = 65536;
+constexpr int kRestart = fasttrig::kRotorRestart;
+
+// Rows of a cached run: about kCachedFloats / perRow, in whole restarts.
+int cachedRows(std::size_t perRow) {
+  const auto rows = static_cast<int>(kCachedFloats / perRow);
+  return std::max(kRestart, rows / kRestart * kRestart);
+}
+
+void registerCached(const std::string& workload, const std::string& variant, double items, double bytes,
+                    std::function<void()> run) {
+  benchmark::RegisterBenchmark(name(workload, variant, 1).c_str(), [=](benchmark::State& state) {
+    for (auto _ : state) {
+      run();
+      benchmark::ClobberMemory();
+    }
+    finish(state, items, bytes);
+  })->UseRealTime()->Unit(benchmark::kMicrosecond);
+}
+
+// "cached" for a run of the base size, "cached2" for twice it: bench/table.py takes the marginal
+// rate between the two, so the per-call costs (checks, each call's exact start) drop out.
+std::string cachedVariant(const std::string& base, int mult) {
+  return mult == 1 ? base : "cached2" + base.substr(std::string("cached").size());
+}
+
+std::shared_ptr<std::vector<float>> cachedBuffer(std::size_t count) {
+  return std::make_shared<std::vector<float>>(count, 0.0f);
+}
+
 // [SECTION] workloads
 void registerSinusoidal(int rows, int dModel, bool t2t) {
   const std::string workload = std::string(t2t ? "sinusoidal_t2t_" : "sinusoidal_") + std::to_string(rows) + "x" +
@@ -148,6 +187,21 @@ void registerSinusoidal(int rows, int dModel, bool t2t) {
     })->UseRealTime()->Unit(benchmark::kMillisecond);
   }
   if (!t2t) registerBandwidth(workload, cells, false);
+  SinusoidalParams p;
+  p.dModel = dModel;
+  p.layout = t2t ? SinusoidalLayout::Tensor2Tensor : SinusoidalLayout::Interleaved;
+  auto w = std::make_shared<std::vector<double>>(static_cast<std::size_t>(dModel / 2));
+  for (int i = 0; i < dModel / 2; ++i) (*w)[static_cast<std::size_t>(i)] = sinusoidalFrequency(p, i);
+  for (int mult : {1, 2}) {
+    const int few = cachedRows(static_cast<std::size_t>(dModel)) * mult;
+    auto out = cachedBuffer(static_cast<std::size_t>(few) * dModel);
+    const double cached = static_cast<double>(out->size());
+    registerCached(workload, cachedVariant("cached", mult), cached, cached * sizeof(float), [=] {
+      // Rows from the middle of the full grid: the same angle sizes as the full run's.
+      if (t2t) pk::sinusoidalT2TInto(w->data(), dModel / 2, few, rows / 2, out->data(), threadsOption(1));
+      else pk::sinusoidalInterleavedInto(w->data(), dModel / 2, few, rows / 2, out->data(), threadsOption(1));
+    });
+  }
 }
 
 // q and k of shape (1, heads, tokens, headDim), rotated out of place into reused buffers.
@@ -193,6 +247,35 @@ void registerRopeApply(RopeLayout layout, bool fromTables) {
           finish(state, 2.0 * static_cast<double>(count), 2.0 * static_cast<double>(count * sizeof(float)));
         })->UseRealTime()->Unit(benchmark::kMillisecond);
   }
+  // Cached: 1 head x 256 tokens (128 KiB in, 128 KiB out), and twice the tokens; one tensor a run.
+  RopeParams p;
+  p.headDim = headDim;
+  p.layout = layout;
+  const auto f = std::make_shared<RopeFrequencies>(ropeFrequencies(p));
+  const int n = static_cast<int>(f->invFreq.size());
+  const bool half = layout == RopeLayout::HalfSplit;
+  for (int mult : {1, 2}) {
+    const int fewHeads = 1, fewTokens = kRestart * mult;
+    const std::size_t few = static_cast<std::size_t>(fewHeads) * fewTokens * headDim;
+    auto in = cachedBuffer(few), out = cachedBuffer(few);
+    for (std::size_t j = 0; j < few; ++j) (*in)[j] = static_cast<float>(j % 97) * 0.01f - 0.5f;
+    auto cosT = cachedBuffer(static_cast<std::size_t>(fewTokens) * n), sinT = cachedBuffer(cosT->size());
+    pk::ropeCosSinInto(f->invFreq.data(), n, fewTokens, tokens / 2, f->attentionFactor, cosT->data(), sinT->data());
+    registerCached(workload, cachedVariant(fromTables ? "cached_tables" : "cached", mult), static_cast<double>(few),
+                   static_cast<double>(few * sizeof(float)), [=] {
+                     const pk::KernelOptions o = threadsOption(1);
+                     if (fromTables && half)
+                       pk::ropeApplyHalfSplitInto(cosT->data(), sinT->data(), n, headDim, fewTokens, fewHeads, in->data(), out->data(), o);
+                     else if (fromTables)
+                       pk::ropeApplyInterleavedInto(cosT->data(), sinT->data(), n, headDim, fewTokens, fewHeads, in->data(), out->data(), o);
+                     else if (half)
+                       pk::ropeApplyHalfSplitInto(f->invFreq.data(), n, f->attentionFactor, headDim, fewTokens, fewHeads,
+                                                  tokens / 2, in->data(), out->data(), o);
+                     else
+                       pk::ropeApplyInterleavedInto(f->invFreq.data(), n, f->attentionFactor, headDim, fewTokens, fewHeads,
+                                                    tokens / 2, in->data(), out->data(), o);
+                   });
+  }
 }
 
 void registerRopeGrids() {
@@ -223,6 +306,21 @@ void registerRopeGrids() {
       finish(state, static_cast<double>(cells), static_cast<double>(cells * sizeof(float)));
     })->UseRealTime()->Unit(benchmark::kMillisecond);
   }
+  const auto f = std::make_shared<RopeFrequencies>(ropeFrequencies(RopeParams{}));
+  for (int mult : {1, 2}) {
+    const int fewCosSin = cachedRows(2 * static_cast<std::size_t>(pairs)) * mult;
+    const int fewAngle = cachedRows(static_cast<std::size_t>(pairs)) * mult;
+    auto c = cachedBuffer(static_cast<std::size_t>(fewCosSin) * pairs), s = cachedBuffer(c->size());
+    auto a = cachedBuffer(static_cast<std::size_t>(fewAngle) * pairs);
+    registerCached("rope_cos_sin_131072x64", cachedVariant("cached", mult), 2.0 * static_cast<double>(c->size()),
+                   2.0 * static_cast<double>(c->size() * sizeof(float)), [=] {
+                     pk::ropeCosSinInto(f->invFreq.data(), pairs, fewCosSin, rows / 2, f->attentionFactor, c->data(), s->data(),
+                                        threadsOption(1));
+                   });
+    registerCached("rope_angle_131072x64", cachedVariant("cached", mult), static_cast<double>(a->size()),
+                   static_cast<double>(a->size() * sizeof(float)),
+                   [=] { pk::ropeAngleInto(f->invFreq.data(), pairs, fewAngle, rows / 2, a->data(), threadsOption(1)); });
+  }
 }
 
 void registerAlibi() {
@@ -242,6 +340,14 @@ void registerAlibi() {
     })->UseRealTime()->Unit(benchmark::kMillisecond);
   }
   registerBandwidth(workload, cells, false);
+  const auto slopes = std::make_shared<std::vector<double>>(alibiSlopes(heads));
+  for (int mult : {1, 2}) {
+    const int side = 256 * mult;
+    auto out = cachedBuffer(static_cast<std::size_t>(side) * side);
+    registerCached(workload, cachedVariant("cached", mult), static_cast<double>(out->size()),
+                   static_cast<double>(out->size() * sizeof(float)),
+                   [=] { pk::alibiVolumeInto(slopes->data(), 1, side, false, out->data(), threadsOption(1)); });
+  }
 }
 
 // Score grid of fixed q and k, T = 16384: the 2T-1 offsets by rotor sweep, then the Toeplitz fill.
@@ -272,6 +378,23 @@ void registerScoreGrid() {
     })->UseRealTime()->Unit(benchmark::kMillisecond);
   }
   registerBandwidth(workload, cells, false);
+  RopeParams p;
+  p.headDim = headDim;
+  const auto f = std::make_shared<RopeFrequencies>(ropeFrequencies(p));
+  const int n = static_cast<int>(f->invFreq.size());
+  const auto cosCoef = std::make_shared<std::vector<double>>(static_cast<std::size_t>(n), 1.25);
+  const auto sinCoef = std::make_shared<std::vector<double>>(static_cast<std::size_t>(n), 0.0);
+  for (int mult : {1, 2}) {
+    const int few = 256 * mult;
+    auto byOffset = std::make_shared<std::vector<double>>(2 * static_cast<std::size_t>(few) - 1);
+    auto out = cachedBuffer(static_cast<std::size_t>(few) * few);
+    registerCached(workload, cachedVariant("cached", mult), static_cast<double>(out->size()),
+                   static_cast<double>(out->size() * sizeof(float)), [=] {
+                     pk::ropeScoreOffsetsInto(f->invFreq.data(), cosCoef->data(), sinCoef->data(), n, 0.0, few, byOffset->data(),
+                                              threadsOption(1));
+                     pk::ropeScoreFillInto(byOffset->data(), few, out->data(), threadsOption(1));
+                   });
+  }
 }
 
 void registerLearned() {
@@ -291,6 +414,13 @@ void registerLearned() {
   }
   // A lookup reads every byte it writes: its yardstick is a streaming copy of the same size.
   registerBandwidth("learned_lookup_8192x1024", cells, true);
+  for (int mult : {1, 2}) {
+    const int few = static_cast<int>(kCachedFloats) / dModel * mult;
+    auto table = cachedBuffer(static_cast<std::size_t>(few) * dModel), out = cachedBuffer(table->size());
+    registerCached("learned_lookup_8192x1024", cachedVariant("cached", mult), static_cast<double>(out->size()),
+                   static_cast<double>(out->size() * sizeof(float)),
+                   [=] { pk::learnedLookupInto(table->data(), few, dModel, 0, few, out->data(), threadsOption(1)); });
+  }
 }
 
 }  // namespace

@@ -8,6 +8,13 @@ ran with repetitions. "% of bandwidth" divides the bytes a kernel writes per sec
 a streaming store and memset (of a non-zero byte) of the same size (for RoPE apply and the learned
 lookup, which read as much as they write, by a streaming copy of the same size), all on the same
 number of threads. The "limit" column names that yardstick.
+
+"cached 1t" runs the same kernel on one thread into an output of 256 KiB to 1 MiB, again and again,
+so that it stays in cache, and again at twice the size; the rate of the extra work (per-call costs
+drop out) is what its arithmetic allows with no memory traffic. Where a kernel
+stays below 80% of its bandwidth yardstick, the limit column says which holds it back: its
+arithmetic, when its full-size rate is at least 80% of that cached rate (memory that is never
+touched would not make it faster), else the yardstick.
 """
 import json
 import sys
@@ -52,7 +59,8 @@ def load_posviz(path):
         if len(parts) < 3 or not parts[2].startswith("threads:"):
             continue
         key = (parts[0], parts[1], int(parts[2].split(":")[1]))
-        out[key] = {"items": b.get("items_per_second"), "bytes": b.get("bytes_per_second")}
+        seconds = b.get("real_time", 0.0) * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}.get(b.get("time_unit"), 1.0)
+        out[key] = {"items": b.get("items_per_second"), "bytes": b.get("bytes_per_second"), "seconds": seconds}
     return out, data.get("context", {})
 
 
@@ -60,6 +68,30 @@ def fmt_rate(v):
     if v is None:
         return "-"
     return f"{v / 1e6:,.0f}"
+
+
+def marginal_rate(small, large):
+    """Items per second of the extra work a twice-as-large cached run does: per-call costs drop out."""
+    if not small or not large or not small.get("items") or not large.get("items"):
+        return None
+    items_small = small["items"] * small["seconds"]
+    items_large = large["items"] * large["seconds"]
+    extra = large["seconds"] - small["seconds"]
+    return (items_large - items_small) / extra if extra > 0 else None
+
+
+def limit_text(share, rate, cached, bw_kinds, vs_torch):
+    """What holds a kernel back: its bandwidth yardstick, or (below 80% of it) its own arithmetic."""
+    yardstick = "stream copy (reads = writes)" if bw_kinds == ("copy_stream",) else "stream store"
+    if share is None or share >= 0.8:
+        text = yardstick
+        if vs_torch is not None and vs_torch < 10 and share is not None and share >= 0.95:
+            text += f"; at the copy's speed, so {vs_torch:.1f}x is the most a kernel can be over PyTorch here"
+        return text
+    if cached and rate and rate >= 0.8 * cached:
+        return (f"arithmetic: full size at {100.0 * rate / cached:.0f}% of its rate into cache, "
+                "so memory is not what holds it back")
+    return f"{yardstick} (below it, and at {100.0 * rate / cached:.0f}% of its cached rate)" if cached and rate else yardstick
 
 
 def main():
@@ -85,7 +117,7 @@ def main():
     print("Throughput in M items/s (cells written; elements rotated for RoPE apply), median wall-clock.")
     print()
     header = ["workload", "PyTorch", "numpy", "posviz 1 thread", "posviz 2 threads", "ratio vs PyTorch",
-              "2 threads / 1", "% of bandwidth", "limit"]
+              "2 threads / 1", "% of bandwidth", "cached 1t", "limit"]
     print("| " + " | ".join(header) + " |")
     print("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
     for label, workload, variant, ref_name, bw_workload, bw_kinds in ROWS:
@@ -100,10 +132,13 @@ def main():
         ratio = f"{p1 / torch_rate:.1f}x" if p1 and torch_rate else "-"
         speedup = f"{p2 / p1:.2f}x" if p1 and p2 else "-"
         bw = bandwidth(bw_workload, bw_kinds, 1)
-        pct = f"{100.0 * one['bytes'] / bw:.0f}%" if one and one.get("bytes") and bw else "-"
-        limit = "stream copy (reads = writes)" if bw_kinds == ("copy_stream",) else "stream store"
+        share = one["bytes"] / bw if one and one.get("bytes") and bw else None
+        pct = f"{100.0 * share:.0f}%" if share else "-"
+        suffix = "" if variant == "kernel" else "_" + variant[len("kernel_"):]
+        cached = marginal_rate(posviz.get((workload, "cached" + suffix, 1)), posviz.get((workload, "cached2" + suffix, 1)))
+        limit = limit_text(share, p1, cached, bw_kinds, p1 / torch_rate if p1 and torch_rate else None)
         print(f"| {label} | {fmt_rate(torch_rate)} | {fmt_rate(numpy_rate)} | {fmt_rate(p1)} | {fmt_rate(p2)} | "
-              f"{ratio} | {speedup} | {pct} | {limit} |")
+              f"{ratio} | {speedup} | {pct} | {fmt_rate(cached)} | {limit} |")
 
     print()
     print("Bandwidth yardsticks in GB/s (bytes written per second; copy: bytes copied):")
