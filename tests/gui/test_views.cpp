@@ -415,6 +415,7 @@ TEST_CASE("views: RoPE s(m, n) at 2^20 positions and the cos grid show each bloc
   const std::vector<double> f = posviz::ropeScoreAtOffsets(s.params, s.q, s.k, m0 - n1 + 1, m1 - m0 + n1 - n0 - 1);
   const double most = *std::max_element(f.begin(), f.end());
   CHECK(img.cells.at(2, 7) == doctest::Approx(most).epsilon(1e-6));
+  renderAndSave(*app, outDir() + "/rope-score-greatest.png");
   // The cos grid (T = 16384, 32 rows a pixel or more): each pixel its block's least, the grid's own cells.
   s.gridKind = RopeGridKind::Cos;
   s.numPositions = kRopePairGridMaxPositions;

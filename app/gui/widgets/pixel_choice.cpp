@@ -33,8 +33,9 @@ std::string blockStatsText(const BlockStats& b) {
 }
 
 bool pixelChoiceControl(int& pixel, const char* teach) {
-  const std::string help = std::string("Where a pixel covers many cells (a zoomed-out heatmap), what it shows of them, exact:\n"
-                                       "mean: the default.\nmin / max: the envelope, the least and greatest value among them.\n"
+  const std::string help = std::string("What a pixel of many cells shows of them, exactly. Where the heatmap is zoomed out, "
+                                       "one pixel covers a block of cells:\nmean: the default.\nmin / max: the envelope, the "
+                                       "least and greatest value among them.\n"
                                        "rms: sqrt(mean of squares).\nauto: the mean, or the RMS once every mean is within a tenth "
                                        "of the grid's largest value. Hover a pixel for all four.\n") + teach;
   return paramChoiceIndex(cli::params::picture::kPixel, pixel, help.c_str());
