@@ -154,7 +154,9 @@ Dataset alibiAveraged(const Request& r, int width, int height, const ExportProgr
   describeAlibiBias(d, r, height, width);
   const std::vector<std::int64_t> shape = d.shape;   // per head: (heads, H, W) or (H, W)
   describeAveraged(d, r, g, {width, height}, 0, 0, stat);
-  describePixel(d, r, chosen, {static_cast<float>(-bound), 0.0f});
+  // The bias is <= 0; its RMS is a size, >= 0: each on its own side of 0.
+  const auto b = static_cast<float>(bound);
+  describePixel(d, r, chosen, stat == PixelStat::Rms ? ValueRange{0.0f, b} : ValueRange{-b, 0.0f});
   d.shape = shape;
   if (count > 1) d.rowLast = std::to_string(static_cast<long long>(count) * g.rows - 1);   // heads stacked
   if (r.causal) d.csvComments.push_back("masked cells are left out of each block; a block with every cell masked is -inf");

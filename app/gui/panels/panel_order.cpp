@@ -75,17 +75,30 @@ struct OrderInputs {
   bool causal = false;
 };
 
+// The two sentences as tokens and the permutation between them; false (error set) when refused.
+// Cheap: the window checks typed input at once, before any recompute.
+bool parseOrder(const OrderInputs& in, std::vector<std::string>& tokens, std::vector<int>& perm, std::string& error) {
+  if (!sentenceTokens(in.sentence, kOrderMaxTokens, tokens, &error)) return false;
+  const std::vector<std::string> shuffled = splitTokens(in.shuffled);
+  if (shuffled.empty()) {
+    error = "shuffled: type the same words in another order";
+    return false;
+  }
+  try {
+    perm = permutationBetween(tokens, shuffled);
+  } catch (const std::exception& e) {
+    error = std::string("shuffled: ") + e.what();
+    return false;
+  }
+  return true;
+}
+
 OrderComputed computeOrder(const OrderInputs& in) {
   OrderComputed out;
   std::vector<std::string> tokens;
-  if (!sentenceTokens(in.sentence, kOrderMaxTokens, tokens, &out.error)) return out;
-  const std::vector<std::string> shuffled = splitTokens(in.shuffled);
-  if (shuffled.empty()) {
-    out.error = "shuffled: type the same words in another order";
-    return out;
-  }
+  std::vector<int> perm;
+  if (!parseOrder(in, tokens, perm, out.error)) return out;
   try {
-    const std::vector<int> perm = permutationBetween(tokens, shuffled);
     const ToyModel m{in.toyDModel, static_cast<std::uint64_t>(in.toySeed), in.causal};
     for (PositionEncoding enc : orderEncodings()) out.results.push_back(compareOrder(m, tokens, perm, enc));
     computeNope(out, m, tokens, perm);
@@ -133,7 +146,16 @@ OrderInputs orderInputs(const OrderPanelState& s) { return {s.sentence, s.shuffl
 void requestOrder(OrderPanelState& s) {
   if (s.dirty) {
     s.dirty = false;
-    s.job.request([in = orderInputs(s)](JobControl&) { return computeOrder(in); });
+    const OrderInputs in = orderInputs(s);
+    std::vector<std::string> tokens;
+    std::vector<int> perm;
+    std::string error;
+    if (parseOrder(in, tokens, perm, error)) {
+      s.job.request([in](JobControl&) { return computeOrder(in); });
+    } else {
+      s.job.cancelAll();   // a recompute for earlier inputs must not clear this error
+      s.error = error;     // the last good comparison stays on screen
+    }
   }
   if (s.job.poll()) {
     if (const OrderComputed* c = s.job.result()) applyOrder(s, *c);
