@@ -504,34 +504,14 @@ namespace {
 
 // [SECTION] RoPE scores -----------------------------------------------------------------------
 
-// s(r) = sum_i cosCoef_i cos(r t_i) + sinCoef_i sin(r t_i) + passThrough (rope.cpp, ropeScoreByOffset).
-struct ScoreForm {
-  std::vector<double> invFreq, cosCoef, sinCoef;
-  double passThrough = 0.0;
-};
-
-ScoreForm scoreForm(const char* fn, const RopeParams& p, std::span<const float> q, std::span<const float> k) {
+// ropeScoreSeries (rope.hpp) with this file's checks and wording.
+RopeScoreSeries scoreForm(const char* fn, const RopeParams& p, std::span<const float> q, std::span<const float> k) {
   validateRope(fn, p);
   const auto headDim = static_cast<std::size_t>(p.headDim);
   if (q.size() != headDim || k.size() != headDim)
     failArgument(fn, "q and k must have headDim = " + std::to_string(headDim) + " values, got " +
                          std::to_string(q.size()) + " and " + std::to_string(k.size()));
-  const RopeFrequencies f = ropeFrequencies(p);
-  const double af2 = f.attentionFactor * f.attentionFactor;
-  ScoreForm s;
-  s.invFreq = f.invFreq;
-  const int numPairs = static_cast<int>(f.invFreq.size());
-  for (int i = 0; i < numPairs; ++i) {
-    const DimPair d = ropePairDims(p, i);
-    const double a = q[static_cast<std::size_t>(d.a)], b = q[static_cast<std::size_t>(d.b)];
-    const double c = k[static_cast<std::size_t>(d.a)], e = k[static_cast<std::size_t>(d.b)];
-    s.cosCoef.push_back((a * c + b * e) * af2);
-    s.sinCoef.push_back((a * e - b * c) * af2);
-  }
-  // Pass-through dims: those not in any rotary pair (the last headDim - rotaryDims in both layouts).
-  for (std::size_t j = static_cast<std::size_t>(2 * numPairs); j < headDim; ++j)
-    s.passThrough += static_cast<double>(q[j]) * static_cast<double>(k[j]);
-  return s;
+  return ropeScoreSeries(p, q, k);
 }
 
 }  // namespace
@@ -539,7 +519,7 @@ ScoreForm scoreForm(const char* fn, const RopeParams& p, std::span<const float> 
 double ropeScoreBlockMean(const RopeParams& p, std::span<const float> q, std::span<const float> k, long long m0,
                           long long m1, long long n0, long long n1) {
   const char* fn = "ropeScoreBlockMean";
-  const ScoreForm s = scoreForm(fn, p, q, k);
+  const RopeScoreSeries s = scoreForm(fn, p, q, k);
   requireExactRun(fn, "m0", "m1", m0, m1);
   requireExactRun(fn, "n0", "n1", n0, n1);
   double total = s.passThrough;
@@ -555,7 +535,7 @@ double ropeScoreBlockMean(const RopeParams& p, std::span<const float> q, std::sp
 ExactPicture ropeScoreExactPicture(const RopeParams& p, std::span<const float> q, std::span<const float> k,
                            const GridWindow& w) {
   const char* fn = "ropeScoreExactAverage";
-  const ScoreForm s = scoreForm(fn, p, q, k);
+  const RopeScoreSeries s = scoreForm(fn, p, q, k);
   requireExactWindow(fn, w, kMaxExactPosition, kMaxExactPosition);
   const std::size_t np = s.invFreq.size();
   // Column blocks once, pair-major: B_c, B_s of pair i for every display column in a row, so

@@ -250,22 +250,11 @@ double ropeScore(const RopeParams& p, std::span<const float> q, std::span<const 
   return s;
 }
 
-namespace {
-
-// s(r) = passThrough + sum_i cosCoef_i cos(r w_i) + sinCoef_i sin(r w_i), for fixed q and k.
-struct ScoreSeries {
-  std::vector<double> invFreq, cosCoef, sinCoef;
-  double passThrough = 0.0;
-};
-
-ScoreSeries scoreSeries(const char* fn, const RopeParams& p, std::span<const float> q, std::span<const float> k) {
-  validateRope(fn, p);
-  requireQk(fn, p, q, k);
+RopeScoreSeries ropeScoreSeries(const RopeParams& p, std::span<const float> q, std::span<const float> k) {
   const RopeFrequencies f = ropeFrequencies(p);
   const int numPairs = static_cast<int>(f.invFreq.size());
-  const int rotaryDims = 2 * numPairs;
   const double af2 = f.attentionFactor * f.attentionFactor;
-  ScoreSeries s;
+  RopeScoreSeries s;
   s.invFreq = f.invFreq;
   // Per pair (a, b) of q and (c, e) of k: <R(alpha) q, R(beta) k> = (ac + be) cos(r theta) + (ae - bc) sin(r theta)
   // with r = m - n. Pass-through dims add a constant.
@@ -277,13 +266,26 @@ ScoreSeries scoreSeries(const char* fn, const RopeParams& p, std::span<const flo
     const double c = k[static_cast<std::size_t>(d.a)], e = k[static_cast<std::size_t>(d.b)];
     s.cosCoef[static_cast<std::size_t>(i)] = (a * c + b * e) * af2;
     s.sinCoef[static_cast<std::size_t>(i)] = (a * e - b * c) * af2;
-    // q and k are finite floats, so only a huge attention factor overflows the products.
-    if (!std::isfinite(s.cosCoef[static_cast<std::size_t>(i)]) || !std::isfinite(s.sinCoef[static_cast<std::size_t>(i)]))
-      failArgument(fn, "attentionFactor^2 times the q, k products of pair " + std::to_string(i) +
-                           " must be finite, got attentionFactor " + formatValue(f.attentionFactor));
   }
-  for (std::size_t j = static_cast<std::size_t>(rotaryDims); j < q.size(); ++j)
+  for (std::size_t j = static_cast<std::size_t>(2 * numPairs); j < q.size(); ++j)
     s.passThrough += static_cast<double>(q[j]) * static_cast<double>(k[j]);
+  return s;
+}
+
+namespace {
+
+// ropeScoreSeries for this file's functions: p and q, k checked, and coefficients that a huge
+// attention factor would overflow refused.
+RopeScoreSeries scoreSeries(const char* fn, const RopeParams& p, std::span<const float> q, std::span<const float> k) {
+  validateRope(fn, p);
+  requireQk(fn, p, q, k);
+  RopeScoreSeries s = ropeScoreSeries(p, q, k);
+  for (std::size_t i = 0; i < s.cosCoef.size(); ++i) {
+    // q and k are finite floats, so only a huge attention factor overflows the products.
+    if (!std::isfinite(s.cosCoef[i]) || !std::isfinite(s.sinCoef[i]))
+      failArgument(fn, "attentionFactor^2 times the q, k products of pair " + std::to_string(i) +
+                           " must be finite, got attentionFactor " + formatValue(ropeFrequencies(p).attentionFactor));
+  }
   return s;
 }
 
@@ -292,7 +294,7 @@ ScoreSeries scoreSeries(const char* fn, const RopeParams& p, std::span<const flo
 std::vector<double> ropeScoreByOffset(const RopeParams& p, std::span<const float> q, std::span<const float> k,
                                       int numPositions) {
   const char* fn = "ropeScoreByOffset";
-  const ScoreSeries s = scoreSeries(fn, p, q, k);
+  const RopeScoreSeries s = scoreSeries(fn, p, q, k);
   requirePositiveInt(fn, "numPositions", numPositions);
   const auto count = 2 * static_cast<std::uint64_t>(numPositions) - 1;
   requireBudget(fn, count, sizeof(double), std::to_string(count) + " offsets x float64");
@@ -303,7 +305,7 @@ std::vector<double> ropeScoreByOffset(const RopeParams& p, std::span<const float
 }
 
 double ropeScoreBound(const RopeParams& p, std::span<const float> q, std::span<const float> k) {
-  const ScoreSeries s = scoreSeries("ropeScoreBound", p, q, k);
+  const RopeScoreSeries s = scoreSeries("ropeScoreBound", p, q, k);
   double bound = std::fabs(s.passThrough);
   for (std::size_t i = 0; i < s.invFreq.size(); ++i) bound += std::hypot(s.cosCoef[i], s.sinCoef[i]);
   return bound;
@@ -312,7 +314,7 @@ double ropeScoreBound(const RopeParams& p, std::span<const float> q, std::span<c
 std::vector<double> ropeScoreAtOffsets(const RopeParams& p, std::span<const float> q, std::span<const float> k,
                                        long long firstOffset, long long count) {
   const char* fn = "ropeScoreAtOffsets";
-  const ScoreSeries s = scoreSeries(fn, p, q, k);
+  const RopeScoreSeries s = scoreSeries(fn, p, q, k);
   if (count < 1 || firstOffset < -kMaxScoreOffset || firstOffset > kMaxScoreOffset - (count - 1))
     failArgument(fn, "offsets [firstOffset, firstOffset + count) must be non-empty and within +-" +
                          std::to_string(kMaxScoreOffset) + ", got firstOffset " + std::to_string(firstOffset) +

@@ -99,6 +99,16 @@ Grid ropeScoreGrid(const RopeParams& p, std::span<const float> q, std::span<cons
 // s as a function of r = m - n for r in [-(numPositions-1), numPositions-1] (2T-1 values,
 // index r + numPositions - 1), from the closed form above.
 std::vector<double> ropeScoreByOffset(const RopeParams& p, std::span<const float> q, std::span<const float> k, int numPositions);
+// The series every fixed-q, fixed-k score sums: s(r) = passThrough + sum_i cosCoef_i cos(r w_i) +
+// sinCoef_i sin(r w_i), r = m - n, w_i = ropeFrequencies(p).invFreq. For pair i = dims (a, b) and
+// attention factor f: cosCoef_i = (q_a k_a + q_b k_b) f^2, sinCoef_i = (q_a k_b - q_b k_a) f^2;
+// passThrough = the pass-through dims' dot product. p must be valid and q, k headDim long: the
+// callers check, each in its own words.
+struct RopeScoreSeries {
+  std::vector<double> invFreq, cosCoef, sinCoef;
+  double passThrough = 0.0;
+};
+RopeScoreSeries ropeScoreSeries(const RopeParams& p, std::span<const float> q, std::span<const float> k);
 // s at the offsets r = firstOffset .. firstOffset + count - 1 (any window's distances m - n), the
 // same series as ropeScoreByOffset's; |r| <= kMaxScoreOffset.
 // The most |s(m, n)| can be for these q, k: sum over pairs of |q_pair| |k_pair| f^2, plus the
