@@ -634,6 +634,21 @@ ExactPicture alibiExactPicture(double slope, bool causal, const GridWindow& w) {
   return out;
 }
 
+std::vector<ExactPicture> alibiExactPictures(std::span<const double> slopes, bool causal, const GridWindow& w) {
+  for (std::size_t h = 0; h < slopes.size(); ++h)
+    requireAtLeast("alibiExactPictures", ("slopes[" + std::to_string(h) + "]").c_str(), slopes[h], 0.0);
+  std::vector<ExactPicture> out;
+  if (slopes.empty()) return out;
+  const ExactPicture unit = alibiExactPicture(1.0, causal, w);   // -1 times each block's mean distance
+  out.reserve(slopes.size());
+  for (const double m : slopes) {
+    ExactPicture p{unit.rows, unit.cols, unit.values};
+    for (double& v : p.values) v *= m;   // -(m d) = m (-d): one rounding either way
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 // [SECTION] float32 pictures ------------------------------------------------------------------
 
 Grid narrowPicture(const ExactPicture& pic) {

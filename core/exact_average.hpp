@@ -106,6 +106,10 @@ ExactPicture ropeScoreExactPicture(const RopeParams& p, std::span<const float> q
 double alibiBlockMean(double slope, bool causal, long long i0, long long i1, long long j0, long long j1);
 Grid alibiExactAverage(double slope, bool causal, const GridWindow& w);
 ExactPicture alibiExactPicture(double slope, bool causal, const GridWindow& w);
+// Every head's picture over one window: the bias is -m times the distance, so each is the slope-1
+// picture times its slope. The same values, bit for bit, as alibiExactPicture per slope (which
+// rounds -m times the same mean once), for the cost of one picture and a multiply a cell.
+std::vector<ExactPicture> alibiExactPictures(std::span<const double> slopes, bool causal, const GridWindow& w);
 
 // A float64 picture as the float32 grid of the same cells (every *ExactAverage is this of its
 // *ExactPicture).

@@ -333,6 +333,35 @@ TEST_CASE("exact average: ALiBi block means match brute force, symmetric and cau
   }
 }
 
+TEST_CASE("exact average: every head's ALiBi picture at once is each head's own, bit for bit") {
+  // 12 heads (both halves of get_slopes' rule) and a zero slope; a window of odd blocks.
+  std::vector<double> slopes = alibiSlopes(12);
+  slopes.push_back(0.0);
+  for (bool causal : {false, true}) {
+    CAPTURE(causal);
+    const GridWindow w = window(3, 250, 7, 240, 37, 29);
+    const std::vector<ExactPicture> all = alibiExactPictures(slopes, causal, w);
+    REQUIRE(all.size() == slopes.size());
+    for (std::size_t h = 0; h < slopes.size(); ++h) {
+      CAPTURE(h);
+      const ExactPicture one = alibiExactPicture(slopes[h], causal, w);
+      REQUIRE(all[h].values.size() == one.values.size());
+      int same = 0, masked = 0;
+      for (std::size_t c = 0; c < one.values.size(); ++c) {
+        if (std::isnan(one.values[c])) masked += std::isnan(all[h].values[c]) ? 1 : 0;
+        else same += all[h].values[c] == one.values[c] ? 1 : 0;
+      }
+      CHECK(same + masked == static_cast<int>(one.values.size()));
+      // Causal: blocks wholly above the diagonal are masked (NaN) in both; symmetric has none.
+      CHECK((masked > 0) == causal);
+    }
+  }
+  CHECK(alibiExactPictures({}, true, window(0, 4, 0, 4, 2, 2)).empty());
+  const std::vector<double> bad = {0.5, -0.25};
+  CHECK_THROWS_WITH_AS(alibiExactPictures(bad, true, window(0, 4, 0, 4, 2, 2)), doctest::Contains("slopes[1]"),
+                       std::invalid_argument);
+}
+
 TEST_CASE("exact average: a summed-area table gives area_average's block means") {
   Grid g(301, 157);
   const std::vector<float> v = randomNormalVector(301 * 157, 7);

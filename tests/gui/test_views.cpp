@@ -144,7 +144,9 @@ TEST_CASE("views: the ALiBi view draws every head the controls ask for, 12 by de
     for (int h = 0; h < heads; ++h) {
       CAPTURE(h);
       CHECK(s.smallMaps[static_cast<std::size_t>(h)].wanted.outRows > 0);
-      CHECK(s.biasGrids[static_cast<std::size_t>(h)].rows == s.numPositions);
+      // Its picture, made on the worker, covers the whole T x T grid.
+      CHECK(s.smallImages[static_cast<std::size_t>(h)].window.rows == s.numPositions);
+      CHECK(s.smallImages[static_cast<std::size_t>(h)].logicalCols == s.numPositions);
     }
   }
 }

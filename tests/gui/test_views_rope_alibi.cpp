@@ -483,14 +483,21 @@ TEST_CASE("alibi view: slopes, bias grids and toy attention from core") {
   updateAlibiPanel(s, ctx);
   CHECK(s.error.empty());
   CHECK(s.slopes == alibiSlopes(12));
-  // The window opens at 12 heads and draws every one of them.
-  REQUIRE(s.biasGrids.size() == 12);
+  // The window opens at 12 heads and draws every one of them: T = 24 cells a side, one a
+  // display cell before a view asks, so each picture is the bias grid itself (masked cells NaN).
+  REQUIRE(s.smallImages.size() == 12);
   for (int h = 0; h < 12; ++h) {
     CAPTURE(h);
     const Grid g = alibiBiasGrid(s.slopes[static_cast<std::size_t>(h)], s.numPositions, true);
-    CHECK(s.biasGrids[static_cast<std::size_t>(h)].values.size() == g.values.size());
-    CHECK(s.biasGrids[static_cast<std::size_t>(h)].at(5, 2) == doctest::Approx(g.at(5, 2)));
-    CHECK(std::isinf(s.biasGrids[static_cast<std::size_t>(h)].at(2, 5)));
+    const Grid& cells = s.smallImages[static_cast<std::size_t>(h)].cells;
+    REQUIRE(cells.values.size() == g.values.size());
+    for (std::size_t c = 0; c < g.values.size(); ++c) {
+      if (std::isinf(g.values[c])) CHECK(std::isnan(cells.values[c]));
+      else CHECK(cells.values[c] == g.values[c]);   // -m (i - j): one rounding, in float64 and in float32
+    }
+    CHECK(cells.at(5, 2) == doctest::Approx(-3.0 * s.slopes[static_cast<std::size_t>(h)]));
+    // Coloured where they were made, for the scale the view draws them with.
+    CHECK(s.smallImages[static_cast<std::size_t>(h)].colors.size() == g.values.size());
     // Each small picture's range comes from core's corner values: the grid's own finite range.
     const ValueRange fr = finiteRange(g);
     CHECK(s.smallImages[static_cast<std::size_t>(h)].range.min == fr.min);
@@ -526,18 +533,19 @@ TEST_CASE("alibi view: only the first heads when asked; symmetric, configs and b
   s.showAll = false;
   s.smallCount = 5;
   updateAlibiPanel(s, ctx);
-  REQUIRE(s.biasGrids.size() == 12);
+  REQUIRE(s.smallImages.size() == 12);
   for (int h = 0; h < 12; ++h) {
     CAPTURE(h);
-    CHECK(s.biasGrids[static_cast<std::size_t>(h)].values.empty() == (h >= 5));
+    CHECK(s.smallImages[static_cast<std::size_t>(h)].cells.values.empty() == (h >= 5));
   }
   s.showAll = true;
   s.dirty = true;
   s.causal = false;
   s.numPositions = 8;
   updateAlibiPanel(s, ctx);
-  REQUIRE(s.biasGrids.size() == 12);
-  CHECK(s.biasGrids[11].at(2, 5) == doctest::Approx(-alibiSlopes(12)[11] * 3.0));
+  REQUIRE(s.smallImages.size() == 12);
+  CHECK(s.smallImages[11].cells.at(2, 5) == doctest::Approx(-alibiSlopes(12)[11] * 3.0));
+  CHECK(s.smallImages[11].cells.at(5, 2) == doctest::Approx(-alibiSlopes(12)[11] * 3.0));
 
   ModelConfig c;
   c.name = "bloom-ish";

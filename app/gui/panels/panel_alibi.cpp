@@ -26,7 +26,7 @@
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/alibi.hpp"
 #include "core/attention.hpp"
-#include "core/gpu/backend.hpp"
+#include "core/exact_average.hpp"
 
 namespace posviz::app {
 
@@ -116,20 +116,93 @@ void applyAlibiConfig(AlibiPanelState& s, const cli::ModelConfig& c, ConfigNotes
   s.dirty = true;
 }
 
-void updateAlibiPanel(AlibiPanelState& s, AppContext& ctx) {
-  if (s.backendEpoch != ctx.backendEpoch) {
-    s.backendEpoch = ctx.backendEpoch;
-    s.dirty = true;
+namespace {
+
+// What a worker needs to make the pictures: no reference into the panel's state.
+struct PictureInputs {
+  std::vector<double> slopes;          // the shown heads'
+  std::vector<HeatmapWindow> windows;  // per shown head: what its view asked for
+  std::vector<ValueRange> ranges;      // per shown head: its grid's finite range
+  int heads = 0, positions = 0;
+  bool causal = true, sharedScale = true;
+  ValueRange sharedRange;
+};
+
+// Each head's range from core's corners: 0 on the diagonal, the farthest key's bias at row T-1.
+ValueRange headRange(double slope, int positions, bool causal) {
+  return {static_cast<float>(alibiBias(slope, positions - 1, 0, causal)), static_cast<float>(alibiBias(slope, 0, 0, causal))};
+}
+
+PictureInputs pictureInputs(const AlibiPanelState& s) {
+  PictureInputs in;
+  const int shown = std::min(shownHeads(s), static_cast<int>(s.slopes.size()));
+  in.slopes.assign(s.slopes.begin(), s.slopes.begin() + shown);
+  const int out = std::min(s.numPositions, 256);   // before a view has asked: 256 display cells at most
+  for (int h = 0; h < shown; ++h) {
+    const HeatmapWindow& want = s.smallMaps[static_cast<std::size_t>(h)].wanted;
+    in.windows.push_back(windowInside(want, s.numPositions, s.numPositions) ? want : fullWindow(s.numPositions, s.numPositions, out, out));
+    in.ranges.push_back(headRange(in.slopes[static_cast<std::size_t>(h)], s.numPositions, s.causal));
   }
-  if (!s.dirty) return;
-  s.dirty = false;
+  in.heads = s.numHeads;
+  in.positions = s.numPositions;
+  in.causal = s.causal;
+  in.sharedScale = s.sharedScale;
+  in.sharedRange = s.sharedRange;
+  return in;
+}
+
+// Heads sharing a window (all of them, unless one view is zoomed) share one core call.
+AlibiPictures makePictures(const PictureInputs& in) {
+  AlibiPictures out;
+  out.heads = in.heads;
+  out.images.resize(static_cast<std::size_t>(in.heads));
+  HeatmapSpec colors;
+  colors.colormap = Colormap::Viridis;
+  colors.fixedRange = in.sharedScale;
+  colors.rangeMin = in.sharedRange.min;
+  colors.rangeMax = in.sharedRange.max;
+  std::vector<bool> done(in.slopes.size(), false);
+  for (std::size_t h = 0; h < in.slopes.size(); ++h) {
+    if (done[h]) continue;
+    std::vector<std::size_t> group;
+    std::vector<double> slopes;
+    for (std::size_t k = h; k < in.slopes.size(); ++k)
+      if (!done[k] && in.windows[k] == in.windows[h]) {
+        group.push_back(k);
+        slopes.push_back(in.slopes[k]);
+        done[k] = true;
+      }
+    const std::vector<ExactPicture> pics = alibiExactPictures(slopes, in.causal, in.windows[h]);
+    for (std::size_t g = 0; g < group.size(); ++g) {
+      HeatmapImage& img = out.images[group[g]];
+      img.window = in.windows[h];
+      img.cells = narrowPicture(pics[g]);
+      img.range = in.ranges[group[g]];
+      img.logicalRows = img.logicalCols = in.positions;
+      colorHeatmapImage(img, colors);
+    }
+  }
+  return out;
+}
+
+// New pictures in place of the old: a head's view keeps its last picture until then.
+void applyPictures(AlibiPanelState& s, AlibiPictures p) {
+  if (p.heads != s.numHeads) return;   // made for another head count: the next one is coming
+  for (std::size_t h = 0; h < p.images.size() && h < s.smallImages.size(); ++h) {
+    if (p.images[h].cells.values.empty()) continue;
+    p.images[h].version = ++s.version;
+    s.smallImages[h] = std::move(p.images[h]);
+  }
+}
+
+// Slopes, the colour scale and the toy attention: cheap, at once. False on bad input.
+bool updateParameters(AlibiPanelState& s) {
   s.error.clear();
-  const auto t0 = std::chrono::steady_clock::now();
   try {
     s.slopes = alibiSlopes(s.numHeads);
   } catch (const std::exception& e) {
     s.error = e.what();
-    return;
+    return false;
   }
   s.selectedHead = std::clamp(s.selectedHead, 0, s.numHeads - 1);
   if (s.viewPositions != s.numPositions) {  // a view zoomed into the old size would be stale
@@ -139,35 +212,15 @@ void updateAlibiPanel(AlibiPanelState& s, AppContext& ctx) {
       hs.wanted = {};
     }
   }
-  const int shown = shownHeads(s);
-  s.biasGrids.assign(static_cast<std::size_t>(s.numHeads), Grid{});
   for (std::size_t h = static_cast<std::size_t>(s.numHeads); h < s.smallMaps.size(); ++h) releaseHeatmap(s.smallMaps[h]);
   s.smallMaps.resize(static_cast<std::size_t>(s.numHeads));
   s.smallImages.resize(static_cast<std::size_t>(s.numHeads));
-  s.onGpu = false;
-  s.notice.clear();
-  bool first = true;
-  try {
-    for (int h = 0; h < shown; ++h) {
-      gpu::Computed c = gpu::computeAlibiBiasGrid(ctx.gpu, ctx.backend, s.slopes[static_cast<std::size_t>(h)],
-                                                  s.numPositions, s.causal);
-      s.onGpu = s.onGpu || c.onGpu;
-      if (!c.notice.empty()) s.notice = c.notice;
-      // The grid's extremes from core: 0 on the diagonal, the farthest key's bias at row T-1.
-      const double slope = s.slopes[static_cast<std::size_t>(h)];
-      const ValueRange r{static_cast<float>(alibiBias(slope, s.numPositions - 1, 0, s.causal)),
-                         static_cast<float>(alibiBias(slope, 0, 0, s.causal))};
-      if (first) s.sharedRange = r;
-      s.sharedRange.min = std::min(s.sharedRange.min, r.min);
-      s.sharedRange.max = std::max(s.sharedRange.max, r.max);
-      first = false;
-      s.biasGrids[static_cast<std::size_t>(h)] = std::move(c.grid);
-      refreshImage(s.biasGrids[static_cast<std::size_t>(h)], s.smallMaps[static_cast<std::size_t>(h)],
-                   s.smallImages[static_cast<std::size_t>(h)], s.version, true, 256, &r);
-    }
-  } catch (const std::exception& e) {
-    s.error = e.what();
+  const int shown = shownHeads(s);
+  for (int h = 0; h < shown; ++h) {
+    const ValueRange r = headRange(s.slopes[static_cast<std::size_t>(h)], s.numPositions, s.causal);
+    s.sharedRange = h == 0 ? r : ValueRange{std::min(s.sharedRange.min, r.min), std::max(s.sharedRange.max, r.max)};
   }
+  for (std::size_t h = static_cast<std::size_t>(shown); h < s.smallImages.size(); ++h) s.smallImages[h] = HeatmapImage{};
   computeToy(s);
   if (s.viewTokens != static_cast<int>(s.tokens.size())) {
     s.viewTokens = static_cast<int>(s.tokens.size());
@@ -179,6 +232,40 @@ void updateAlibiPanel(AlibiPanelState& s, AppContext& ctx) {
   refreshImage(s.weightsPlain, s.plainMap, s.plainImage, s.version, true, 256);
   refreshImage(s.toyBias, s.biasMap, s.biasImage, s.version, true, 256);
   refreshImage(s.weightsBiased, s.biasedMap, s.biasedImage, s.version, true, 256);
+  return true;
+}
+
+// The window's path: parameters at once, pictures on the worker (the latest request wins).
+void requestAlibi(AlibiPanelState& s) {
+  if (s.dirty) {
+    s.dirty = false;
+    s.picturesDirty = updateParameters(s);
+  }
+  if (s.picturesDirty) {
+    s.picturesDirty = false;
+    s.pictures.request([in = pictureInputs(s)](JobControl&) { return makePictures(in); });
+  }
+  if (s.pictures.poll()) {
+    if (AlibiPictures* p = s.pictures.result()) applyPictures(s, std::move(*p));
+    s.computeMs = s.pictures.millis();
+  }
+  if (!s.pictures.error().empty()) s.error = s.pictures.error();
+}
+
+}  // namespace
+
+void updateAlibiPanel(AlibiPanelState& s, AppContext&) {
+  if (!s.dirty) return;
+  s.dirty = false;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (updateParameters(s)) {
+    try {
+      applyPictures(s, makePictures(pictureInputs(s)));
+    } catch (const std::exception& e) {
+      s.error = e.what();
+    }
+  }
+  s.picturesDirty = false;
   s.computeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -333,7 +420,7 @@ HeatmapSpec biasSpec(double slope, int t, bool causal) {
 std::string headLabel(int head, double slope) { return "head " + std::to_string(head + 1) + ", m = " + formatShort(slope, 3); }
 
 void drawSmallMultiples(AlibiPanelState& s, float scale) {
-  const int shown = std::min(shownHeads(s), static_cast<int>(s.biasGrids.size()));
+  const int shown = std::min(shownHeads(s), static_cast<int>(s.smallImages.size()));
   const float labelH = ImGui::GetTextLineHeightWithSpacing();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   // Never narrower than the longest label, so labels do not run together.
@@ -366,9 +453,8 @@ void drawSmallMultiples(AlibiPanelState& s, float scale) {
     };
     HeatmapState& hs = s.smallMaps[idx];
     hs.showColorbar = false;
-    if (s.biasGrids[idx].values.empty()) ImGui::Dummy(ImVec2(lay.cell, lay.cell - labelH));
-    else if (drawHeatmap("bias", hs, spec, s.smallImages[idx], lay.cell, lay.cell - labelH))
-      refreshImage(s.biasGrids[idx], hs, s.smallImages[idx], s.version, false, 256);
+    if (drawHeatmap("bias", hs, spec, s.smallImages[idx], lay.cell, lay.cell - labelH))
+      s.picturesDirty = true;   // the view asked for another window (zoom, pan or size)
     ImGui::PopID();
     ImGui::EndGroup();
   }
@@ -421,9 +507,8 @@ void drawAlibiPanel(AlibiPanelState& s, AppContext& ctx) {
 
   ImGui::BeginChild("alibi-params", ImVec2(leftW, avail.y), true);
   drawParameters(s, scale);
-  updateAlibiPanel(s, ctx);
+  requestAlibi(s);
   if (!s.error.empty()) ErrorText(s.error);
-  if (!s.notice.empty()) NoticeText(s.notice);
   ImGui::EndChild();
   ImGui::SameLine();
 
@@ -443,10 +528,10 @@ void drawAlibiPanel(AlibiPanelState& s, AppContext& ctx) {
   drawToy(s, ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y);
   ImGui::EndChild();
 
-  ctx.status.backend = s.onGpu ? "GPU" : (s.notice.empty() ? "CPU" : "CPU (" + s.notice + ")");
+  ctx.status.backend = "CPU";
   ctx.status.gridSize = std::to_string(shownHeads(s)) + " heads x " + formatGridSize(s.numPositions, s.numPositions);
   ctx.status.computeMs = s.computeMs;
-  ctx.status.busy = false;
+  ctx.status.busy = s.pictures.busy() || s.picturesDirty;
   ctx.status.progress = -1.0f;
 }
 

@@ -3,8 +3,10 @@
 // The slopes of 1..128 heads in the order get_slopes produces them (the two groups of
 // a non-power-of-two count coloured apart), per-head bias grids as small multiples on one colour
 // scale, causal or symmetric, and a toy sentence's attention weights through softmax without
-// and with the selected head's bias. Numbers come from core/alibi.hpp and core/attention.hpp
-// (bias grids through the GPU backend chooser).
+// and with the selected head's bias. Numbers come from core/alibi.hpp and core/attention.hpp;
+// each head's picture is core's exact mean over its display cells (exact_average.hpp), made on a
+// worker: 128 heads at T = 256 never hold 8 million cells, and a drag of the head count keeps
+// the last pictures on screen until the next are ready.
 #pragma once
 
 #include <string>
@@ -18,8 +20,16 @@
 #include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
 #include "app/gui/base/config_notes.hpp"
+#include "app/gui/widgets/worker.hpp"
 
 namespace posviz::app {
+
+// Every shown head's picture for the windows their views asked for, coloured for the scale they
+// were made with (the widget recolours when the scale changed since).
+struct AlibiPictures {
+  std::vector<HeatmapImage> images;  // per head; empty cells for hidden ones
+  int heads = 0;                     // the head count they were made for
+};
 
 struct AlibiPanelState {
   bool dirty = true;                 // recompute on the next frame
@@ -36,16 +46,14 @@ struct AlibiPanelState {
   std::string sentence = "the cat sat on the mat because it was tired";
   int toyDModel = static_cast<int>(cli::params::toy::kDModel.defaultInt());   // even
   int toySeed = static_cast<int>(cli::params::toy::kSeed.defaultInt());
-  int backendEpoch = 0;              // ctx.backendEpoch the bias grids were computed under
 
   // Derived
   std::vector<double> slopes;        // core alibiSlopes(numHeads)
-  std::vector<Grid> biasGrids;       // per shown head (index = head), empty grids for hidden ones
   ValueRange sharedRange;            // one colour scale over the shown heads
   std::vector<HeatmapState> smallMaps;
-  std::vector<HeatmapImage> smallImages;
-  bool onGpu = false;
-  std::string notice;
+  std::vector<HeatmapImage> smallImages;   // per head (index = head); empty cells for hidden ones
+  bool picturesDirty = true;         // a head's view asked for another window: new pictures
+  AsyncResult<AlibiPictures> pictures;     // the window's path: pictures made on a worker
   double computeMs = 0.0;
   std::string error;
   long long version = 0;
@@ -80,7 +88,8 @@ struct SmallMultipleLayout {
 };
 SmallMultipleLayout smallMultipleLayout(int count, float width, float height, float gap, float minCell, float maxCell);
 
-// Recomputes when dirty (or when the backend changed). Exposed for tests.
+// Recomputes when dirty, every picture at once (tests). The window's path makes the pictures on a
+// worker instead.
 void updateAlibiPanel(AlibiPanelState& s, AppContext& ctx);
 
 // The tab's entry in the panel list (app/gui/panels/panels.cpp).

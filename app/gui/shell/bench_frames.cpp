@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -80,7 +81,7 @@ bool runRound(AppShell& app, const Workload& w, int first, int frames, Measured&
   long long lastShown = w.shown(app.state());
   std::vector<double> round;
   for (int i = first; i < first + frames; ++i) {
-    w.drag(app.state(), i);
+    if (!std::getenv("POSVIZ_BENCH_IDLE")) w.drag(app.state(), i);
     const ThreadCpu before = threadCpu();
     const Clock::time_point t0 = Clock::now();
     app.frame();

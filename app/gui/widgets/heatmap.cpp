@@ -406,6 +406,8 @@ HeatmapWindow wantedWindow(const HeatmapState& state, const HeatmapFrame& f) {
 void drawImage(HeatmapState& state, const HeatmapImage& image, const Scale& sc, const HeatmapFrame& f) {
   f.dl->AddRectFilled(f.p0, f.p1, IM_COL32(kMaskColor.r, kMaskColor.g, kMaskColor.b, 255));
   if (image.cells.values.empty() || image.cells.rows <= 0 || image.cells.cols <= 0) return;
+  // Scrolled out of sight (small multiples below the fold): no upload until it is seen.
+  if (!ImGui::IsRectVisible(f.p0, f.p1)) return;
   const unsigned long long key = keyFor(image, sc);
   const HeatmapWindow& iw = image.window;
   // A picture of a grid of another size: its window in the new grid's units, stretched.
