@@ -6,15 +6,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
 #include "app/gui/base/read_setting.hpp"
 #include "app/gui/widgets/param_widgets.hpp"
+#include "app/gui/widgets/retained.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/angle.hpp"
 #include "core/axial_rope.hpp"
@@ -89,24 +92,91 @@ void recomputeMrope(ImagePanelState& s) {
   }
 }
 
-void recompute(ImagePanelState& s) {
-  s.error.clear();
-  ++s.version;
-  try {
+HeatmapSpec scoreSpec(const Grid& g, const char* rowTitle, const char* colTitle) {
+  HeatmapSpec spec;
+  spec.logicalRows = g.rows;
+  spec.logicalCols = g.cols;
+  spec.rowAxis.title = rowTitle;
+  spec.colAxis.title = colTitle;
+  spec.valueName = "score";
+  spec.colormap = Colormap::RdBu;
+  spec.symmetricRange = true;
+  return spec;
+}
+
+// The angle grids' colours: the cyclic map, one full turn.
+HeatmapSpec angleColors() {
+  HeatmapSpec spec;
+  spec.colormap = Colormap::Twilight;
+  spec.isAngle = true;
+  return spec;
+}
+
+// The axial grids of one set of parameters, coloured where they are made (a worker in the window).
+AxialComputed computeAxial(const AxialRopeParams& p, int rows, int cols) {
+  AxialComputed out;
+  const std::vector<float> v = ones(p.headDim);
+  out.offsetScores = axialRopeOffsetScores(p, v, v, rows, cols);
+  out.angles = axialRopeAngleGrid(p, rows, cols);
+  out.offsetImage = wholeGridImage(out.offsetScores, 0);
+  out.angleImage = wholeGridImage(out.angles, 0);
+  colorHeatmapImage(out.offsetImage, scoreSpec(out.offsetScores, "", ""));
+  colorHeatmapImage(out.angleImage, angleColors());
+  return out;
+}
+
+// The query's row of scores follows a click at once, from the offset grid on screen.
+void refreshQuery(ImagePanelState& s) {
+  if (s.offsetScores.rows != 2 * s.rows - 1 || s.offsetScores.cols != 2 * s.cols - 1) return;   // its grid is coming
+  s.queryRow = std::clamp(s.queryRow, 0, s.rows - 1);
+  s.queryCol = std::clamp(s.queryCol, 0, s.cols - 1);
+  s.queryScores = queryScoreGrid(s);
+  s.queryImage = wholeGridImage(s.queryScores, ++s.version);
+}
+
+void applyAxial(ImagePanelState& s, AxialComputed c) {
+  s.offsetScores = std::move(c.offsetScores);
+  s.angles = std::move(c.angles);
+  s.offsetImage = std::move(c.offsetImage);
+  s.angleImage = std::move(c.angleImage);
+  s.offsetImage.version = ++s.version;
+  s.angleImage.version = ++s.version;
+  refreshQuery(s);
+}
+
+// What moved since the last recompute: the axial grids (on the worker when onWorker), the query
+// row, M-RoPE. Each is redone only when its own inputs moved (a base drag leaves M-RoPE alone).
+void recompute(ImagePanelState& s, bool onWorker) {
+  const std::uint64_t axial = RetainedKey().add(s.headDim).add(s.base).add(static_cast<int>(s.variant)).add(s.rows).add(s.cols).value();
+  const std::uint64_t query = RetainedKey().add(s.queryRow).add(s.queryCol).value();
+  const std::uint64_t mrope = RetainedKey().add(s.textBefore).add(s.imageH).add(s.imageW).add(s.textAfter).add(s.mropeHeadDim)
+                                  .add(s.mropeBase).add(s.sectionT).add(s.sectionH).add(s.sectionW).add(s.mropeInterleaved)
+                                  .add(s.videoGrids).add(s.secondsPerGrid).add(static_cast<int>(s.indexRule))
+                                  .add(s.tokensPerSecond).add(s.timestampTokens).value();
+  if (axial != s.axialKey) {
+    s.axialKey = axial;
     const AxialRopeParams p = axialParams(s);
-    const std::vector<float> v = ones(s.headDim);
-    s.offsetScores = axialRopeOffsetScores(p, v, v, s.rows, s.cols);
-    s.queryScores = queryScoreGrid(s);
-    s.angles = axialRopeAngleGrid(p, s.rows, s.cols);
-  } catch (const std::invalid_argument& e) {
-    s.error = e.what();
+    const int rows = s.rows, cols = s.cols;
+    if (onWorker) {
+      s.axialJob.request([p, rows, cols](JobControl&) { return computeAxial(p, rows, cols); });
+    } else {
+      s.error.clear();
+      try {
+        applyAxial(s, computeAxial(p, rows, cols));
+      } catch (const std::invalid_argument& e) {
+        s.error = e.what();
+      }
+    }
+  } else if (query != s.queryKey) {
+    refreshQuery(s);
   }
-  recomputeMrope(s);
-  s.queryImage = wholeGridImage(s.queryScores, s.version);
-  s.offsetImage = wholeGridImage(s.offsetScores, s.version);
-  s.angleImage = wholeGridImage(s.angles, s.version);
-  s.idsImage = wholeGridImage(s.mropeIds, s.version);
-  s.mropeImage = wholeGridImage(s.mropeAngles, s.version);
+  s.queryKey = query;
+  if (mrope != s.mropeKey) {
+    s.mropeKey = mrope;
+    recomputeMrope(s);
+    s.idsImage = wholeGridImage(s.mropeIds, ++s.version);
+    s.mropeImage = wholeGridImage(s.mropeAngles, ++s.version);
+  }
 }
 
 // [controls] ----------------------------------------------------------------------------------
@@ -200,18 +270,6 @@ bool drawMropeControls(ImagePanelState& s) {
 }
 
 // [views] -------------------------------------------------------------------------------------
-
-HeatmapSpec scoreSpec(const Grid& g, const char* rowTitle, const char* colTitle) {
-  HeatmapSpec spec;
-  spec.logicalRows = g.rows;
-  spec.logicalCols = g.cols;
-  spec.rowAxis.title = rowTitle;
-  spec.colAxis.title = colTitle;
-  spec.valueName = "score";
-  spec.colormap = Colormap::RdBu;
-  spec.symmetricRange = true;
-  return spec;
-}
 
 void drawQueryMap(ImagePanelState& s, float w, float h) {
   HeatmapSpec spec = scoreSpec(s.queryScores, "key patch row", "key patch column");
@@ -310,6 +368,8 @@ void drawMropeMaps(ImagePanelState& s, float w, float h) {
 void publishStatus(const ImagePanelState& s, AppContext& ctx) {
   ctx.status.backend = "CPU";
   ctx.status.gridSize = formatGridSize(s.offsetScores.rows, s.offsetScores.cols);
+  ctx.status.busy = s.axialJob.busy();
+  ctx.status.computeMs = s.axialJob.millis();
 }
 
 // File > Export: the score against the row and column offsets, as a call of axial-scores (q = k =
@@ -336,9 +396,25 @@ ExportableView imageExports(const ImagePanelState& s) {
 
 void updateImagePanel(ImagePanelState& s) {
   if (!s.dirty) return;
-  recompute(s);
   s.dirty = false;
+  recompute(s, false);
 }
+
+namespace {
+
+// The window's path: the axial grids land from the worker; the last ones stay until then.
+void requestImage(ImagePanelState& s) {
+  if (s.dirty) {
+    s.dirty = false;
+    recompute(s, true);
+  }
+  if (s.axialJob.poll()) {
+    if (AxialComputed* c = s.axialJob.result()) applyAxial(s, std::move(*c));
+  }
+  s.error = s.axialJob.error();
+}
+
+}  // namespace
 
 void drawImagePanel(ImagePanelState& s, AppContext& ctx) {
   const float fh = ImGui::GetFontSize();
@@ -348,7 +424,7 @@ void drawImagePanel(ImagePanelState& s, AppContext& ctx) {
   s.dirty |= drawMropeControls(s);
   ImGui::PopItemWidth();
   ImGui::EndChild();
-  updateImagePanel(s);
+  requestImage(s);
   ImGui::SameLine();
   ImGui::BeginChild("views", ImVec2(0, 0), false);
   if (!s.error.empty()) ErrorText(s.error);

@@ -4,9 +4,11 @@
 // against every key patch, the score against the row and column offsets, and the angle of every
 // pair at every patch. M-RoPE (core/mrope.hpp) for a text + image + text sequence: the (t, h, w)
 // position ids of each token and the angle grid they give. All grids are small (at most 64 x 64
-// patches), so they are computed whole when a parameter changes.
+// patches) and computed whole, only the part whose inputs moved; in the window the axial grids
+// (4096 patches x 128 pairs of angles at the largest setting) are made on a worker.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -14,6 +16,7 @@
 #include "app/gui/base/panel_def.hpp"
 #include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
+#include "app/gui/widgets/worker.hpp"
 #include "app/cli/model_config.hpp"
 #include "app/cli/scheme_params.hpp"
 #include "app/gui/base/config_notes.hpp"
@@ -22,6 +25,12 @@
 #include "core/grid.hpp"
 
 namespace posviz::app {
+
+// The axial grids of one set of parameters (made on a worker in the window), coloured there.
+struct AxialComputed {
+  Grid offsetScores, angles;
+  HeatmapImage offsetImage, angleImage;
+};
 
 // Parameters and their ranges: cli::params::axial and cli::params::mrope.
 struct ImagePanelState {
@@ -61,6 +70,9 @@ struct ImagePanelState {
   long long version = 0;
   HeatmapState queryMap, offsetMap, angleMap, idsMap, mropeMap;
   HeatmapImage queryImage, offsetImage, angleImage, idsImage, mropeImage;
+  // What each part was last computed from: a drag redoes only the part whose inputs moved.
+  std::uint64_t axialKey = 0, queryKey = 0, mropeKey = 0;
+  AsyncResult<AxialComputed> axialJob;   // the window's path: axial grids off the frame
 };
 
 void drawImagePanel(ImagePanelState& s, AppContext& ctx);

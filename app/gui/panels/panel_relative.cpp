@@ -72,16 +72,26 @@ void computeT5(RelativePanelState& s) {
 }
 
 void computeBiases(RelativePanelState& s) {
-  s.fireMlp = fireSeededMlp(s.fireHidden, static_cast<std::uint64_t>(s.fireSeed));
   s.kerple = kerpleBiasGrid(kerpleParams(s), s.numPositions, true);
-  s.fire = fireBiasGrid(fireParams(s), s.fireMlp, s.numPositions);
   s.alibi = alibiBiasGrid(s.alibiSlope, s.numPositions, true);
+}
+
+// One colour scale over KERPLE, FIRE and ALiBi (FIRE's grid may still be the last one while
+// its next is made: the scale follows when it lands).
+void updateBiasRange(RelativePanelState& s) {
   s.biasRange = finiteRange(s.kerple);
   for (const Grid* g : {&s.fire, &s.alibi}) {
+    if (g->values.empty()) continue;
     const ValueRange r = finiteRange(*g);
     s.biasRange.min = std::min(s.biasRange.min, r.min);
     s.biasRange.max = std::max(s.biasRange.max, r.max);
   }
+}
+
+void applyFire(RelativePanelState& s, Grid fire) {
+  s.fire = std::move(fire);
+  updateBiasRange(s);
+  refreshImage(s.fire, s.fireMap, s.fireImage, s.version, true, 256);
 }
 
 // q = k = all ones, as the RoPE tab's decay curve: every pair contributes 2 cos(d theta_i), and
@@ -144,9 +154,8 @@ void resetViews(RelativePanelState& s) {
   }
 }
 
-}  // namespace
-
-void updateRelativePanel(RelativePanelState& s) {
+// onWorker: FIRE's grid is asked of s.fireJob (the window); else made at once (tests).
+void update(RelativePanelState& s, bool onWorker) {
   if (!s.dirty) return;
   s.dirty = false;
   s.error.clear();
@@ -159,23 +168,33 @@ void updateRelativePanel(RelativePanelState& s) {
   const std::uint64_t t5 = RetainedKey().add(s.numPositions).add(s.numBuckets).add(s.maxDistance).add(s.t5Causal)
                                .add(s.t5Heads).add(s.t5Seed).add(s.t5Head).value();
   const std::uint64_t bias = RetainedKey().add(s.numPositions).add(s.alibiSlope).add(s.kerplePower).add(s.kerpleR1)
-                                 .add(s.kerpleR2).add(s.fireC).add(s.fireThreshold).add(s.fireHidden).add(s.fireSeed).value();
+                                 .add(s.kerpleR2).value();
+  const std::uint64_t fire = RetainedKey().add(s.numPositions).add(s.fireC).add(s.fireThreshold).add(s.fireHidden)
+                                 .add(s.fireSeed).value();
   const std::uint64_t xpos = RetainedKey().add(s.headDim).add(s.ropeBase).add(s.scaleBase).add(s.maxOffset).value();
   const std::uint64_t txl = RetainedKey().add(s.numPositions).add(s.txlQuery).add(s.txlDModel).add(s.txlDHead)
                                 .add(s.txlSeed).value();
-  const bool doT5 = t5 != s.t5Key, doBias = bias != s.biasKey;
+  const bool doT5 = t5 != s.t5Key, doBias = bias != s.biasKey, doFire = fire != s.fireKey;
   try {
     if (doT5) computeT5(s);
     if (doBias) computeBiases(s);
+    if (doFire) {
+      s.fireMlp = fireSeededMlp(s.fireHidden, static_cast<std::uint64_t>(s.fireSeed));
+      const FireParams fp = fireParams(s);
+      const int t = s.numPositions;
+      if (onWorker) s.fireJob.request([fp, mlp = s.fireMlp, t](JobControl&) { return fireBiasGrid(fp, mlp, t); });
+      else s.fire = fireBiasGrid(fp, s.fireMlp, t);
+    }
     if (xpos != s.xposKey) computeXpos(s);
     if (txl != s.txlKey) computeTxl(s);
   } catch (const std::exception& e) {
     s.error = e.what();
-    s.t5Key = s.biasKey = s.xposKey = s.txlKey = 0;   // recompute everything once the input is fixed
+    s.t5Key = s.biasKey = s.fireKey = s.xposKey = s.txlKey = 0;   // recompute everything once the input is fixed
     return;
   }
   s.t5Key = t5;
   s.biasKey = bias;
+  s.fireKey = fire;
   s.xposKey = xpos;
   s.txlKey = txl;
   if (doT5) {
@@ -185,13 +204,28 @@ void updateRelativePanel(RelativePanelState& s) {
     refreshImage(s.biasTable, s.tableMap, s.tableImage, s.version, true, 256);
     refreshImage(s.t5Bias, s.t5BiasMap, s.t5BiasImage, s.version, true, 256);
   }
+  if (doBias || doFire) updateBiasRange(s);
   if (doBias) {
     refreshImage(s.kerple, s.kerpleMap, s.kerpleImage, s.version, true, 256);
-    refreshImage(s.fire, s.fireMap, s.fireImage, s.version, true, 256);
     refreshImage(s.alibi, s.alibiMap, s.alibiImage, s.version, true, 256);
   }
+  if (doFire && !onWorker) refreshImage(s.fire, s.fireMap, s.fireImage, s.version, true, 256);
   s.computeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
+
+// The window's path: what moved at once but FIRE, whose grid lands from the worker.
+void requestRelative(RelativePanelState& s) {
+  update(s, true);
+  if (s.fireJob.poll()) {
+    if (Grid* g = s.fireJob.result(); g && g->rows == s.numPositions) applyFire(s, std::move(*g));
+    s.computeMs = s.fireJob.millis();
+  }
+  if (!s.fireJob.error().empty()) s.error = s.fireJob.error();
+}
+
+}  // namespace
+
+void updateRelativePanel(RelativePanelState& s) { update(s, false); }
 
 //-----------------------------------------------------------------------------
 // [SECTION] Drawing: parameters
@@ -565,7 +599,7 @@ void drawRelativePanel(RelativePanelState& s, AppContext& ctx) {
   ImGui::Separator();
   drawExportChoice(s);
   ImGui::PopItemWidth();
-  updateRelativePanel(s);
+  requestRelative(s);
   if (!s.error.empty()) ErrorText(s.error);
   ImGui::EndChild();
   ImGui::SameLine();
@@ -593,7 +627,7 @@ void drawRelativePanel(RelativePanelState& s, AppContext& ctx) {
   ctx.status.backend = "CPU";
   ctx.status.gridSize = formatGridSize(s.numPositions, s.numPositions);
   ctx.status.computeMs = s.computeMs;
-  ctx.status.busy = false;
+  ctx.status.busy = s.fireJob.busy();
   ctx.status.progress = -1.0f;
 }
 

@@ -19,6 +19,7 @@
 #include "app/gui/base/app_context.hpp"
 #include "app/cli/scheme_params.hpp"
 #include "app/gui/widgets/heatmap.hpp"
+#include "app/gui/widgets/worker.hpp"
 #include "core/fire.hpp"
 
 namespace posviz::app {
@@ -81,7 +82,10 @@ struct RelativePanelState {
   int viewPositions = 0;             // grid size the heatmap views were set up for
   // What each section was last computed from (a hash of its inputs): a drag recomputes only the
   // section whose inputs moved (a FIRE c drag leaves T5, xPos and Transformer-XL alone).
-  std::uint64_t t5Key = 0, biasKey = 0, xposKey = 0, txlKey = 0;
+  // FIRE's grid (an MLP a cell: ~10 ms at T = 256) has its own key and, in the window, its own
+  // worker: a drag of c keeps the last FIRE picture on screen until the next is ready.
+  std::uint64_t t5Key = 0, biasKey = 0, fireKey = 0, xposKey = 0, txlKey = 0;
+  AsyncResult<Grid> fireJob;
   std::string error;
   double computeMs = 0.0;
 };
@@ -91,6 +95,7 @@ void drawRelativePanel(RelativePanelState& s, AppContext& ctx);
 void applyRelativePanelConfig(RelativePanelState& s, const cli::ModelConfig& c, ConfigNotes& notes);
 
 // Recomputes when dirty. Exposed for tests.
+// Recomputes what moved, at once (tests). The window's path makes FIRE's grid on a worker.
 void updateRelativePanel(RelativePanelState& s);
 
 // Settings kept between runs (unknown or out-of-range values are ignored). For the panels table.
