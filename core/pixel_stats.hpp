@@ -123,8 +123,13 @@ BlockStats alibiBlockStats(double slope, bool causal, long long i0, long long i1
 
 // Any grid held whole (the RoPE tab's pair grids, a loaded table): each display cell the stat of
 // its block's finite cells, visiting each (O(cells in w)); NaN where a block has none. Mean is
-// area_average.hpp's areaAverageWindow in float64.
-ExactPicture gridStatPicture(const Grid& g, const GridWindow& w, PixelStat stat);
+// area_average.hpp's areaAverageWindow in float64. logicalRows > g.rows: the grid as a view counts
+// it, whose rows g.rows .. logicalRows - 1 hold no cells (a learned table shown past max_len); w
+// must lie inside that.
+ExactPicture gridStatPicture(const Grid& g, const GridWindow& w, PixelStat stat, long long logicalRows = 0);
+// All four of one block, rows [r0, r1) x cols [c0, c1) of such a grid (rows past g.rows hold no
+// cells; every stat NaN when the block has no finite cell). For a hover: O(block).
+BlockStats gridBlockStats(const Grid& g, long long r0, long long r1, long long c0, long long c1);
 
 // What the user picks: a stat, or Auto: the mean, unless it flattens out (meanFlattens with
 // kFlattenShare), then the RMS.

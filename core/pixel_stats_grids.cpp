@@ -51,10 +51,11 @@ void combineColumns(PixelStat stat, const std::vector<double>& perColumn, const 
 
 }  // namespace
 
-ExactPicture gridStatPicture(const Grid& g, const GridWindow& w, PixelStat stat) {
+ExactPicture gridStatPicture(const Grid& g, const GridWindow& w, PixelStat stat, long long logicalRows) {
   const char* fn = "gridStatPicture";
-  if (!windowInside(w, g.rows, g.cols))
-    failArgument(fn, "window must be well formed and inside the " + std::to_string(g.rows) + " x " + std::to_string(g.cols) + " grid");
+  const long long rows = std::max<long long>(g.rows, logicalRows);
+  if (!windowInside(w, rows, g.cols))
+    failArgument(fn, "window must be well formed and inside the " + std::to_string(rows) + " x " + std::to_string(g.cols) + " grid");
   const std::vector<long long> rb = blockBounds(w.row0, w.rows, w.outRows), cb = blockBounds(w.col0, w.cols, w.outCols);
   ExactPicture out = emptyPicture(w);
   const int threads = threadsForBytes(static_cast<std::size_t>(w.rows) * static_cast<std::size_t>(w.cols) * 4, 0, std::size_t{1} << 22);
@@ -64,7 +65,8 @@ ExactPicture gridStatPicture(const Grid& g, const GridWindow& w, PixelStat stat)
     for (long long i = begin; i < end; ++i) {
       std::fill(acc.begin(), acc.end(), stat == PixelStat::Min ? kInf : (stat == PixelStat::Max ? -kInf : 0.0));
       std::fill(count.begin(), count.end(), 0);
-      for (long long r = rb[static_cast<std::size_t>(i)]; r < rb[static_cast<std::size_t>(i) + 1]; ++r) {
+      const long long rEnd = std::min<long long>(rb[static_cast<std::size_t>(i) + 1], g.rows);   // past: no cells
+      for (long long r = rb[static_cast<std::size_t>(i)]; r < rEnd; ++r) {
         const float* row = g.values.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(g.cols);
         for (std::size_t j = 0; j < acc.size(); ++j)
           for (long long c = cb[j]; c < cb[j + 1]; ++c) {
@@ -87,6 +89,13 @@ ExactPicture gridStatPicture(const Grid& g, const GridWindow& w, PixelStat stat)
     }
   });
   return out;
+}
+
+BlockStats gridBlockStats(const Grid& g, long long r0, long long r1, long long c0, long long c1) {
+  const GridWindow w{r0, r1 - r0, c0, c1 - c0, 1, 1};
+  const long long rows = std::max<long long>(g.rows, r1);
+  auto one = [&](PixelStat st) { return gridStatPicture(g, w, st, rows).values[0]; };
+  return {one(PixelStat::Mean), one(PixelStat::Min), one(PixelStat::Max), one(PixelStat::Rms)};
 }
 
 namespace {

@@ -21,6 +21,7 @@
 #include "core/exact_average.hpp"
 #include "core/pixel_stats.hpp"
 #include "core/random.hpp"
+#include "core/learned.hpp"
 #include "core/npy.hpp"
 #include "core/sinusoidal.hpp"
 
@@ -206,6 +207,44 @@ TEST_CASE("export --size --pixel: RoPE grids and ALiBi show each block's envelop
   const long long b0 = posviz::areaCellBegin(2147483647, 4, 1), b1 = posviz::areaCellBegin(2147483647, 4, 2);
   CHECK(json(dir / "al.json")["values"][2][1].get<double>() ==
         doctest::Approx(posviz::alibiBlockStats(0.5, true, a0, a1, b0, b1).rms).epsilon(1e-12));
+}
+
+TEST_CASE("export --size --pixel: a learned table's blocks, visited cell by cell; auto turns to the RMS of a seeded table") {
+  const fs::path dir = scratch("pixel-learned");
+  auto json = [](const fs::path& f) {
+    std::ifstream in(f);
+    return nlohmann::json::parse(in);
+  };
+  // 3000 x 64 seeded rows in 6 x 4 pixels: 500 x 16 cells a pixel.
+  const posviz::Grid table = posviz::learnedInit(3000, 64, 7, 0.02);
+  const posviz::GridWindow w = posviz::fullWindow(3000, 64, 6, 4);
+  for (const char* stat : {"min", "max", "rms"}) {
+    CAPTURE(stat);
+    const fs::path out = dir / (std::string(stat) + ".json");
+    const CliRun run = runCli({"export", "learned", "--d-model", "64", "--max-len", "3000", "--seed", "7", "--size", "4x6",
+                               "--pixel", stat, "--dtype", "f64", "-o", out.string()});
+    REQUIRE_MESSAGE(run.code == 0, run.err);
+    const nlohmann::json j = json(out);
+    CHECK(j["pixel"]["shows"] == stat);
+    const posviz::PixelStat st = std::string(stat) == "min" ? posviz::PixelStat::Min
+                                 : std::string(stat) == "max" ? posviz::PixelStat::Max : posviz::PixelStat::Rms;
+    const posviz::ExactPicture want = posviz::gridStatPicture(table, w, st);
+    for (int i = 0; i < 6; ++i)
+      for (int k = 0; k < 4; ++k) CHECK(j["values"][i][k].get<double>() == want.values[static_cast<std::size_t>(i * 4 + k)]);
+  }
+  // N(0, 0.02^2) cells: the block means are ~0.02 / sqrt(8000), far inside a tenth of the largest
+  // |cell| (~0.08), so auto's picture is the RMS, ~0.02 everywhere; the .json says why.
+  const CliRun autoSvg = runCli({"export", "learned", "--d-model", "64", "--max-len", "3000", "--seed", "7", "--size", "4x6",
+                                 "-o", (dir / "auto.svg").string()});
+  REQUIRE_MESSAGE(autoSvg.code == 0, autoSvg.err);
+  std::ifstream svgFile(dir / "auto.svg");
+  const std::string svg((std::istreambuf_iterator<char>(svgFile)), std::istreambuf_iterator<char>());
+  CHECK(svg.find("block rms") != std::string::npos);
+  CHECK(svg.find("block mean") == std::string::npos);
+  const CliRun autoJson = runCli({"export", "learned", "--d-model", "64", "--max-len", "3000", "--seed", "7", "--size", "4x6",
+                                  "--pixel", "auto", "-o", (dir / "auto.json").string()});
+  REQUIRE_MESSAGE(autoJson.code == 0, autoJson.err);
+  CHECK(json(dir / "auto.json")["pixel"]["shows"] == "mean");   // numbers stay the mean unless a stat is named
 }
 
 TEST_CASE("export --size: errors name the flag, exit 2, write nothing") {

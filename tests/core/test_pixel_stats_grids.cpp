@@ -246,6 +246,40 @@ TEST_CASE("pixel stats: a grid held whole, each block's finite cells visited; AL
                        std::invalid_argument);
 }
 
+TEST_CASE("pixel stats: a table shown past its last row: those rows hold no cells") {
+  // A 7 x 5 table of 1 .. 35 shown as 12 rows: blocks of rows [0, 4), [4, 8), [8, 12) over all 5
+  // columns. The second block keeps rows 4..6 only (16 .. 35 less nothing: cells 21 .. 35), the
+  // third has none.
+  Grid g(7, 5);
+  for (std::size_t i = 0; i < g.values.size(); ++i) g.values[i] = static_cast<float>(i + 1);
+  const GridWindow w{0, 12, 0, 5, 3, 1};
+  const ExactPicture mean = gridStatPicture(g, w, PixelStat::Mean, 12);
+  CHECK(mean.values[0] == doctest::Approx(10.5));   // 1 .. 20
+  CHECK(mean.values[1] == doctest::Approx(28.0));   // 21 .. 35
+  CHECK(std::isnan(mean.values[2]));
+  CHECK(gridStatPicture(g, w, PixelStat::Max, 12).values[1] == 35.0);
+  CHECK(gridStatPicture(g, w, PixelStat::Min, 12).values[1] == 21.0);
+  double squares = 0.0;
+  for (int v = 21; v <= 35; ++v) squares += v * v;
+  CHECK(gridStatPicture(g, w, PixelStat::Rms, 12).values[1] == doctest::Approx(std::sqrt(squares / 15.0)));
+  // The same as a grid whose missing rows are NaN.
+  Grid padded(12, 5);
+  for (std::size_t i = 0; i < padded.values.size(); ++i)
+    padded.values[i] = i < g.values.size() ? g.values[i] : std::numeric_limits<float>::quiet_NaN();
+  const ExactPicture viaNaN = gridStatPicture(padded, w, PixelStat::Rms);
+  CHECK(viaNaN.values[1] == gridStatPicture(g, w, PixelStat::Rms, 12).values[1]);
+  // A block's four numbers for a hover; none past the table.
+  const BlockStats b = gridBlockStats(g, 5, 9, 1, 3);   // rows 5, 6: cells 27, 28, 32, 33
+  CHECK(b.mean == doctest::Approx(30.0));
+  CHECK(b.min == 27.0);
+  CHECK(b.max == 33.0);
+  CHECK(b.rms == doctest::Approx(std::sqrt((27.0 * 27 + 28.0 * 28 + 32.0 * 32 + 33.0 * 33) / 4.0)));
+  CHECK(std::isnan(gridBlockStats(g, 8, 10, 0, 5).mean));
+  // Without logicalRows the window must lie inside the table.
+  CHECK_THROWS_WITH_AS(gridStatPicture(g, w, PixelStat::Mean), doctest::Contains("inside the 7 x 5"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(gridStatPicture(g, w, PixelStat::Mean, 11), doctest::Contains("inside the 11 x 5"), std::invalid_argument);
+}
+
 TEST_CASE("pixel stats: auto picks the RMS only where the grid's bound is known and the mean flattens") {
   const GridWindow w{0, 1000, 0, 10, 10, 10};
   const auto flat = [&](PixelStat s) {

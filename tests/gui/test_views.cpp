@@ -287,6 +287,50 @@ TEST_CASE("views: the learned view shows positions past max_len as a no-row regi
   CHECK(s.maxLen == 3);
 }
 
+TEST_CASE("views: a large seeded learned table's pixels show the RMS under auto, each block exact") {
+  auto app = makeShell();
+  if (!app) return;
+  app->selectPanel(findPanel("learned"));
+  LearnedPanelState& s = app->state().learned;
+  // 32768 x 512 seeded rows shown to 40960: hundreds of cells a pixel, the last fifth past max_len.
+  s.maxLen = 32768;
+  s.dModel = 512;
+  s.numPositions = 40960;
+  s.pixel = static_cast<int>(posviz::PixelChoice::Auto);
+  s.tableDirty = true;
+  s.dirty = true;
+  REQUIRE(app->renderUntilIdle(4, 120.0));
+  renderAndSave(*app, outDir() + "/learned-32768-auto.png");
+  REQUIRE(s.table != nullptr);
+  const HeatmapImage* img = s.image.result();
+  REQUIRE(img != nullptr);
+  REQUIRE(img->window.rows == 40960);
+  REQUIRE(img->window.outRows < img->window.rows);
+  // N(0, 0.02^2) cells: block means ~0 flatten out, so auto shows each block's RMS (~0.02).
+  CHECK(img->pixelStat == "RMS");
+  CHECK(img->pixelNote.find("auto") != std::string::npos);
+  const posviz::ExactPicture rms = posviz::gridStatPicture(*s.table, img->window, posviz::PixelStat::Rms, 40960);
+  REQUIRE(img->cells.values.size() == rms.values.size());
+  for (std::size_t i = 0; i < rms.values.size(); i += 97) {
+    CAPTURE(i);
+    if (std::isnan(rms.values[i])) CHECK(std::isnan(img->cells.values[i]));
+    else CHECK(img->cells.values[i] == doctest::Approx(rms.values[i]).epsilon(1e-6));
+  }
+  CHECK(img->cells.at(0, 0) == doctest::Approx(0.02).epsilon(0.1));
+  CHECK(std::isnan(img->cells.at(img->cells.rows - 1, 0)));   // past max_len: no cells
+  // The status bar says what a pixel is.
+  CHECK(app->context().status.gridSize.find("RMS of") != std::string::npos);
+  // Asked for the mean, the picture is the block means again.
+  s.pixel = static_cast<int>(posviz::PixelChoice::Mean);
+  s.dirty = true;
+  REQUIRE(app->renderUntilIdle(4, 60.0));
+  img = s.image.result();
+  REQUIRE(img != nullptr);
+  CHECK(img->pixelStat == "mean");
+  CHECK(std::fabs(img->cells.at(0, 0)) < 0.005f);
+  renderAndSave(*app, outDir() + "/learned-32768-mean.png");
+}
+
 }  // TEST_SUITE
 
 TEST_SUITE("app") {

@@ -9,6 +9,7 @@
 
 #include "app/cli/limits.hpp"
 #include "app/cli/params.hpp"
+#include "app/cli/params/picture.hpp"
 #include "core/learned.hpp"
 
 // Each Param names only the fields it sets; the rest keep Param's defaults. GCC's
@@ -39,6 +40,7 @@ inline const Param kTabPositions{.key = "positions", .flag = "", .label = "posit
 inline const Param kTabLookup{.key = "lookup_pos", .flag = "", .label = "lookup pos", .kind = ParamKind::Int, .min = 0,
                               .max = 131071, .def = 1024, .log = true,
                               .help = "the position whose row is looked up"};
+inline const Param& kPixel = picture::kPixel;   // a --size picture's pixels (params/picture.hpp)
 }  // namespace learned
 
 }  // namespace posviz::cli::params

@@ -1,5 +1,5 @@
 // picture.hpp: what a pixel of a huge grid's picture shows, one definition for every grid view
-// that offers the choice (sinusoidal, RoPE angle / cos / sin / scores, ALiBi bias); core's
+// that offers the choice (sinusoidal, RoPE angle / cos / sin / scores, ALiBi bias, learned tables); core's
 // PixelChoice in the same order (core/pixel_stats.hpp).
 #pragma once
 
@@ -15,8 +15,8 @@ inline const Param kPixel{.key = "pixel", .flag = "--pixel", .label = "pixel sho
                           .help = "where a pixel covers many cells (a --size picture, a zoomed-out window), what it shows "
                                   "of them: auto (pictures, in the window and .png/.svg: the mean, or the RMS where every mean is "
                                   "within a tenth of the grid's largest |value|; numbers: the mean), mean, min or max (the "
-                                  "envelope), rms; all exact (closed forms; RoPE scores from s at each offset m - n; the "
-                                  "angle grid has no rms)",
+                                  "envelope), rms; all exact (closed forms; RoPE scores from s at each offset m - n; a learned "
+                                  "table from its cells; the angle grid has no rms)",
                           .choices = {"auto", "mean", "min", "max", "rms"}};
 
 }  // namespace posviz::cli::params::picture

@@ -9,6 +9,7 @@
 #include "app/cli/view_table.hpp"
 #include "app/cli/views/view_support.hpp"
 #include "core/learned.hpp"
+#include "core/pixel_stats.hpp"
 
 namespace posviz::cli {
 
@@ -40,6 +41,7 @@ void learnedParse(Request& r, const ParsedOptions& o) {
   }
   readParam(o, table::kMaxLen, r.maxLen);
   readParam(o, table::kStd, r.learnedStd);
+  readParam(o, table::kPixel, r.pixel);
   if (!r.positionsGiven && r.tablePath.empty()) {
     r.positions = static_cast<int>(std::max<long long>(1, r.maxLen - r.firstPos));  // the rest of the table
   }
@@ -102,14 +104,23 @@ std::uint64_t learnedAveragedElements(const Request& r, int width, int height) {
   return 3 * table + picture;
 }
 
-// A table has no formula: its summed-area table gives every block's mean in O(1).
+// A table has no formula: its summed-area table gives every block's mean in O(1); --pixel's other
+// stats visit each cell (core gridStatPicture).
 Dataset learnedAveraged(const Request& r, int width, int height, const ExportProgress& progress) {
   Dataset d = computeLearned(r, [&](double f) { progress(0.5 * f); });
   const GridShape g{d.grid.rows, d.grid.cols};
   requireFits(r, g, {width, height}, 0);
-  const SummedAreaTable table(d.grid);
-  setPicture(d, r, table.averagePicture(fullWindow(g.rows, g.cols, height, width)));
-  describeAveraged(d, r, g, {width, height}, r.firstPos, 0);
+  const GridWindow w = fullWindow(g.rows, g.cols, height, width);
+  const ValueRange range = finiteRange(d.grid);
+  const double bound = std::max(std::fabs(static_cast<double>(range.min)), std::fabs(static_cast<double>(range.max)));
+  ChosenPicture chosen = chosenExportPicture(r, w, bound, [&](PixelStat stat) {
+    return stat == PixelStat::Mean ? SummedAreaTable(d.grid).averagePicture(w) : gridStatPicture(d.grid, w, stat);
+  });
+  const PixelStat stat = chosen.stat;
+  setPicture(d, r, std::move(chosen.picture));
+  describeAveraged(d, r, g, {width, height}, r.firstPos, 0, stat);
+  // A stat is coloured over the table's range, +-its largest |value| (the diverging map's 0 white).
+  describePixel(d, r, chosen, {-static_cast<float>(bound), static_cast<float>(bound)});
   progress(1.0);
   return d;
 }
@@ -123,8 +134,8 @@ std::vector<ViewDef> learnedViews() {
   v.summary = "learned absolute table (seeded N(0, std^2) init, std 0.02 as GPT-2, or a loaded .npy)";
   v.layout = ".npy/.csv: (positions, d_model); .json: shape, params, values; .png: heatmap";
   v.png = true;
-  v.options = {"--d-model", "--positions", "--position", "--max-len", "--seed", "--std", "--table", "--config", "--preset"};
-  v.params = {&table::kDModel, &table::kMaxLen, &table::kStd};
+  v.options = {"--d-model", "--positions", "--position", "--max-len", "--seed", "--std", "--table", "--pixel", "--config", "--preset"};
+  v.params = {&table::kDModel, &table::kMaxLen, &table::kStd, &table::kPixel};
   v.setDefaults = learnedDefaults;
   v.applyModel = learnedModel;
   v.parse = learnedParse;

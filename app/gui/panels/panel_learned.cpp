@@ -18,10 +18,12 @@
 
 #include "app/cli/learned_source.hpp"
 #include "app/gui/widgets/param_widgets.hpp"
+#include "app/gui/widgets/pixel_choice.hpp"
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "core/learned.hpp"
 #include "core/npy.hpp"
+#include "core/pixel_stats.hpp"
 
 namespace posviz::app {
 
@@ -129,30 +131,51 @@ void showPastTheEnd(LearnedPanelState& s) {
   s.lookupPos = std::min(static_cast<int>(table::kTabLookup.max), s.maxLen);
 }
 
+// Each pixel's block mean of the table, rows past its end masked (NaN).
+HeatmapImage tableMeans(const Grid& table, const HeatmapWindow& w, ValueRange range, long long version, JobControl& jc) {
+  HeatmapImage img;
+  img.window = w;
+  img.version = version;
+  img.range = range;
+  const std::size_t cols = static_cast<std::size_t>(table.cols);
+  const bool done = areaAverageComputed(
+      w, table.cols,
+      [&](long long first, int n, float* dst) {
+        for (int k = 0; k < n; ++k) {
+          const long long r = first + k;
+          float* out = dst + static_cast<std::size_t>(k) * cols;
+          if (r < table.rows) std::copy(table.row(static_cast<int>(r)), table.row(static_cast<int>(r)) + cols, out);
+          else std::fill(out, out + cols, std::numeric_limits<float>::quiet_NaN());   // no row: masked
+        }
+      },
+      img.cells, [&] { return jc.cancelled(); }, [&](float f) { jc.setProgress(f); });
+  if (!done) throw JobCancelled{};
+  return img;
+}
+
+// The window's picture: block means streamed row by row (cancellable, with progress); where a
+// pixel covers many cells and the choice asks (auto: the means flatten out), another stat of each
+// block from core, over the table's cells (rows past max_len have none).
 void requestImage(LearnedPanelState& s, const LearnedTableResult& t) {
   const HeatmapWindow w = s.map.wanted;
   const std::shared_ptr<const Grid> table = t.table;
   if (!table || !windowInside(w, s.numPositions, table->cols)) return;   // nothing asked for yet
   const ValueRange range = t.range;
   const long long version = ++s.version;
-  s.image.request([table, w, range, version](JobControl& jc) {
-    HeatmapImage img;
-    img.window = w;
-    img.version = version;
-    img.range = range;
-    const bool done = areaAverageComputed(
-        w, table->cols,
-        [&](long long first, int n, float* dst) {
-          const std::size_t cols = static_cast<std::size_t>(table->cols);
-          for (int k = 0; k < n; ++k) {
-            const long long r = first + k;
-            float* out = dst + static_cast<std::size_t>(k) * cols;
-            if (r < table->rows) std::copy(table->row(static_cast<int>(r)), table->row(static_cast<int>(r)) + cols, out);
-            else std::fill(out, out + cols, std::numeric_limits<float>::quiet_NaN());   // no row: masked
-          }
-        },
-        img.cells, [&] { return jc.cancelled(); }, [&](float f) { jc.setProgress(f); });
-    if (!done) throw JobCancelled{};
+  const auto choice = static_cast<PixelChoice>(s.pixel);
+  const long long shownRows = s.numPositions;
+  s.image.request([table, w, range, version, choice, shownRows](JobControl& jc) {
+    HeatmapImage img = tableMeans(*table, w, range, version, jc);
+    if (w.rows <= w.outRows && w.cols <= w.outCols) return img;   // one cell a pixel: nothing to choose
+    const double bound = std::max(std::fabs(static_cast<double>(range.min)), std::fabs(static_cast<double>(range.max)));
+    const ChosenPicture chosen = choosePicture(choice, w, bound, [&](PixelStat st) {
+      if (st != PixelStat::Mean) return gridStatPicture(*table, w, st, shownRows);
+      ExactPicture mean{img.cells.rows, img.cells.cols, std::vector<double>(img.cells.values.begin(), img.cells.values.end())};
+      return mean;
+    });
+    throwIfCancelled(jc);
+    if (chosen.stat != PixelStat::Mean) showChosenPicture(img, chosen, "+-" + formatShort(bound, 3));
+    else if (chosen.automatic) img.pixelNote.clear();
     return img;
   });
 }
@@ -255,6 +278,9 @@ void drawControls(LearnedPanelState& s, AppContext&) {
     ImGui::EndCombo();
   }
   HelpMarker("Table values are signed: a diverging map (rdbu) puts white at 0.");
+  if (pixelChoiceControl(s.pixel, "A seeded table's cells are independent, so its block means are all near 0 and auto shows "
+                                  "their RMS (about std); a trained table's structure shows in the mean."))
+    s.dirty = true;
   ImGui::PopItemWidth();
 
   ImGui::Spacing();
@@ -371,6 +397,9 @@ void drawTableMap(LearnedPanelState& s, const LearnedTableResult& t, float heatW
   spec.formula = [table](long long r, long long) {
     if (r >= table->rows) return noRowReason(r, table->rows);
     return std::string("a learned parameter: row ") + std::to_string(r) + " of the table, no formula";
+  };
+  spec.blockStats = [table](long long r0, long long r1, long long c0, long long c1) {
+    return blockStatsText(gridBlockStats(*table, r0, r1, c0, c1));
   };
   int* lookup = &s.lookupPos;
   spec.onClick = [lookup](long long r, long long) { *lookup = static_cast<int>(r); };
@@ -490,6 +519,7 @@ void publishStatus(const LearnedPanelState& s, AppContext& ctx) {
   const bool tableBusy = s.tableJob.busy();
   ctx.status.backend = "CPU (worker thread)";
   ctx.status.gridSize = formatGridSize(s.numPositions, table->cols) + (s.numPositions > rows ? ", table " + formatGridSize(rows, table->cols) : "");
+  ctx.status.gridSize += pixelStatusText(s.map.wanted, s.image.result());
   ctx.status.computeMs = s.image.millis();
   ctx.status.busy = tableBusy || s.image.busy();
   ctx.status.progress = tableBusy ? s.tableJob.progress() : s.image.progress();
@@ -586,6 +616,7 @@ void eachLearnedParam(State& s, Visit&& visit) {
   visit(table::kStd, s.stddev);
   visit(table::kTabPositions, s.numPositions);
   visit(table::kTabLookup, s.lookupPos);
+  visit(table::kPixel, s.pixel);
 }
 
 void saveLearned(const AppState& a, nlohmann::json& j) {

@@ -56,6 +56,9 @@ struct LearnedPanelState {
   int numPositions = static_cast<int>(cli::params::learned::kTabPositions.defaultInt());  // may exceed maxLen
   int lookupPos = static_cast<int>(cli::params::learned::kTabLookup.defaultInt());        // looked up row by row
   Colormap colormap = Colormap::RdBu;
+  // What a pixel of many cells shows (cli::params::picture::kPixel, core PixelChoice): auto turns
+  // to the RMS where every block mean is near 0, as a seeded table's are.
+  int pixel = static_cast<int>(cli::params::learned::kPixel.defaultInt());
 
   std::shared_ptr<const Grid> table;      // the current good table
   std::string tableName;                  // "seeded (seed 0, std 0.02)" or the file name

@@ -935,17 +935,12 @@ void publishStatus(const RopePanelState& s, AppContext& ctx) {
   if (s.gridKind == RopeGridKind::Score) {
     st.backend = "CPU (background job)";
     st.gridSize = formatGridSize(T, T);
-    const HeatmapImage* img = s.score.result() ? &s.score.result()->image : nullptr;
-    if (const std::string note = averagedCellsNote(s.scoreHeatmap.wanted, img ? img->pixelStat : "mean"); !note.empty())
-      st.gridSize += ", " + note;
-    if (img && !img->pixelNote.empty()) st.gridSize += " (" + img->pixelNote + ")";
+    st.gridSize += pixelStatusText(s.scoreHeatmap.wanted, s.score.result() ? &s.score.result()->image : nullptr);
     st.computeMs = s.score.millis();
   } else {
     st.backend = s.pairGridOnGpu ? "GPU" : (s.pairGridNotice.empty() ? "CPU" : "CPU (" + s.pairGridNotice + ")");
     st.gridSize = formatGridSize(s.pairGrid.rows, s.pairGrid.cols);
-    if (const std::string note = averagedCellsNote(s.pairHeatmap.wanted, s.pairImage.pixelStat); !note.empty())
-      st.gridSize += ", " + note;
-    if (!s.pairImage.pixelNote.empty()) st.gridSize += " (" + s.pairImage.pixelNote + ")";
+    st.gridSize += pixelStatusText(s.pairHeatmap.wanted, &s.pairImage);
     st.computeMs = s.pairGridMs;
   }
   // Curves left out of the last request (the inputs had not rested) keep frames coming, so that

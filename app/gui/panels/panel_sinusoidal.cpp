@@ -728,10 +728,7 @@ void publishStatus(const SinusoidalPanelState& s, AppContext& ctx) {
   ctx.status.backend = !onSim && s.lastOnGpu ? "GPU (window rows), averaged on a worker thread" : "CPU (worker thread)";
   if (!onSim && !s.gpuNotice.empty()) ctx.status.backend = "CPU (" + s.gpuNotice + ")";
   ctx.status.gridSize = onSim ? formatGridSize(s.simPositions, s.simPositions) : formatGridSize(s.numPositions, s.params.dModel);
-  const HeatmapImage* pe = onSim ? nullptr : s.peImage.result();
-  if (const std::string note = averagedCellsNote(onSim ? s.simMap.wanted : s.peMap.wanted, pe ? pe->pixelStat : "mean"); !note.empty())
-    ctx.status.gridSize += ", " + note;
-  if (pe && !pe->pixelNote.empty()) ctx.status.gridSize += " (" + pe->pixelNote + ")";
+  ctx.status.gridSize += pixelStatusText(onSim ? s.simMap.wanted : s.peMap.wanted, onSim ? nullptr : s.peImage.result());
   ctx.status.computeMs = active.millis();
   ctx.status.busy = active.busy();
   ctx.status.progress = active.progress();

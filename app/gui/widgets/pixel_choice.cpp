@@ -41,4 +41,11 @@ bool pixelChoiceControl(int& pixel, const char* teach) {
   return paramChoiceIndex(cli::params::picture::kPixel, pixel, help.c_str());
 }
 
+std::string pixelStatusText(const HeatmapWindow& wanted, const HeatmapImage* img) {
+  std::string out;
+  if (const std::string note = averagedCellsNote(wanted, img ? img->pixelStat : "mean"); !note.empty()) out += ", " + note;
+  if (img && !img->pixelNote.empty()) out += " (" + img->pixelNote + ")";
+  return out;
+}
+
 }  // namespace posviz::app

@@ -17,6 +17,10 @@ const char* pixelStatWord(PixelStat s);
 // range for auto's note: "+-1", "+-12.3".
 void showChosenPicture(HeatmapImage& img, const ChosenPicture& c, const std::string& rangeText);
 
+// What the status bar adds to a grid's size for the picture on screen: ", 1 px = RMS of 2,048
+// cells (256 x 8) (auto: ...)", or "" when each pixel is one cell. img may be null (none yet).
+std::string pixelStatusText(const HeatmapWindow& wanted, const HeatmapImage* img);
+
 // "mean 0.0002, least -1, greatest 1, RMS 0.707" (RMS left out when NaN: the angle grid).
 std::string blockStatsText(const BlockStats& b);
 
