@@ -91,7 +91,12 @@ def limit_text(share, rate, cached, bw_kinds, vs_torch):
     if cached and rate and rate >= 0.8 * cached:
         return (f"arithmetic: full size at {100.0 * rate / cached:.0f}% of its rate into cache, "
                 "so memory is not what holds it back")
-    return f"{yardstick} (below it, and at {100.0 * rate / cached:.0f}% of its cached rate)" if cached and rate else yardstick
+    if cached and rate:
+        # Slower at full size than into cache: the bytes it moves hold it back, below the yardstick
+        # that moves the same bytes.
+        return (f"memory: full size at {100.0 * rate / cached:.0f}% of its rate into cache, so its traffic holds it "
+                f"back; it moves the bytes of a {yardstick} at {100.0 * share:.0f}% of that rate")
+    return yardstick
 
 
 def main():
