@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 #include <string>
 
 #include "core/check.hpp"
@@ -84,11 +85,20 @@ Grid fireBiasGrid(const FireParams& p, const FireMlp& f, int numPositions) {
   requireBudget(kFn, static_cast<std::uint64_t>(numPositions) * static_cast<std::uint64_t>(numPositions), 4, "bias grid");
   Grid g(numPositions, numPositions);
   const float masked = -std::numeric_limits<float>::infinity();
+  // Queries i <= L share one normaliser psi(L): their cells depend on i - j alone, so the MLP runs
+  // once per distance for all of them (the same value, bit for bit, as evaluating each cell).
+  const double sharedNorm = psi(p.c, p.threshold) + kFireEpsilon;
+  std::vector<float> byDistance;
   for (int i = 0; i < numPositions; ++i) {
     float* row = g.row(i);
-    const double norm = psi(p.c, std::max(p.threshold, static_cast<double>(i))) + kFireEpsilon;
+    const bool shared = static_cast<double>(i) <= p.threshold;
+    while (shared && static_cast<int>(byDistance.size()) <= i)
+      byDistance.push_back(static_cast<float>(evalUnchecked(f, psi(p.c, static_cast<double>(byDistance.size())) / sharedNorm)));
+    const double norm = shared ? sharedNorm : psi(p.c, static_cast<double>(i)) + kFireEpsilon;
     for (int j = 0; j < numPositions; ++j) {
-      row[j] = j > i ? masked : static_cast<float>(evalUnchecked(f, psi(p.c, static_cast<double>(i - j)) / norm));
+      if (j > i) row[j] = masked;
+      else if (shared) row[j] = byDistance[static_cast<std::size_t>(i - j)];
+      else row[j] = static_cast<float>(evalUnchecked(f, psi(p.c, static_cast<double>(i - j)) / norm));
     }
   }
   return g;

@@ -18,6 +18,8 @@
 #include "app/gui/panels/panel_rope.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "tests/gui/test_shell.hpp"
+#include "core/angle.hpp"
+#include "core/axial_rope.hpp"
 #include "core/npy.hpp"
 #include "core/exact_average.hpp"
 #include "core/pixel_stats.hpp"
@@ -287,6 +289,42 @@ TEST_CASE("views: the learned view shows positions past max_len as a no-row regi
   CHECK(s.maxLen == 3);
 }
 
+TEST_CASE("views: Image RoPE at its largest grid: the angle picture is each pixel's block mean, made on a worker") {
+  auto app = makeShell();
+  if (!app) return;
+  app->selectPanel(findPanel("image-rope"));
+  ImagePanelState& s = app->state().image;
+  s.rows = s.cols = 64;
+  s.headDim = 256;
+  s.base = 100.0;
+  s.dirty = true;
+  REQUIRE(app->renderUntilIdle(4, 60.0));
+  renderAndSave(*app, outDir() + "/image-rope-64x64-d256.png");
+  REQUIRE(s.angles.rows == 4096);
+  REQUIRE(s.angles.cols == 128);
+  const HeatmapImage& img = s.angleImage;
+  // The view asked for its own pixels: fewer display rows than 4096 patches, each the mean of its block.
+  REQUIRE(img.window.rows == 4096);
+  REQUIRE(img.cells.rows == img.window.outRows);
+  CHECK(img.window.outRows < 4096);
+  CHECK(img.window == s.angleMap.wanted);
+  posviz::Grid want;
+  posviz::areaAverageWindow(s.angles, img.window, want);
+  CHECK(img.cells.values == want.values);
+  // A base dragged once the view has its window: the worker makes and colours that picture.
+  s.base = 200.0;
+  s.dirty = true;
+  REQUIRE(app->renderUntilIdle(4, 60.0));
+  CHECK(s.angleImage.window == s.angleMap.wanted);
+  CHECK(s.angleImage.colors.size() == s.angleImage.cells.values.size());
+  posviz::areaAverageWindow(s.angles, s.angleImage.window, want);
+  CHECK(s.angleImage.cells.values == want.values);
+  CHECK(s.angles.at(1, 1) == doctest::Approx(posviz::wrapAngle(posviz::axialRopeAngle({256, 200.0, s.variant}, 1, 0.0, 1.0))).epsilon(1e-6));
+  // The offset scores follow the query grid: 127 x 127 offsets, the query's row read from them.
+  CHECK(s.offsetScores.rows == 127);
+  CHECK(s.queryScores.at(0, 0) == s.offsetScores.at(s.queryRow + 63, s.queryCol + 63));
+}
+
 TEST_CASE("views: a large seeded learned table's pixels show the RMS under auto, each block exact") {
   auto app = makeShell();
   if (!app) return;
@@ -419,6 +457,7 @@ TEST_CASE("views: 2^31 positions: auto shows the RMS where the mean flattens out
   const long long c0 = posviz::areaCellBegin(w.cols, w.outCols, 5), c1 = posviz::areaCellBegin(w.cols, w.outCols, 6);
   const posviz::BlockStats b = posviz::sinusoidalBlockStats(s.params, r0, r1, static_cast<int>(c0), static_cast<int>(c1));
   CHECK(img->cells.at(3, 5) == doctest::Approx(b.rms).epsilon(1e-6));
+  renderAndSave(*app, outDir() + "/sinusoidal-2147483647-RMS.png");
   const struct {
     posviz::PixelChoice choice;
     const char* word;
@@ -435,8 +474,8 @@ TEST_CASE("views: 2^31 positions: auto shows the RMS where the mean flattens out
     CHECK(img->pixelStat == pick.word);
     CHECK(img->pixelNote.empty());
     CHECK(img->cells.at(3, 5) == doctest::Approx(pick.value).epsilon(1e-6));
+    renderAndSave(*app, outDir() + "/sinusoidal-2147483647-" + pick.word + ".png");
   }
-  renderAndSave(*app, outDir() + "/sinusoidal-2147483647-mean.png");
 }
 
 TEST_CASE("views: RoPE s(m, n) at 2^17 positions and the cos grid show each block's envelope and RMS on request") {

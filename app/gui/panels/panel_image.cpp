@@ -36,6 +36,8 @@ constexpr int kHeadDimStep = 4;
 // The tab computes its grids whole at every change (up to 64 x 64 patches x head_dim/2 pairs): its
 // head dims stop at 256, a config's larger rotary dims included (with a note).
 constexpr int kImageMaxHeadDim = 256;
+// The angle picture before its view has asked for a window: at most this many cells a side.
+constexpr int kAnglePictureCells = 512;
 
 AxialRopeParams axialParams(const ImagePanelState& s) { return {s.headDim, s.base, s.variant}; }
 
@@ -113,13 +115,19 @@ HeatmapSpec angleColors() {
 }
 
 // The axial grids of one set of parameters, coloured where they are made (a worker in the window).
-AxialComputed computeAxial(const AxialRopeParams& p, int rows, int cols) {
+// The angle grid (up to 4096 patches x 128 pairs) is pictured at the window its view asked for,
+// each pixel its block's mean as on the RoPE tab: a whole-grid texture would be averaged again
+// by the GL at every new picture.
+AxialComputed computeAxial(const AxialRopeParams& p, int rows, int cols, const HeatmapWindow& angleWindow) {
   AxialComputed out;
   const std::vector<float> v = ones(p.headDim);
   out.offsetScores = axialRopeOffsetScores(p, v, v, rows, cols);
   out.angles = axialRopeAngleGrid(p, rows, cols);
   out.offsetImage = wholeGridImage(out.offsetScores, 0);
-  out.angleImage = wholeGridImage(out.angles, 0);
+  HeatmapState asked;
+  asked.wanted = angleWindow;
+  long long version = 0;
+  refreshImage(out.angles, asked, out.angleImage, version, true, kAnglePictureCells);
   colorHeatmapImage(out.offsetImage, scoreSpec(out.offsetScores, "", ""));
   colorHeatmapImage(out.angleImage, angleColors());
   return out;
@@ -157,12 +165,13 @@ void recompute(ImagePanelState& s, bool onWorker) {
     s.axialKey = axial;
     const AxialRopeParams p = axialParams(s);
     const int rows = s.rows, cols = s.cols;
+    const HeatmapWindow asked = s.angleMap.wanted;
     if (onWorker) {
-      s.axialJob.request([p, rows, cols](JobControl&) { return computeAxial(p, rows, cols); });
+      s.axialJob.request([p, rows, cols, asked](JobControl&) { return computeAxial(p, rows, cols, asked); });
     } else {
       s.error.clear();
       try {
-        applyAxial(s, computeAxial(p, rows, cols));
+        applyAxial(s, computeAxial(p, rows, cols, asked));
       } catch (const std::invalid_argument& e) {
         s.error = e.what();
       }
@@ -328,7 +337,8 @@ void drawAngleMap(ImagePanelState& s, float w, float h) {
     return wrapAngle(a);
   };
   ImGui::Text("angle of every pair at every patch, mod 2 pi");
-  drawHeatmap("image-angles", s.angleMap, spec, s.angleImage, w, h);
+  if (drawHeatmap("image-angles", s.angleMap, spec, s.angleImage, w, h) && !s.angles.values.empty())
+    refreshImage(s.angles, s.angleMap, s.angleImage, s.version, false, kAnglePictureCells);   // zoomed or resized
 }
 
 void drawMropeMaps(ImagePanelState& s, float w, float h) {

@@ -92,12 +92,15 @@ void requestTable(LearnedPanelState& s, bool fromFile) {
   });
 }
 
-// While a seeded table is drawn (seconds for 131072 x 4096), a coarse picture of the new one:
-// one cell of each pixel's block (its first), drawn alone from its place in the stream, so the
-// picture costs one draw a pixel. The exact picture replaces it when the table is done.
+// While a seeded table is drawn (seconds for 131072 x 4096), a coarse picture of the new one at
+// half the view's resolution each way: one cell of each 2 x 2 pixels' block (its first), drawn
+// alone from its place in the stream, so the picture costs one draw every four pixels (a seed
+// dragged every frame asks for one each frame). The exact picture replaces it when the table is done.
 void requestPreview(LearnedPanelState& s) {
-  const HeatmapWindow w = s.map.wanted;
+  HeatmapWindow w = s.map.wanted;
   if (s.fromFile || !windowInside(w, s.numPositions, s.dModel) || w.rows * w.cols <= 4LL * w.outRows * w.outCols) return;
+  w.outRows = std::max(1, w.outRows / 2);
+  w.outCols = std::max(1, w.outCols / 2);
   const int maxLen = s.maxLen, dModel = s.dModel;
   const std::uint64_t seed = s.seed;
   const double stddev = s.stddev;
@@ -119,7 +122,7 @@ void requestPreview(LearnedPanelState& s) {
     }
     img.range = finiteRange(img.cells);
     img.pixelStat = "one sampled cell";
-    img.pixelNote = "coarse: one cell a pixel while the table is drawn; the exact means follow";
+    img.pixelNote = "coarse: one cell every 2 x 2 pixels while the table is drawn; the exact picture follows";
     return img;
   });
 }

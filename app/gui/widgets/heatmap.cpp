@@ -840,6 +840,7 @@ void refreshImage(const Grid& g, const HeatmapState& hs, HeatmapImage& img, long
   const HeatmapWindow w = windowInside(hs.wanted, g.rows, g.cols) ? hs.wanted : fullWindow(g.rows, g.cols, outRows, outCols);
   if (!force && img.window == w && img.version > 0) return;
   areaAverageWindow(g, w, img.cells);
+  img.colors.clear();   // coloured for the cells it replaces: the widget colours these
   img.window = w;
   img.range = knownRange ? *knownRange : finiteRange(g);
   img.version = ++version;
