@@ -185,9 +185,10 @@ AlibiPictures makePictures(const PictureInputs& in) {
   return out;
 }
 
-// New pictures in place of the old: a head's view keeps its last picture until then.
+// New pictures in place of the old: a head's view keeps its last picture until then. Pictures
+// made for an earlier head count are shown too (the latest finished wins while the count is
+// dragged; the status bar says the next is being made), each in its head's place.
 void applyPictures(AlibiPanelState& s, AlibiPictures p) {
-  if (p.heads != s.numHeads) return;   // made for another head count: the next one is coming
   for (std::size_t h = 0; h < p.images.size() && h < s.smallImages.size(); ++h) {
     if (p.images[h].cells.values.empty()) continue;
     p.images[h].version = ++s.version;

@@ -12,6 +12,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -342,7 +343,12 @@ void applyLearnedConfig(LearnedPanelState& s, const cli::ModelConfig& c, ConfigN
 
 namespace {
 
-// Takes finished jobs and starts the table job when its inputs changed.
+// From this many cells (~50 ms to draw) a seeded table waits until its inputs have held still
+// for kLearnedSettle; smaller ones are drawn at once.
+constexpr long long kLearnedSettleCells = 1LL << 23;
+constexpr std::chrono::milliseconds kLearnedSettle{120};
+
+// Takes finished jobs and starts the table job when its inputs changed (a large one once they settle).
 void pollJobs(LearnedPanelState& s) {
   if (s.tableJob.poll()) {
     if (!s.tableJob.error().empty()) {
@@ -364,8 +370,14 @@ void pollJobs(LearnedPanelState& s) {
   // look at until a file loads.
   if (s.tableDirty && (!s.fromFile || (!s.table && !s.tableJob.busy()))) {
     s.tableDirty = false;
-    requestTable(s, false);
     requestPreview(s);
+    s.tablePending = true;
+    s.tableChangedAt = std::chrono::steady_clock::now();
+  }
+  const bool large = static_cast<long long>(s.maxLen) * s.dModel >= kLearnedSettleCells;
+  if (s.tablePending && (!large || std::chrono::steady_clock::now() - s.tableChangedAt >= kLearnedSettle)) {
+    s.tablePending = false;
+    requestTable(s, false);
   }
   s.image.poll();
 }
@@ -524,7 +536,7 @@ void publishStatus(const LearnedPanelState& s, AppContext& ctx) {
   ctx.status.gridSize = formatGridSize(s.numPositions, table->cols) + (s.numPositions > rows ? ", table " + formatGridSize(rows, table->cols) : "");
   ctx.status.gridSize += pixelStatusText(s.map.wanted, s.image.result());
   ctx.status.computeMs = s.image.millis();
-  ctx.status.busy = tableBusy || s.image.busy();
+  ctx.status.busy = tableBusy || s.tablePending || s.image.busy();
   ctx.status.progress = tableBusy ? s.tableJob.progress() : s.image.progress();
 }
 
@@ -591,11 +603,11 @@ void drawLearnedPanel(LearnedPanelState& s, AppContext& ctx) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const LearnedTableResult* t = s.tableJob.result();
   if (!s.table || !t) {
-    ImGui::TextDisabled(s.tableJob.busy() ? "building the table..." : "no table yet");
+    ImGui::TextDisabled(s.tableJob.busy() || s.tablePending ? "building the table..." : "no table yet");
     if (!s.fromFile) drawFirstLook(s, ImGui::GetContentRegionAvail());
     ImGui::EndChild();
     ctx.status.backend = "CPU (worker thread)";
-    ctx.status.busy = s.tableJob.busy();
+    ctx.status.busy = s.tableJob.busy() || s.tablePending;
     ctx.status.progress = s.tableJob.progress();
     return;
   }

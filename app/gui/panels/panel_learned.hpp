@@ -2,6 +2,7 @@
 // and what happens past its last row. State is a plain struct owned by AppState.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -64,6 +65,11 @@ struct LearnedPanelState {
   std::string tableName;                  // "seeded (seed 0, std 0.02)" or the file name
   bool tableDirty = true;                 // rebuild the seeded table
   AsyncResult<LearnedTableResult> tableJob;
+  // A large seeded table (seconds to draw) is asked for once its parameters have held still for a
+  // moment: a dragged seed or size shows coarse previews meanwhile instead of starting and
+  // cancelling a 2 GiB table every frame.
+  bool tablePending = false;
+  std::chrono::steady_clock::time_point tableChangedAt{};
   HeatmapState map;
   AsyncResult<HeatmapImage> image;
   long long version = 0;

@@ -217,7 +217,7 @@ void update(RelativePanelState& s, bool onWorker) {
 void requestRelative(RelativePanelState& s) {
   update(s, true);
   if (s.fireJob.poll()) {
-    if (Grid* g = s.fireJob.result(); g && g->rows == s.numPositions) applyFire(s, std::move(*g));
+    if (Grid* g = s.fireJob.result()) applyFire(s, std::move(*g));   // of an earlier T too, while T is dragged
     s.computeMs = s.fireJob.millis();
   }
   if (!s.fireJob.error().empty()) s.error = s.fireJob.error();
