@@ -131,14 +131,15 @@ TEST_CASE("views: every panel renders a non-blank picture that changes with a pa
   }
 }
 
-TEST_CASE("views: the ALiBi view draws every head the controls ask for, 12 by default and 32 with scrolling") {
+TEST_CASE("views: the ALiBi view draws every head the controls ask for, 12 by default, 32 and 128 with scrolling") {
   auto app = makeShell();
   if (!app) return;
   app->selectPanel(findPanel("alibi"));
   AlibiPanelState& s = app->state().alibi;
-  for (int heads : {12, 32}) {
+  for (int heads : {12, 32, 128}) {
     CAPTURE(heads);
     s.numHeads = heads;
+    if (heads == 128) s.numPositions = 256;   // the tab's largest setting
     s.dirty = true;
     renderAndSave(*app, outDir() + "/alibi-" + std::to_string(heads) + "-heads.png");
     REQUIRE(s.smallMaps.size() == static_cast<std::size_t>(heads));
@@ -149,6 +150,15 @@ TEST_CASE("views: the ALiBi view draws every head the controls ask for, 12 by de
       // Its picture, made on the worker, covers the whole T x T grid.
       CHECK(s.smallImages[static_cast<std::size_t>(h)].window.rows == s.numPositions);
       CHECK(s.smallImages[static_cast<std::size_t>(h)].logicalCols == s.numPositions);
+    }
+    // The last head's picture is core's exact block means at its view's window.
+    const HeatmapImage& last = s.smallImages[static_cast<std::size_t>(heads - 1)];
+    const posviz::Grid want =
+        posviz::narrowPicture(posviz::alibiExactPicture(s.slopes[static_cast<std::size_t>(heads - 1)], s.causal, last.window));
+    REQUIRE(last.cells.values.size() == want.values.size());
+    for (std::size_t i = 0; i < want.values.size(); ++i) {
+      if (std::isnan(want.values[i])) CHECK(std::isnan(last.cells.values[i]));
+      else CHECK(last.cells.values[i] == want.values[i]);
     }
   }
 }
