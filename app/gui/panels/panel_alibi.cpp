@@ -154,7 +154,6 @@ PictureInputs pictureInputs(const AlibiPanelState& s) {
 // Heads sharing a window (all of them, unless one view is zoomed) share one core call.
 AlibiPictures makePictures(const PictureInputs& in) {
   AlibiPictures out;
-  out.heads = in.heads;
   out.images.resize(static_cast<std::size_t>(in.heads));
   HeatmapSpec colors;
   colors.colormap = Colormap::Viridis;

@@ -27,8 +27,7 @@ namespace posviz::app {
 // Every shown head's picture for the windows their views asked for, coloured for the scale they
 // were made with (the widget recolours when the scale changed since).
 struct AlibiPictures {
-  std::vector<HeatmapImage> images;  // per head; empty cells for hidden ones
-  int heads = 0;                     // the head count they were made for
+  std::vector<HeatmapImage> images;  // per head of the count they were made for; empty cells for hidden ones
 };
 
 struct AlibiPanelState {
