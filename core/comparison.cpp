@@ -4,6 +4,8 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
+#include <memory>
 #include <numbers>
 #include <span>
 #include <stdexcept>
@@ -214,78 +216,119 @@ std::vector<double> windowScores(const ScoreModel& sm, long long first, int w) {
   return s;
 }
 
-RelativeCheck relativeCheck(const ScoreModel& sm, long long maxPositions) {
-  RelativeCheck r;
-  r.window = static_cast<int>(std::min<long long>(kWindow, (maxPositions + 1) / 2));
-  const long long lastShift = maxPositions - r.window;
-  const std::vector<double> base = windowScores(sm, 0, r.window);
-  for (double v : base) r.positionSpread = std::max(r.positionSpread, std::fabs(v - base[0]));
-  if (lastShift < 1) {
-    r.maxError = std::numeric_limits<double>::quiet_NaN();
-    return r;
+// The relative check of several score models over the same windows, window by window, so that
+// models sharing a position cache (PositionCache) encode each position once.
+std::vector<RelativeCheck> relativeChecks(const std::vector<ScoreModel>& models, long long maxPositions) {
+  const int w = static_cast<int>(std::min<long long>(kWindow, (maxPositions + 1) / 2));
+  const long long lastShift = maxPositions - w;
+  std::vector<RelativeCheck> out(models.size());
+  std::vector<std::vector<double>> base;
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    out[i].window = w;
+    base.push_back(windowScores(models[i], 0, w));
+    for (double v : base[i]) out[i].positionSpread = std::max(out[i].positionSpread, std::fabs(v - base[i][0]));
+    if (lastShift < 1) out[i].maxError = std::numeric_limits<double>::quiet_NaN();
   }
+  if (lastShift < 1) return out;
   const int shifts = static_cast<int>(std::min<long long>(kMaxShifts, lastShift));
-  for (int i = 0; i < shifts; ++i) {
-    const long long k = shifts == 1 ? 1 : 1 + (lastShift - 1) * i / (shifts - 1);
-    const std::vector<double> moved = windowScores(sm, k, r.window);
-    for (std::size_t j = 0; j < base.size(); ++j) {
-      r.maxError = std::max(r.maxError, std::fabs(moved[j] - base[j]));
-      r.positionSpread = std::max(r.positionSpread, std::fabs(moved[j] - base[0]));
+  for (int s = 0; s < shifts; ++s) {
+    const long long k = shifts == 1 ? 1 : 1 + (lastShift - 1) * s / (shifts - 1);
+    for (std::size_t i = 0; i < models.size(); ++i) {
+      RelativeCheck& r = out[i];
+      const std::vector<double> moved = windowScores(models[i], k, w);
+      for (std::size_t j = 0; j < base[i].size(); ++j) {
+        r.maxError = std::max(r.maxError, std::fabs(moved[j] - base[i][j]));
+        r.positionSpread = std::max(r.positionSpread, std::fabs(moved[j] - base[i][0]));
+      }
+      r.maxShift = k;
     }
-    r.maxShift = k;
   }
-  return r;
+  return out;
 }
 
 Vec learnedRow(const ComparisonParams& p, long long pos) {
   return toDouble(randomNormalVector(p.dModel, (p.seed + 1) * 1000003ULL + static_cast<std::uint64_t>(pos)));
 }
 
+// An additive scheme's P(pos), kept for the last 2 W positions asked for: models checked window
+// by window over the same positions (q + P and P alone) encode each position once.
+class PositionCache {
+ public:
+  PositionCache(const ComparisonParams& p, Scheme s) : p_(p), s_(s) {}
+  const Vec& at(long long pos) {
+    if (auto it = rows_.find(pos); it != rows_.end()) return it->second;
+    if (rows_.size() >= 2 * static_cast<std::size_t>(kWindow)) rows_.clear();
+    const SinusoidalParams sp{p_.dModel, p_.base, SinusoidalLayout::Interleaved, 1.0};
+    return rows_[pos] = s_ == Scheme::Sinusoidal ? sinusoidalVector(sp, static_cast<double>(pos)) : learnedRow(p_, pos);
+  }
+
+ private:
+  ComparisonParams p_;
+  Scheme s_;
+  std::map<long long, Vec> rows_;
+};
+
+// The score of content pair (q, k) at positions (m, n) under one scheme, as a ScoreModel: each
+// position's vectors are made once per window, not once per (m, n) pair, so a window of W
+// positions costs W encodings instead of 2 W^2 (at d_model 8192 that is 16 sinusoid rows
+// instead of 512).
+ScoreModel contentModel(const ComparisonParams& p, Scheme s, int dim, const Vec& q, const Vec& k,
+                        std::shared_ptr<PositionCache> cache = nullptr) {
+  ScoreModel sm;
+  sm.dim = dim;
+  switch (s) {
+    case Scheme::Sinusoidal:
+    case Scheme::Learned: {
+      if (!cache) cache = std::make_shared<PositionCache>(p, s);
+      sm.at = [cache, q, k](long long pos) {
+        const Vec& e = cache->at(pos);
+        Side side{q, k};
+        for (std::size_t i = 0; i < e.size(); ++i) {
+          side.q[i] += e[i];
+          side.k[i] += e[i];
+        }
+        return side;
+      };
+      return sm;
+    }
+    case Scheme::Rope: {
+      RopeParams rp;
+      rp.headDim = dim;
+      rp.base = p.base;
+      sm.at = [rp, q, k](long long pos) {
+        const double x = static_cast<double>(pos);
+        return Side{ropeRotate(rp, std::span<const double>(q), x), ropeRotate(rp, std::span<const double>(k), x)};
+      };
+      return sm;
+    }
+    case Scheme::Alibi: {
+      const double slope = alibiSlopes(p.numHeads).front();
+      sm.bias = [slope](long long m, long long n) { return alibiBias(slope, m, n, false); };
+      break;
+    }
+    case Scheme::NoPE: break;
+  }
+  sm.at = [q, k](long long) { return Side{q, k}; };
+  return sm;
+}
+
 // Additive: (q + P(m)) . (k + P(n)), and P(m) . P(n) alone for encodingOnlyError.
 RelativeCheck additiveCheck(const ComparisonParams& p, Scheme s, long long maxPositions) {
   const Vec q = toDouble(randomNormalVector(p.dModel, p.seed ^ 1ULL));
   const Vec k = toDouble(randomNormalVector(p.dModel, p.seed ^ 2ULL));
-  const SinusoidalParams sp{p.dModel, p.base, SinusoidalLayout::Interleaved, 1.0};
-  auto pe = [p, s, sp](long long pos) {
-    return s == Scheme::Sinusoidal ? sinusoidalVector(sp, static_cast<double>(pos)) : learnedRow(p, pos);
-  };
-  ScoreModel full{p.dModel, [q, k, pe](long long pos) {
-                    Side side{q, k};
-                    const Vec e = pe(pos);
-                    for (std::size_t i = 0; i < e.size(); ++i) {
-                      side.q[i] += e[i];
-                      side.k[i] += e[i];
-                    }
-                    return side;
-                  },
-                  {}};
-  ScoreModel encodingOnly{p.dModel, [pe](long long pos) { const Vec e = pe(pos); return Side{e, e}; }, {}};
-  RelativeCheck r = relativeCheck(full, maxPositions);
-  r.encodingOnlyError = relativeCheck(encodingOnly, maxPositions).maxError;
-  return r;
+  const auto cache = std::make_shared<PositionCache>(p, s);
+  const std::vector<RelativeCheck> r = relativeChecks(
+      {contentModel(p, s, p.dModel, q, k, cache), contentModel(p, s, p.dModel, Vec(q.size(), 0.0), Vec(k.size(), 0.0), cache)},
+      maxPositions);
+  RelativeCheck full = r[0];
+  full.encodingOnlyError = r[1].maxError;
+  return full;
 }
 
 RelativeCheck headCheck(const ComparisonParams& p, Scheme s, int headDim) {
-  const std::vector<float> qf = randomNormalVector(headDim, p.seed ^ 1ULL);
-  const std::vector<float> kf = randomNormalVector(headDim, p.seed ^ 2ULL);
-  ScoreModel sm;
-  sm.dim = headDim;
-  if (s == Scheme::Rope) {
-    RopeParams rp;
-    rp.headDim = headDim;
-    rp.base = p.base;
-    sm.at = [rp, q = toDouble(qf), k = toDouble(kf)](long long pos) {
-      const double x = static_cast<double>(pos);
-      return Side{ropeRotate(rp, std::span<const double>(q), x), ropeRotate(rp, std::span<const double>(k), x)};
-    };
-  } else {
-    sm.at = [qf, kf](long long) { return Side{toDouble(qf), toDouble(kf)}; };
-  }
-  if (s == Scheme::Alibi) {
-    const double slope = alibiSlopes(p.numHeads).front();
-    sm.bias = [slope](long long m, long long n) { return alibiBias(slope, m, n, false); };
-  }
-  RelativeCheck r = relativeCheck(sm, p.targetLength);
+  const Vec q = toDouble(randomNormalVector(headDim, p.seed ^ 1ULL));
+  const Vec k = toDouble(randomNormalVector(headDim, p.seed ^ 2ULL));
+  RelativeCheck r = relativeChecks({contentModel(p, s, headDim, q, k)}, p.targetLength).front();
   r.encodingOnlyError = r.maxError;
   return r;
 }
@@ -294,48 +337,17 @@ RelativeCheck headCheck(const ComparisonParams& p, Scheme s, int headDim) {
 // [SECTION] content-position coupling
 // ---------------------------------------------------------------------------------------------
 
-// The score of content pair (q, k) at positions (m, n), one scheme.
-using ContentScore = std::function<double(const Vec& q, const Vec& k, long long m, long long n)>;
-
-ContentScore contentScore(const ComparisonParams& p, Scheme s, int dim) {
-  const double scale = 1.0 / std::sqrt(static_cast<double>(dim));
-  const SinusoidalParams sp{p.dModel, p.base, SinusoidalLayout::Interleaved, 1.0};
-  switch (s) {
-    case Scheme::Sinusoidal:
-    case Scheme::Learned:
-      return [p, s, sp, scale](const Vec& q, const Vec& k, long long m, long long n) {
-        const Vec pm = s == Scheme::Sinusoidal ? sinusoidalVector(sp, static_cast<double>(m)) : learnedRow(p, m);
-        const Vec pn = s == Scheme::Sinusoidal ? sinusoidalVector(sp, static_cast<double>(n)) : learnedRow(p, n);
-        double v = 0.0;
-        for (std::size_t i = 0; i < q.size(); ++i) v += (q[i] + pm[i]) * (k[i] + pn[i]);
-        return v * scale;
-      };
-    case Scheme::Rope: {
-      RopeParams rp;
-      rp.headDim = dim;
-      rp.base = p.base;
-      return [rp, scale](const Vec& q, const Vec& k, long long m, long long n) {
-        return dot(ropeRotate(rp, std::span<const double>(q), static_cast<double>(m)),
-                   ropeRotate(rp, std::span<const double>(k), static_cast<double>(n))) * scale;
-      };
-    }
-    case Scheme::Alibi: {
-      const double slope = alibiSlopes(p.numHeads).front();
-      return [slope, scale](const Vec& q, const Vec& k, long long m, long long n) { return dot(q, k) * scale + alibiBias(slope, m, n, false); };
-    }
-    case Scheme::NoPE: break;
-  }
-  return [scale](const Vec& q, const Vec& k, long long, long long) { return dot(q, k) * scale; };
-}
-
 // Additive schemes: the share of |q.P(n)| + |P(m).k| among the four terms, mean over the window.
 double crossShare(const ComparisonParams& p, Scheme s, const Vec& q, const Vec& k, int w) {
   const SinusoidalParams sp{p.dModel, p.base, SinusoidalLayout::Interleaved, 1.0};
-  auto pe = [&](long long pos) { return s == Scheme::Sinusoidal ? sinusoidalVector(sp, static_cast<double>(pos)) : learnedRow(p, pos); };
+  std::vector<Vec> pe;   // P(0) .. P(w - 1), each made once
+  for (int pos = 0; pos < w; ++pos)
+    pe.push_back(s == Scheme::Sinusoidal ? sinusoidalVector(sp, static_cast<double>(pos)) : learnedRow(p, pos));
   double sum = 0.0;
   for (int m = 0; m < w; ++m)
     for (int n = 0; n < w; ++n) {
-      const Vec pm = pe(m), pn = pe(n);
+      const Vec& pm = pe[static_cast<std::size_t>(m)];
+      const Vec& pn = pe[static_cast<std::size_t>(n)];
       const double cross = std::fabs(dot(q, pn)) + std::fabs(dot(pm, k));
       const double all = std::fabs(dot(q, k)) + cross + std::fabs(dot(pm, pn));
       sum += all > 0.0 ? cross / all : 0.0;
@@ -346,17 +358,15 @@ double crossShare(const ComparisonParams& p, Scheme s, const Vec& q, const Vec& 
 Coupling couplingCheck(const ComparisonParams& p, Scheme s, int dim, long long maxPositions) {
   Coupling c;
   c.window = static_cast<int>(std::min<long long>(kWindow, maxPositions));
-  const ContentScore score = contentScore(p, s, dim);
   std::vector<std::vector<double>> effects;  // [draw][m * W + n]
   Vec q0, k0;
   for (int d = 0; d < kCouplingDraws; ++d) {
     const Vec q = toDouble(randomNormalVector(dim, p.seed ^ static_cast<std::uint64_t>(16 + 2 * d)));
     const Vec k = toDouble(randomNormalVector(dim, p.seed ^ static_cast<std::uint64_t>(17 + 2 * d)));
     if (d == 0) q0 = q, k0 = k;
-    const double origin = score(q, k, 0, 0);
-    std::vector<double> e;
-    for (int m = 0; m < c.window; ++m)
-      for (int n = 0; n < c.window; ++n) e.push_back(score(q, k, m, n) - origin);
+    std::vector<double> e = windowScores(contentModel(p, s, dim, q, k), 0, c.window);
+    const double origin = e.front();
+    for (double& v : e) v -= origin;
     effects.push_back(std::move(e));
   }
   for (std::size_t d = 1; d < effects.size(); ++d)

@@ -2,7 +2,9 @@
 // the properties the documents state.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 #include <stdexcept>
 #include <string>
@@ -187,6 +189,27 @@ TEST_CASE("comparison: content-position coupling, computed") {
       sum += (std::fabs(qp) + std::fabs(pk)) / (std::fabs(qk) + std::fabs(qp) + std::fabs(pk) + std::fabs(pp));
     }
   CHECK(c.column(Scheme::Sinusoidal).coupling.crossShare == doctest::Approx(sum / 256.0).epsilon(1e-12));
+  // The sinusoidal content dependence, from the header's definition: effect_c(m, n) =
+  // s_c(m, n) - s_c(0, 0) with s_c = (q_c + P(m)) . (k_c + P(n)) / sqrt(8), max over c and (m, n)
+  // of |effect_c - effect_0|. Each P(pos) is made once per window in core; here once per pair.
+  auto score = [&](const std::vector<float>& q, const std::vector<float>& k, int m, int n) {
+    const std::vector<double> pm = sinusoidalVector(sp, m), pn = sinusoidalVector(sp, n);
+    double v = 0.0;
+    for (int i = 0; i < 8; ++i) v += (double(q[i]) + pm[i]) * (double(k[i]) + pn[i]);
+    return v / std::sqrt(8.0);
+  };
+  double dependence = 0.0;
+  for (int d = 1; d < kCouplingDraws; ++d) {
+    const std::vector<float> qd = randomNormalVector(8, 3ULL ^ static_cast<std::uint64_t>(16 + 2 * d));
+    const std::vector<float> kd = randomNormalVector(8, 3ULL ^ static_cast<std::uint64_t>(17 + 2 * d));
+    for (int m = 0; m < 16; ++m)
+      for (int n = 0; n < 16; ++n) {
+        const double e0 = score(qf, kf, m, n) - score(qf, kf, 0, 0), ed = score(qd, kd, m, n) - score(qd, kd, 0, 0);
+        dependence = std::max(dependence, std::fabs(ed - e0));
+      }
+  }
+  CHECK(dependence > 0.1);
+  CHECK(c.column(Scheme::Sinusoidal).coupling.contentDependence == doctest::Approx(dependence).epsilon(1e-12));
   // Learned past a short table: the window stops at L0.
   p.trainedLength = 4;
   CHECK(computeComparison(p).column(Scheme::Learned).coupling.window == 4);
