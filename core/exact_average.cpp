@@ -470,6 +470,40 @@ ExactPicture sinusoidalExactPicture(const SinusoidalParams& p, const GridWindow&
   return out;
 }
 
+ExactPicture sinusoidalRmsPicture(const SinusoidalParams& p, const GridWindow& w) {
+  const char* fn = "sinusoidalRmsPicture";
+  validateSinusoidal(fn, p);
+  requireExactWindow(fn, w, kMaxExactPosition, p.dModel);
+  // sin^2(w p) = (1 - cos(2 w p)) / 2 and cos^2(w p) = (1 + cos(2 w p)) / 2: a block's mean
+  // squares are its mean of cos at twice each frequency (2 w is exact), walked block by block.
+  const SinusoidalTable s = sinusoidalTable(p);
+  const std::vector<long long> cb = blockBounds(w.col0, w.cols, w.outCols);
+  const std::vector<int> used = pairsOfColumns(s, w.col0, w.col0 + w.cols);
+  std::vector<double> doubled;
+  for (int pair : used) doubled.push_back(2.0 * s.frequency[static_cast<std::size_t>(pair)]);
+  const std::size_t n = used.size();
+  const BlockPhases rows(std::move(doubled), blockBounds(w.row0, w.rows, w.outRows));
+  std::vector<int> slot(s.frequency.size(), 0);
+  for (std::size_t u = 0; u < n; ++u) slot[static_cast<std::size_t>(used[u])] = static_cast<int>(u);
+  std::vector<std::uint32_t> from(static_cast<std::size_t>(w.cols));   // dim -> its pair's slot
+  std::vector<double> sign(static_cast<std::size_t>(w.cols));           // -1: a sin dim, +1: a cos dim
+  for (long long c = w.col0; c < w.col0 + w.cols; ++c) {
+    const auto d = static_cast<std::size_t>(c), at = static_cast<std::size_t>(c - w.col0);
+    from[at] = static_cast<std::uint32_t>(slot[static_cast<std::size_t>(s.pairOfDim[d])]);
+    sign[at] = s.dimIsSin[d] ? -1.0 : 1.0;
+  }
+  ExactPicture out{w.outRows, w.outCols, std::vector<double>(static_cast<std::size_t>(w.outRows) * static_cast<std::size_t>(w.outCols))};
+  fillRowsWalking(w.outRows, w.cols, [&](int i, BlockPhases::Walk& walk) {
+    walk.row.resize(2 * n);
+    const double* cos2 = walk.row.data();
+    rows.means(i, walk, walk.row.data(), walk.row.data() + n);
+    double* dst = out.values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(w.outCols);
+    columnBlocks([&](std::size_t c) { return std::max(0.0, (1.0 + sign[c] * cos2[from[c]]) / 2.0); }, cb, w.col0, dst);
+    for (int j = 0; j < w.outCols; ++j) dst[j] = std::sqrt(dst[j]);
+  });
+  return out;
+}
+
 double ropePairBlockMean(const RopeParams& p, RopePairValue v, long long r0, long long r1, int c0, int c1) {
   const char* fn = "ropePairBlockMean";
   validateRope(fn, p);

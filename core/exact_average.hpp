@@ -85,6 +85,9 @@ double sinusoidalBlockMean(const SinusoidalParams& p, long long r0, long long r1
 // O(outRows * w.cols).
 Grid sinusoidalExactAverage(const SinusoidalParams& p, const GridWindow& w);
 ExactPicture sinusoidalExactPicture(const SinusoidalParams& p, const GridWindow& w);
+// The same window, each display cell its block's RMS (root of the mean square over the block),
+// in closed form at the same cost as the mean: pixel_stats.hpp's PixelStat::Rms.
+ExactPicture sinusoidalRmsPicture(const SinusoidalParams& p, const GridWindow& w);
 
 // RoPE positions x pairs grids (rope.hpp): angle mod 2 pi, cos * attentionFactor, sin * attentionFactor.
 enum class RopePairValue { Angle, Cos, Sin };

@@ -214,6 +214,7 @@ bool flattens(double peak, const GridWindow& w, double bound, double share) {
 ExactPicture sinusoidalStatPicture(const SinusoidalParams& p, const GridWindow& w, PixelStat stat) {
   const char* fn = "sinusoidalStatPicture";
   if (stat == PixelStat::Mean) return sinusoidalExactPicture(p, w);
+  if (stat == PixelStat::Rms) return sinusoidalRmsPicture(p, w);
   validateSinusoidal(fn, p);
   requireExactWindow(fn, w, kMaxExactPosition, p.dModel);
   const SinusoidalTable t = sinusoidalTable(p);
@@ -228,15 +229,14 @@ ExactPicture sinusoidalStatPicture(const SinusoidalParams& p, const GridWindow& 
       for (std::size_t k = 0; k < pairs; ++k) row[k] = pairStat(t.frequency[k], r0, r1, stat);
       double* dst = out.values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(w.outCols);
       for (int j = 0; j < w.outCols; ++j) {
-        double acc = stat == PixelStat::Min ? std::numeric_limits<double>::infinity()
-                                            : (stat == PixelStat::Max ? -std::numeric_limits<double>::infinity() : 0.0);
+        double acc = stat == PixelStat::Min ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
         const long long c0 = cb[static_cast<std::size_t>(j)], c1 = cb[static_cast<std::size_t>(j) + 1];
         for (long long c = c0; c < c1; ++c) {
           const PairStat& ps = row[static_cast<std::size_t>(t.pairOfDim[static_cast<std::size_t>(c)])];
           const double v = t.dimIsSin[static_cast<std::size_t>(c)] != 0 ? ps.sinValue : ps.cosValue;
-          acc = stat == PixelStat::Min ? std::min(acc, v) : (stat == PixelStat::Max ? std::max(acc, v) : acc + v);
+          acc = stat == PixelStat::Min ? std::min(acc, v) : std::max(acc, v);
         }
-        dst[j] = stat == PixelStat::Rms ? std::sqrt(acc / static_cast<double>(c1 - c0)) : acc;
+        dst[j] = acc;
       }
     }
   });

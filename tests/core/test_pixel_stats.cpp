@@ -118,6 +118,14 @@ TEST_CASE("pixel stats: at 2^31 positions the mean flattens out, the envelope an
   const ExactPicture hi = sinusoidalStatPicture(p, w, PixelStat::Max);
   // Every dim swings through many periods in a block of ~7 million positions.
   for (double v : rms.values) CHECK(v == doctest::Approx(std::sqrt(0.5)).epsilon(1e-3));
+  // The picture walks doubled-frequency phases block to block; the hover's block stats take each
+  // block's run mean of cos(2 w p) on its own. The two routes agree at every 37th pixel.
+  for (int i = 0; i < w.outRows; i += 37)
+    for (int j = 0; j < w.outCols; j += 7) {
+      const long long r0 = areaCellBegin(w.rows, w.outRows, i), r1 = areaCellBegin(w.rows, w.outRows, i + 1);
+      const int c0 = static_cast<int>(areaCellBegin(w.cols, w.outCols, j)), c1 = static_cast<int>(areaCellBegin(w.cols, w.outCols, j + 1));
+      CHECK(rms.values[static_cast<std::size_t>(i * w.outCols + j)] == doctest::Approx(sinusoidalBlockStats(p, r0, r1, c0, c1).rms).epsilon(1e-12));
+    }
   for (double v : hi.values) CHECK(v == doctest::Approx(1.0).epsilon(1e-9));
   const ChosenPicture autoPick = sinusoidalChosenPicture(p, w, PixelChoice::Auto);
   CHECK(autoPick.automatic);
