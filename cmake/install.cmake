@@ -36,7 +36,15 @@ set(CPACK_PACKAGE_FILE_NAME posviz_${PROJECT_VERSION}_amd64)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "posviz developers")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
-# Runtime libraries (GLFW, epoxy, spng, giflib, libav*, stb) found by dpkg-shlibdeps from what posviz links.
+# Runtime libraries (GLFW, epoxy, spng, giflib, stb) found by dpkg-shlibdeps from what posviz links.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# libav* is opened on the first video export (app/cli/video.cpp), so dpkg-shlibdeps cannot see it:
+# its packages are named here, by the major versions of the headers posviz was built against.
+set(posviz_av_packages "")
+foreach(m libavcodec libavformat libavutil libswscale)
+  string(REGEX MATCH "^[0-9]+" major "${LIBAV_${m}_VERSION}")
+  list(APPEND posviz_av_packages "${m}${major}")
+endforeach()
+string(REPLACE ";" ", " CPACK_DEBIAN_PACKAGE_DEPENDS "${posviz_av_packages}")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 include(CPack)

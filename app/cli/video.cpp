@@ -1,4 +1,9 @@
 // video.cpp: encodeVideo (video.hpp) with libavcodec, libavformat and libswscale.
+//
+// The four libraries are opened on the first video export (dlopen), not linked: they bring about
+// 120 shared libraries with them, whose loading was nearly all of a `posviz export` call's start
+// (33 ms of 36 on a 2-core machine), paid by every command and every window that never encodes a
+// frame. Their sonames come from the headers compiled against, so the ABI is the one built for.
 #include "app/cli/video.hpp"
 
 extern "C" {
@@ -10,18 +15,73 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 
 namespace posviz::cli {
 
 namespace {
 
+// Every libav function encodeVideo calls, with the library that defines it.
+#define POSVIZ_AV_FUNCTIONS(X)                                                                                      \
+  X(avutil, av_strerror) X(avutil, av_malloc) X(avutil, av_free) X(avutil, av_freep) X(avutil, av_log_set_level)    \
+  X(avutil, av_d2q) X(avutil, av_opt_set) X(avutil, av_frame_alloc) X(avutil, av_frame_free)                       \
+  X(avutil, av_frame_get_buffer) X(avutil, av_frame_make_writable)                                                  \
+  X(avcodec, avcodec_find_encoder_by_name) X(avcodec, avcodec_alloc_context3) X(avcodec, avcodec_open2)             \
+  X(avcodec, avcodec_free_context) X(avcodec, avcodec_send_frame) X(avcodec, avcodec_receive_packet)                \
+  X(avcodec, avcodec_parameters_from_context) X(avcodec, av_packet_alloc) X(avcodec, av_packet_free)                \
+  X(avcodec, av_packet_rescale_ts)                                                                                  \
+  X(avformat, avformat_alloc_output_context2) X(avformat, avformat_new_stream) X(avformat, avformat_free_context)   \
+  X(avformat, avformat_write_header) X(avformat, av_write_trailer) X(avformat, av_interleaved_write_frame)           \
+  X(avformat, avio_alloc_context) X(avformat, avio_context_free) X(avformat, avio_flush)                            \
+  X(swscale, sws_getContext) X(swscale, sws_scale) X(swscale, sws_freeContext)
+
+struct Av {
+#define POSVIZ_AV_POINTER(lib, f) decltype(&::f) f = nullptr;
+  POSVIZ_AV_FUNCTIONS(POSVIZ_AV_POINTER)
+#undef POSVIZ_AV_POINTER
+};
+
+// Opens one library by the soname its headers were built for; the handle stays open.
+void* openLibrary(const std::string& name, int major, const char* package) {
+  const std::string soname = "lib" + name + ".so." + std::to_string(major);
+  if (void* h = dlopen(soname.c_str(), RTLD_NOW | RTLD_LOCAL)) return h;
+  const char* why = dlerror();
+  throw std::runtime_error("video export needs " + soname + " (Debian package " + package + std::to_string(major) +
+                           "), which could not be opened: " + (why != nullptr ? why : "unknown reason"));
+}
+
+Av loadAv() {
+  void* avutil = openLibrary("avutil", LIBAVUTIL_VERSION_MAJOR, "libavutil");
+  void* avcodec = openLibrary("avcodec", LIBAVCODEC_VERSION_MAJOR, "libavcodec");
+  void* avformat = openLibrary("avformat", LIBAVFORMAT_VERSION_MAJOR, "libavformat");
+  void* swscale = openLibrary("swscale", LIBSWSCALE_VERSION_MAJOR, "libswscale");
+  Av av;
+#define POSVIZ_AV_LOAD(lib, f)                                                                                 \
+  av.f = reinterpret_cast<decltype(&::f)>(dlsym(lib, #f));                                                     \
+  if (av.f == nullptr) throw std::runtime_error("video export: lib" #lib " has no function " #f);
+  POSVIZ_AV_FUNCTIONS(POSVIZ_AV_LOAD)
+#undef POSVIZ_AV_LOAD
+  return av;
+}
+
+// The libraries, opened on first use (again after a failure, e.g. once a package is installed).
+const Av& av() {
+  static std::mutex mutex;
+  static std::unique_ptr<const Av> loaded;
+  std::lock_guard lock(mutex);
+  if (!loaded) loaded = std::make_unique<const Av>(loadAv());
+  return *loaded;
+}
+
 [[noreturn]] void fail(const std::string& what, int error) {
   char text[AV_ERROR_MAX_STRING_SIZE] = {};
-  av_strerror(error, text, sizeof text);
+  av().av_strerror(error, text, sizeof text);
   throw std::runtime_error("video encoding failed (" + what + "): " + text);
 }
 
@@ -65,36 +125,36 @@ struct Encoder {
   AVPacket* packet = nullptr;
 
   ~Encoder() {
-    av_packet_free(&packet);
-    av_frame_free(&frame);
-    sws_freeContext(sws);
-    avcodec_free_context(&codec);
-    if (io != nullptr) av_freep(&io->buffer);
-    avio_context_free(&io);
-    avformat_free_context(format);
+    av().av_packet_free(&packet);
+    av().av_frame_free(&frame);
+    av().sws_freeContext(sws);
+    av().avcodec_free_context(&codec);
+    if (io != nullptr) av().av_freep(&io->buffer);
+    av().avio_context_free(&io);
+    av().avformat_free_context(format);
   }
 
   // Sends one frame (null: the end) and writes every packet the encoder has ready.
   void send(const AVFrame* f) {
-    if (const int e = avcodec_send_frame(codec, f); e < 0) fail("send a frame", e);
+    if (const int e = av().avcodec_send_frame(codec, f); e < 0) fail("send a frame", e);
     for (;;) {
-      const int e = avcodec_receive_packet(codec, packet);
+      const int e = av().avcodec_receive_packet(codec, packet);
       if (e == AVERROR(EAGAIN) || e == AVERROR_EOF) return;
       if (e < 0) fail("receive a packet", e);
-      av_packet_rescale_ts(packet, codec->time_base, stream->time_base);
+      av().av_packet_rescale_ts(packet, codec->time_base, stream->time_base);
       packet->stream_index = stream->index;
-      if (const int w = av_interleaved_write_frame(format, packet); w < 0) fail("write a packet", w);
+      if (const int w = av().av_interleaved_write_frame(format, packet); w < 0) fail("write a packet", w);
     }
   }
 };
 
 void openCodec(Encoder& enc, VideoFormat f, int width, int height, double fps) {
   const char* name = f == VideoFormat::Mp4 ? "libx264" : "libvpx-vp9";
-  const AVCodec* codec = avcodec_find_encoder_by_name(name);
+  const AVCodec* codec = av().avcodec_find_encoder_by_name(name);
   if (codec == nullptr) throw std::runtime_error(std::string("video encoding failed: this libavcodec has no ") + name + " encoder");
-  enc.codec = avcodec_alloc_context3(codec);
+  enc.codec = av().avcodec_alloc_context3(codec);
   if (enc.codec == nullptr) throw std::runtime_error("video encoding failed: out of memory");
-  const AVRational rate = av_d2q(fps, 100000);
+  const AVRational rate = av().av_d2q(fps, 100000);
   enc.codec->width = width;
   enc.codec->height = height;
   enc.codec->pix_fmt = AV_PIX_FMT_YUV420P;
@@ -104,20 +164,20 @@ void openCodec(Encoder& enc, VideoFormat f, int width, int height, double fps) {
   enc.codec->thread_count = 1;
   if (enc.format->oformat->flags & AVFMT_GLOBALHEADER) enc.codec->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
   if (f == VideoFormat::Mp4) {
-    av_opt_set(enc.codec->priv_data, "preset", "medium", 0);
-    av_opt_set(enc.codec->priv_data, "crf", "16", 0);
+    av().av_opt_set(enc.codec->priv_data, "preset", "medium", 0);
+    av().av_opt_set(enc.codec->priv_data, "crf", "16", 0);
   } else {
     enc.codec->bit_rate = 0;
-    av_opt_set(enc.codec->priv_data, "crf", "24", 0);
-    av_opt_set(enc.codec->priv_data, "deadline", "good", 0);
-    av_opt_set(enc.codec->priv_data, "cpu-used", "4", 0);
+    av().av_opt_set(enc.codec->priv_data, "crf", "24", 0);
+    av().av_opt_set(enc.codec->priv_data, "deadline", "good", 0);
+    av().av_opt_set(enc.codec->priv_data, "cpu-used", "4", 0);
   }
-  if (const int e = avcodec_open2(enc.codec, codec, nullptr); e < 0) fail(std::string("open ") + name, e);
-  enc.stream = avformat_new_stream(enc.format, nullptr);
+  if (const int e = av().avcodec_open2(enc.codec, codec, nullptr); e < 0) fail(std::string("open ") + name, e);
+  enc.stream = av().avformat_new_stream(enc.format, nullptr);
   if (enc.stream == nullptr) throw std::runtime_error("video encoding failed: out of memory");
   enc.stream->time_base = enc.codec->time_base;
   enc.stream->avg_frame_rate = rate;
-  if (const int e = avcodec_parameters_from_context(enc.stream->codecpar, enc.codec); e < 0) fail("stream parameters", e);
+  if (const int e = av().avcodec_parameters_from_context(enc.stream->codecpar, enc.codec); e < 0) fail("stream parameters", e);
 }
 
 }  // namespace
@@ -131,29 +191,29 @@ std::vector<std::uint8_t> encodeVideo(const std::vector<RgbImage>& frames, doubl
   if (w < 1 || h < 1 || !(fps > 0.0)) throw std::invalid_argument("encodeVideo: frames must have pixels and fps must be > 0");
   const int ew = w + (w & 1), eh = h + (h & 1);   // 4:2:0 needs even sides
 
-  av_log_set_level(AV_LOG_QUIET);   // failures come back as error codes, said in the exception
+  av().av_log_set_level(AV_LOG_QUIET);   // failures come back as error codes, said in the exception
   Encoder enc;
-  if (const int e = avformat_alloc_output_context2(&enc.format, nullptr, f == VideoFormat::Mp4 ? "mp4" : "webm", nullptr); e < 0) fail("muxer", e);
+  if (const int e = av().avformat_alloc_output_context2(&enc.format, nullptr, f == VideoFormat::Mp4 ? "mp4" : "webm", nullptr); e < 0) fail("muxer", e);
   constexpr int kBuffer = 1 << 16;
-  auto* buffer = static_cast<unsigned char*>(av_malloc(kBuffer));
-  enc.io = avio_alloc_context(buffer, kBuffer, 1, &enc.memory, nullptr, writeBytes, seekBytes);
+  auto* buffer = static_cast<unsigned char*>(av().av_malloc(kBuffer));
+  enc.io = av().avio_alloc_context(buffer, kBuffer, 1, &enc.memory, nullptr, writeBytes, seekBytes);
   if (enc.io == nullptr) {
-    av_free(buffer);
+    av().av_free(buffer);
     throw std::runtime_error("video encoding failed: out of memory");
   }
   enc.format->pb = enc.io;
   enc.format->flags |= AVFMT_FLAG_CUSTOM_IO;
   openCodec(enc, f, ew, eh, fps);
-  if (const int e = avformat_write_header(enc.format, nullptr); e < 0) fail("header", e);
+  if (const int e = av().avformat_write_header(enc.format, nullptr); e < 0) fail("header", e);
 
-  enc.sws = sws_getContext(ew, eh, AV_PIX_FMT_RGB24, ew, eh, AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr, nullptr);
-  enc.frame = av_frame_alloc();
-  enc.packet = av_packet_alloc();
+  enc.sws = av().sws_getContext(ew, eh, AV_PIX_FMT_RGB24, ew, eh, AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr, nullptr);
+  enc.frame = av().av_frame_alloc();
+  enc.packet = av().av_packet_alloc();
   if (enc.sws == nullptr || enc.frame == nullptr || enc.packet == nullptr) throw std::runtime_error("video encoding failed: out of memory");
   enc.frame->format = AV_PIX_FMT_YUV420P;
   enc.frame->width = ew;
   enc.frame->height = eh;
-  if (const int e = av_frame_get_buffer(enc.frame, 0); e < 0) fail("frame buffer", e);
+  if (const int e = av().av_frame_get_buffer(enc.frame, 0); e < 0) fail("frame buffer", e);
   // libswscale's vector loads may read a little past the last row: the buffer has room for them.
   std::vector<std::uint8_t> rgb(static_cast<std::size_t>(ew) * static_cast<std::size_t>(eh) * 3 + 64);
   for (std::size_t i = 0; i < frames.size(); ++i) {
@@ -164,16 +224,16 @@ std::vector<std::uint8_t> encodeVideo(const std::vector<RgbImage>& frames, doubl
       std::memcpy(dst, src, static_cast<std::size_t>(w) * 3);
       if (ew > w) std::memcpy(dst + static_cast<std::size_t>(w) * 3, src + static_cast<std::size_t>(w - 1) * 3, 3);
     }
-    if (const int e = av_frame_make_writable(enc.frame); e < 0) fail("frame buffer", e);
+    if (const int e = av().av_frame_make_writable(enc.frame); e < 0) fail("frame buffer", e);
     const std::uint8_t* planes[1] = {rgb.data()};
     const int strides[1] = {ew * 3};
-    sws_scale(enc.sws, planes, strides, 0, eh, enc.frame->data, enc.frame->linesize);
+    av().sws_scale(enc.sws, planes, strides, 0, eh, enc.frame->data, enc.frame->linesize);
     enc.frame->pts = static_cast<std::int64_t>(i);
     enc.send(enc.frame);
   }
   enc.send(nullptr);
-  if (const int e = av_write_trailer(enc.format); e < 0) fail("trailer", e);
-  avio_flush(enc.io);
+  if (const int e = av().av_write_trailer(enc.format); e < 0) fail("trailer", e);
+  av().avio_flush(enc.io);
   if (enc.io->error < 0) fail("flush", enc.io->error);
   return std::move(enc.memory.bytes);
 }
