@@ -14,8 +14,9 @@ install(FILES ${PROJECT_SOURCE_DIR}/assets/icons/posviz.svg
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/assets/fonts/LICENSE-DejaVu.txt
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
-# The raster icon is posviz's own picture of a sinusoidal encoding, drawn by the headless CLI.
-if(NOT POSVIZ_BUILD_FUZZ)
+# The raster icon is posviz's own picture of a sinusoidal encoding, drawn by the headless CLI
+# (in every tree that builds it: a fuzz-only tree does not).
+if(NOT POSVIZ_BUILD_FUZZ OR POSVIZ_BUILD_TESTS)
   set(POSVIZ_ICON_PNG ${PROJECT_BINARY_DIR}/posviz-256.png)
   add_custom_command(
     OUTPUT ${POSVIZ_ICON_PNG}

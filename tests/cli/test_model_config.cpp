@@ -89,7 +89,8 @@ TEST_CASE("model_config: a published preset is its file in tests/data/published-
       {"deepseek-v3", "DeepSeek-V3.json"}, {"gemma-3-4b-it", "gemma-3-4b-it.json"},
       {"phi-3-mini-longrope", "Phi-3-mini-128k-instruct.json"}, {"llama-2-7b", "Llama-2-7b-hf.json"}};
   for (const auto& [preset, file] : pairs) {
-    CAPTURE(preset);
+    const std::string presetName = preset;   // CAPTURE's lambda cannot take a structured binding in clang 14
+    CAPTURE(presetName);
     const std::string a = read(src + "/assets/presets/" + preset + ".json");
     CHECK_FALSE(a.empty());
     CHECK(a == read(src + "/tests/data/published-configs/" + file));

@@ -90,7 +90,9 @@ TEST_CASE("extrapolation: the run is toyAttention's last row, by distance, for t
       {ExtrapolationEncoding::Rope, PositionEncoding::Rope},
       {ExtrapolationEncoding::Alibi, PositionEncoding::Alibi}};
   for (bool causal : {false, true}) {
-    for (const auto& [lab, toy] : pairs) {
+    for (const auto& pair : pairs) {
+      const ExtrapolationEncoding lab = pair.first;   // named copies: CAPTURE's lambda cannot take a structured binding in clang 14
+      const PositionEncoding toy = pair.second;
       for (int length : {5, 13, 700}) {   // 700: past the lab's restarts of its stepped angles
         if (lab == ExtrapolationEncoding::Learned && length > s.trainedLength) continue;   // no row: no weights
         CAPTURE(extrapolationEncodingName(lab));

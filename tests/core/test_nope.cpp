@@ -73,7 +73,8 @@ TEST_CASE("nope: bidirectional outputs are an exact permutation, causal ones are
   for (const auto& [a, b] : std::vector<std::pair<const char*, const char*>>{
            {"dog bites man", "man bites dog"}, {"The cat sat on the mat", "mat the on sat cat The"},
            {"The dog bit the man", "The man bit the dog"}}) {
-    CAPTURE(a);
+    const char* sentence = a;   // CAPTURE's lambda cannot take a structured binding in clang 14
+    CAPTURE(sentence);
     const std::vector<std::string> tokens = splitTokens(a);
     const std::vector<int> perm = permutationBetween(tokens, splitTokens(b));
     for (bool modelCausal : {false, true}) {  // m.causal is overridden

@@ -23,8 +23,9 @@ TEST_CASE("xpos: zeta and the query scales match torchscale's XPOS") {
       {100, {0.7829548120498657, 0.8608331680297852, 0.9173231720924377, 0.9623087048530579}},
       {1023, {0.0818326473236084, 0.2158844769001007, 0.41362208127975464, 0.675004243850708}}};
   for (const auto& [n, expected] : rows) {
+    const int position = n;   // CAPTURE's lambda cannot take a structured binding in clang 14
     for (int i = 0; i < 4; ++i) {
-      CAPTURE(n);
+      CAPTURE(position);
       CAPTURE(i);
       CHECK(g.at(n, i) == doctest::Approx(expected[static_cast<std::size_t>(i)]).epsilon(2e-6));   // torch: float32
     }
@@ -51,8 +52,9 @@ TEST_CASE("xpos: the score is RoPE's rotated product scaled by zeta^((n - m)/sca
       const double pair = qr[2 * i] * kr[2 * i] + qr[2 * i + 1] * kr[2 * i + 1];
       expected += posviz::xposQueryScale(p, i, n) * posviz::xposKeyScale(p, i, m) * pair;
     }
-    CAPTURE(n);
-    CAPTURE(m);
+    const double queryPos = n, keyPos = m;   // CAPTURE's lambda cannot take a structured binding in clang 14
+    CAPTURE(queryPos);
+    CAPTURE(keyPos);
     CHECK(posviz::xposScore(p, q, k, n, m) == doctest::Approx(expected).epsilon(1e-12));
     // Only the offset matters, as in RoPE.
     CHECK(posviz::xposScore(p, q, k, n + 11, m + 11) == doctest::Approx(expected).epsilon(1e-9));
