@@ -143,13 +143,33 @@ TEST_CASE("views: the ALiBi view draws every head the controls ask for, 12 by de
     s.dirty = true;
     renderAndSave(*app, outDir() + "/alibi-" + std::to_string(heads) + "-heads.png");
     REQUIRE(s.smallMaps.size() == static_cast<std::size_t>(heads));
-    // drawHeatmap sets `wanted` for each grid it lays out: every head got one, of equal size.
+    // drawHeatmap sets `wanted` for each grid it draws. Heads scrolled out of sight keep their
+    // place but draw nothing: at 1440 x 900, two rows of five show; the rest scroll.
+    int drawn = 0;
+    for (int h = 0; h < heads; ++h) drawn += s.smallMaps[static_cast<std::size_t>(h)].wanted.outRows > 0 ? 1 : 0;
+    CAPTURE(drawn);
+    CHECK(s.smallMaps.front().wanted.outRows > 0);
+    CHECK(s.smallMaps.back().wanted.outRows == 0);
+    CHECK(drawn >= 5);
+    CHECK(drawn < 20);
     for (int h = 0; h < heads; ++h) {
       CAPTURE(h);
-      CHECK(s.smallMaps[static_cast<std::size_t>(h)].wanted.outRows > 0);
-      // Its picture, made on the worker, covers the whole T x T grid.
+      // Its picture, made on the worker, covers the whole T x T grid at the drawn heads' size.
       CHECK(s.smallImages[static_cast<std::size_t>(h)].window.rows == s.numPositions);
       CHECK(s.smallImages[static_cast<std::size_t>(h)].logicalCols == s.numPositions);
+      CHECK(s.smallImages[static_cast<std::size_t>(h)].window.outRows == s.smallMaps.front().wanted.outRows);
+    }
+    if (heads == 128) {
+      // The toy's head slider picks head 128: its grid scrolls into view and is drawn; the first
+      // row scrolls out of sight.
+      s.selectedHead = 127;
+      renderAndSave(*app, outDir() + "/alibi-128-heads-last.png");
+      CHECK(s.scrolledToHead == 127);
+      CHECK(s.smallMaps.back().wanted.outRows > 0);
+      CHECK(s.smallMaps.back().wanted.outRows == s.smallImages.back().window.outRows);
+      s.smallMaps.front().wanted = {};
+      CHECK(app->renderUntilIdle(2, 120.0));
+      CHECK(s.smallMaps.front().wanted.outRows == 0);
     }
     // The last head's picture is core's exact block means at its view's window.
     const HeatmapImage& last = s.smallImages[static_cast<std::size_t>(heads - 1)];

@@ -40,6 +40,7 @@ struct AlibiPanelState {
   bool showAll = true;               // small multiples for every head, else the first smallCount
   int smallCount = static_cast<int>(cli::params::alibi::kTabFirstHeads.defaultInt());
   int selectedHead = 0;              // 0-based, for the toy attention
+  int scrolledToHead = -1;           // the selected head the small multiples last scrolled to
   bool logSlopes = true;             // slopes plot on a log axis
   bool sharedScale = true;           // small multiples on one colour scale (else each its own)
   std::string sentence = "the cat sat on the mat because it was tired";
@@ -51,6 +52,8 @@ struct AlibiPanelState {
   ValueRange sharedRange;            // one colour scale over the shown heads
   std::vector<HeatmapState> smallMaps;
   std::vector<HeatmapImage> smallImages;   // per head (index = head); empty cells for hidden ones
+  // One drawn head's label + grid (at layout cell headCellFor), the place kept by one out of sight.
+  float headCellW = 0.0f, headCellH = 0.0f, headCellFor = 0.0f;
   bool picturesDirty = true;         // a head's view asked for another window: new pictures
   AsyncResult<AlibiPictures> pictures;     // the window's path: pictures made on a worker
   double computeMs = 0.0;
