@@ -431,7 +431,7 @@ void drawTableMap(LearnedPanelState& s, const LearnedTableResult& t, float heatW
   }
 }
 
-void drawNormPlot(const LearnedPanelState& s, const LearnedTableResult& t, float width, float height) {
+PlotSpec normPlot(const LearnedPanelState& s, const LearnedTableResult& t) {
   const int rows = s.table->rows;
   PlotSpec norms;
   norms.title = "Row norm |P[pos]| against position";
@@ -439,21 +439,31 @@ void drawNormPlot(const LearnedPanelState& s, const LearnedTableResult& t, float
   norms.xTip = "pos = 0 .. positions - 1; past max_len the table has no row.";
   norms.yTitle = "length of the position's vector";
   norms.yTip = "|P[pos]| = sqrt(sum_dim P[pos][dim]^2), the Euclidean norm of row pos.";
-  PlotSeries ns{"|P[pos]|", {}, {}, plotColor(0), false, 1.5f};
+  PlotSeries& ns = norms.series.emplace_back(PlotSeries{"|P[pos]|", {}, {}, plotColor(0), false, 1.5f});
   const int shown = std::min(s.numPositions, rows);
-  ns.x.reserve(static_cast<std::size_t>(shown));
+  ns.x.reserve(static_cast<std::size_t>(shown) + 1);
+  ns.y.reserve(static_cast<std::size_t>(shown) + 1);
   for (int i = 0; i < shown; ++i) {
     ns.x.push_back(i);
     ns.y.push_back(t.rowNorm[static_cast<std::size_t>(i)]);
   }
-  norms.series = {ns};
   if (s.numPositions > rows) {
     norms.bands.push_back({static_cast<double>(rows), static_cast<double>(s.numPositions - 1), "no row", themed(IM_COL32(255, 196, 80, 40))});
     norms.markers.push_back({static_cast<double>(rows), "max_len " + formatCount(rows), themed(IM_COL32(255, 196, 80, 220))});
     norms.series[0].x.push_back(static_cast<double>(s.numPositions - 1));
     norms.series[0].y.push_back(std::numeric_limits<double>::quiet_NaN());
   }
-  drawPlot("norms", norms, width, height);
+  return norms;
+}
+
+void drawNormPlot(LearnedPanelState& s, const LearnedTableResult& t, float width, float height) {
+  if (s.normPlotTable.lock() != s.table || s.normPlotPositions != s.numPositions || s.normPlotLight != lightTheme()) {
+    s.normPlot = normPlot(s, t);
+    s.normPlotTable = s.table;
+    s.normPlotPositions = s.numPositions;
+    s.normPlotLight = lightTheme();
+  }
+  drawPlot("norms", s.normPlot, width, height);
 }
 
 // The looked-up row across dimensions, or a hatched box saying why there is none.

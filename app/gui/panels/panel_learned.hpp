@@ -13,6 +13,7 @@
 #include "app/cli/scheme_params.hpp"
 #include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
+#include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/worker.hpp"
 #include "core/colormap.hpp"
 #include "core/grid.hpp"
@@ -73,6 +74,12 @@ struct LearnedPanelState {
   HeatmapState map;
   AsyncResult<HeatmapImage> image;
   long long version = 0;
+  // The row-norm plot (up to 131,072 points), built when its table, the positions or the theme
+  // change, not every frame.
+  PlotSpec normPlot;
+  std::weak_ptr<const Grid> normPlotTable;
+  int normPlotPositions = -1;
+  bool normPlotLight = false;
 };
 
 void drawLearnedPanel(LearnedPanelState& s, AppContext& ctx);
