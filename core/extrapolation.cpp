@@ -225,20 +225,38 @@ kernels::KernelOptions seriesOptions() {
   return opt;
 }
 
+// The learned run's P: the setup's table when it has the rows and was drawn for this model (its
+// first row redrawn and compared), else drawn here.
+std::shared_ptr<const Grid> learnedTableFor(const ExtrapolationSetup& s, int length) {
+  const ToyConstants tc = toyConstants();
+  const int d = s.model.dModel;
+  if (!s.learnedTable) return std::make_shared<const Grid>(learnedInit(s.trainedLength, d, s.model.seed + tc.learnedSeedOffset, tc.learnedStd));
+  const Grid& t = *s.learnedTable;
+  if (t.cols != d || t.rows < length)
+    failArgument(kFn, "learnedTable must be >= " + std::to_string(length) + " x " + std::to_string(d) + " (L x model.dModel), got " +
+                          std::to_string(t.rows) + " x " + std::to_string(t.cols));
+  std::vector<float> first(static_cast<std::size_t>(d));
+  learnedInitRowsInto(d, s.model.seed + tc.learnedSeedOffset, tc.learnedStd, 0, 1, first.data());
+  if (!std::equal(first.begin(), first.end(), t.row(0)))
+    failArgument(kFn, "learnedTable was not drawn for this model's seed (its first row differs from learnedInit's)");
+  return s.learnedTable;
+}
+
 // Sinusoidal, learned, ALiBi: score by key position j (unscaled dot, bias added later). The
 // sinusoidal keys' part, PE(j) . u, is summed per frequency along j with forEachAngle.
 std::vector<double> additiveScores(const ExtrapolationSetup& s, ExtrapolationEncoding e, int length, const Content& c) {
   const ToyConstants tc = toyConstants();
   const int d = s.model.dModel;
   const SinusoidalParams sp{d, tc.sinusoidalBase, SinusoidalLayout::Interleaved, 1.0};
-  Grid table;
-  if (e == ExtrapolationEncoding::Learned) table = learnedInit(s.trainedLength, d, s.model.seed + tc.learnedSeedOffset, tc.learnedStd);
+  std::shared_ptr<const Grid> tablePtr;
+  if (e == ExtrapolationEncoding::Learned) tablePtr = learnedTableFor(s, length);
+  const Grid* table = tablePtr.get();   // null unless learned
   const int qPos = length - 1;
   std::vector<double> xq = c.embed[slotOf(s, qPos)];
   if (e == ExtrapolationEncoding::Sinusoidal || e == ExtrapolationEncoding::Learned) {
     const std::vector<double> pq = e == ExtrapolationEncoding::Sinusoidal
                                        ? sinusoidalVector(sp, qPos)
-                                       : std::vector<double>(table.row(qPos), table.row(qPos) + d);
+                                       : std::vector<double>(table->row(qPos), table->row(qPos) + d);
     for (int i = 0; i < d; ++i) xq[static_cast<std::size_t>(i)] += pq[static_cast<std::size_t>(i)];
   }
   const std::vector<double> u = timesColumn(c.wk, rowTimes(xq, c.wq));
@@ -248,7 +266,7 @@ std::vector<double> additiveScores(const ExtrapolationSetup& s, ExtrapolationEnc
   for (int j = 0; j < length; ++j) score[static_cast<std::size_t>(j)] = slotScore[slotOf(s, j)];
   if (e == ExtrapolationEncoding::Learned) {
     for (int j = 0; j < length; ++j) {   // P[j] . u, summed as dot() sums, without a copy per key
-      const float* row = table.row(j);
+      const float* row = table->row(j);
       double pu = 0.0;
       for (int i = 0; i < d; ++i) pu += static_cast<double>(row[i]) * u[static_cast<std::size_t>(i)];
       score[static_cast<std::size_t>(j)] += pu;
@@ -351,6 +369,14 @@ void rotaryAngles(ExtrapolationRun& run, const RopeFrequencies& f) {
 }
 
 }  // namespace
+
+std::shared_ptr<const Grid> extrapolationLearnedTable(const ExtrapolationSetup& s, int rows) {
+  validateSetup(s, ExtrapolationEncoding::Learned, std::max(1, std::min(rows, kMaxExtrapolationLength)));
+  if (rows < 1 || rows > kMaxExtrapolationLength)
+    failArgument(kFn, "rows must be in [1, " + std::to_string(kMaxExtrapolationLength) + "], got " + std::to_string(rows));
+  const ToyConstants tc = toyConstants();
+  return std::make_shared<const Grid>(learnedInit(rows, s.model.dModel, s.model.seed + tc.learnedSeedOffset, tc.learnedStd));
+}
 
 ExtrapolationRun runExtrapolation(const ExtrapolationSetup& s, ExtrapolationEncoding e, int length) {
   validateSetup(s, e, length);

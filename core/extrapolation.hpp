@@ -61,6 +61,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -91,6 +92,11 @@ struct ExtrapolationSetup {
   double alibiSlope = 0.0;                  // > 0; 0 = the toy model's (toyConstants().alibiSlope)
   RopeScaling scaling;                      // betaFast/betaSlow, low/highFreqFactor; method, factor and
                                             // originalMaxPositions are set per run
+  // Optional: the learned table drawn once (extrapolationLearnedTable) and reused. Row t of P does
+  // not depend on how many rows are drawn, so any table of >= L rows for this model's width and
+  // seed gives the same run; one that is too short, of another width or drawn from another seed
+  // (its first row is checked) is refused. Empty: each learned run draws its own.
+  std::shared_ptr<const Grid> learnedTable;
 };
 
 struct ExtrapolationRun {
@@ -141,6 +147,10 @@ std::vector<DistanceBin> logDistanceBins(std::span<const double> weights);
 
 // The sentence tiled to length tokens: tokens[t] = sentence[t mod n].
 std::vector<std::string> tiledTokens(const std::vector<std::string>& sentence, int length);
+
+// Rows 0..rows-1 of the learned run's P for this model (width and seed), for
+// ExtrapolationSetup::learnedTable: a caller moving L0 draws it once. O(rows d) normal draws.
+std::shared_ptr<const Grid> extrapolationLearnedTable(const ExtrapolationSetup& s, int rows);
 
 // One encoding at one length L (keys 0..L-1). O(L d + d^2).
 ExtrapolationRun runExtrapolation(const ExtrapolationSetup& s, ExtrapolationEncoding e, int length);

@@ -311,6 +311,39 @@ TEST_CASE("extrapolation: learned past L0 flags exactly the positions >= L0 and 
   CHECK(runExtrapolation(s, ExtrapolationEncoding::Sinusoidal, 64).keyHasRow.empty());
 }
 
+TEST_CASE("extrapolation: a learned table drawn once serves every L0 below its rows, bit for bit; a wrong one is refused") {
+  ExtrapolationSetup s = smallSetup();
+  const std::shared_ptr<const Grid> table = extrapolationLearnedTable(s, 64);
+  REQUIRE(table->rows == 64);
+  REQUIRE(table->cols == 8);
+  for (int l0 : {2, 16, 37, 64}) {
+    CAPTURE(l0);
+    s.trainedLength = l0;
+    s.learnedTable = nullptr;
+    const ExtrapolationRun own = runExtrapolation(s, ExtrapolationEncoding::Learned, l0);
+    s.learnedTable = table;
+    const ExtrapolationRun shared = runExtrapolation(s, ExtrapolationEncoding::Learned, l0);
+    CHECK(shared.weights == own.weights);
+    CHECK(shared.entropy == own.entropy);
+    // Past L0 the run is the error state either way: no table row is read.
+    CHECK(runExtrapolation(s, ExtrapolationEncoding::Learned, l0 + 1).weights.empty());
+  }
+  s.trainedLength = 65;   // more rows than the table has
+  CHECK_THROWS_WITH_AS(runExtrapolation(s, ExtrapolationEncoding::Learned, 65), doctest::Contains("learnedTable must be >= 65 x 8"),
+                       std::invalid_argument);
+  s.trainedLength = 16;
+  ExtrapolationSetup other = smallSetup();
+  other.model.seed = 1;
+  s.learnedTable = extrapolationLearnedTable(other, 64);   // another seed
+  CHECK_THROWS_WITH_AS(runExtrapolation(s, ExtrapolationEncoding::Learned, 16), doctest::Contains("not drawn for this model's seed"),
+                       std::invalid_argument);
+  other = smallSetup();
+  other.model.dModel = 16;
+  s.learnedTable = extrapolationLearnedTable(other, 64);   // another width
+  CHECK_THROWS_WITH_AS(runExtrapolation(s, ExtrapolationEncoding::Learned, 16), doctest::Contains("got 64 x 16"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(extrapolationLearnedTable(smallSetup(), 0), doctest::Contains("rows must be in [1, "), std::invalid_argument);
+}
+
 TEST_CASE("extrapolation: ALiBi with equal content scores decays by exp(-m) per step of distance") {
   ExtrapolationSetup s = smallSetup();
   s.sentence = {"dog"};   // every key the same token: equal content scores

@@ -96,6 +96,41 @@ TEST_CASE("extrapolation view: every encoding at 1x..8x L0 from core, plots of t
   CHECK(s.weightsSmall.size() == 7);
 }
 
+TEST_CASE("extrapolation view: an L0 drag reuses the learned table it drew; the runs stay core's own") {
+  ExtrapolationPanelState s = smallState();
+  s.trainedLength = 20;
+  settle(s);
+  // Drawn with room: L0 = 20 draws the 32 rows up to the next power of two.
+  REQUIRE(s.learnedTable != nullptr);
+  CHECK(s.learnedTable->rows == 32);
+  CHECK(s.learnedTable->cols == 8);
+  const Grid* drawn = s.learnedTable.get();
+  ExtrapolationSetup setup;
+  setup.model.dModel = 8;
+  for (int l0 : {31, 32, 17}) {
+    CAPTURE(l0);
+    s.trainedLength = l0;
+    s.dirty = true;
+    settle(s);
+    CHECK(s.learnedTable.get() == drawn);   // no new table
+    setup.trainedLength = l0;
+    const ExtrapolationRun ref = runExtrapolation(setup, ExtrapolationEncoding::Learned, l0);   // draws its own
+    CHECK(s.lab.result()->runs[0][1].weights == ref.weights);
+  }
+  // Past its rows, or for another seed, a new table is drawn.
+  s.trainedLength = 33;
+  s.dirty = true;
+  settle(s);
+  CHECK(s.learnedTable.get() != drawn);
+  CHECK(s.learnedTable->rows == 64);
+  drawn = s.learnedTable.get();
+  s.seed += 1;
+  s.dirty = true;
+  settle(s);
+  CHECK(s.learnedTable.get() != drawn);
+  CHECK(s.lab.error().empty());
+}
+
 TEST_CASE("extrapolation view: an empty sentence keeps the last result and says why") {
   ExtrapolationPanelState s = smallState();
   settle(s);

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <optional>
 #include <cmath>
 #include <cstring>
@@ -62,14 +63,28 @@ void requestLab(ExtrapolationPanelState& s) {
   setup.factor = s.autoFactor ? 0.0 : static_cast<double>(s.factor);
   setup.alibiSlope = s.alibiSlope;
   setup.scaling = s.scaling;
-  s.lab.request([setup, id = ++s.requests](JobControl& jc) {
+  if (s.learnedTable && s.learnedTable->cols == setup.model.dModel && s.learnedSeed == setup.model.seed &&
+      s.learnedTable->rows >= setup.trainedLength)
+    setup.learnedTable = s.learnedTable;
+  s.lab.request([asked = setup, id = ++s.requests](JobControl& jc) {
+    ExtrapolationSetup run = asked;   // the job may run twice (worker.hpp): it changes only its own copy
     ExtrapolationLabResult r;
     r.id = id;
-    r.trainedLength = setup.trainedLength;
+    r.trainedLength = run.trainedLength;
+    if (!run.learnedTable) {
+      // Drawn with room: L0 up to the next power of two (the slider's end at most) reuses it,
+      // while that stays below 16 M cells; the table's rows do not depend on how many are drawn.
+      int rows = run.trainedLength;
+      const int roomy = std::min(kLabMaxTrainedLength, static_cast<int>(std::bit_ceil(static_cast<unsigned>(rows))));
+      if (static_cast<long long>(roomy) * run.model.dModel <= (16LL << 20)) rows = roomy;
+      run.learnedTable = extrapolationLearnedTable(run, rows);
+    }
+    r.learnedTable = run.learnedTable;
+    r.learnedSeed = run.model.seed;
     std::vector<int> lengths;
-    for (int m : kExtrapolationMultiples) lengths.push_back(m * setup.trainedLength);
+    for (int m : kExtrapolationMultiples) lengths.push_back(m * run.trainedLength);
     throwIfCancelled(jc);
-    r.runs = runExtrapolationGrid(setup, encodings(), lengths, [&jc](int done, int total) {
+    r.runs = runExtrapolationGrid(run, encodings(), lengths, [&jc](int done, int total) {
       jc.setProgress(static_cast<float>(done) / static_cast<float>(total));
       throwIfCancelled(jc);
     });
@@ -264,6 +279,10 @@ void updateExtrapolationPanel(ExtrapolationPanelState& s) {
   }
   s.lab.poll();
   const ExtrapolationLabResult* r = s.lab.result();
+  if (r != nullptr && r->learnedTable) {
+    s.learnedTable = r->learnedTable;
+    s.learnedSeed = r->learnedSeed;
+  }
   if (r != nullptr && r->id != s.plottedId) s.plotsDirty = true;   // a new result, however it was polled
   if (s.plotsDirty) rebuildPlots(s);
 }

@@ -41,6 +41,8 @@ struct ExtrapolationLabResult {
   long long id = 0;                       // the request it answers (ExtrapolationPanelState::requests)
   int trainedLength = 0;
   std::vector<std::vector<ExtrapolationRun>> runs;
+  std::shared_ptr<const Grid> learnedTable;   // the learned run's P, kept for the next L0
+  std::uint64_t learnedSeed = 0;              // the toy model's seed it was drawn for
 };
 
 struct ExtrapolationPanelState {
@@ -70,6 +72,10 @@ struct ExtrapolationPanelState {
   // Derived
   std::string inputError;                 // shown inline; the last good result stays
   AsyncResult<ExtrapolationLabResult> lab;
+  // The learned table of the last result: reused while L0 stays within its rows (an L0 drag draws
+  // no table), for the width and seed it was drawn for.
+  std::shared_ptr<const Grid> learnedTable;
+  std::uint64_t learnedSeed = 0;
   long long requests = 0;                 // jobs requested
   long long plottedId = -1;               // the result the plots show
   PlotSpec weightsPlot, entropyPlot, unseenPlot;
