@@ -32,7 +32,11 @@ struct LearnFigureResult {
   double millis = 0.0;
 };
 
-constexpr double kLearnSyncMs = 20.0;
+// A figure that took longer than this last time recomputes on the worker. A frame of the window
+// takes about 20 ms in software GL, and a figure computed inside it adds its whole time to that
+// frame: at 20 ms the comparison table (10-20 ms at its largest L0) went back and forth between
+// the frame and the worker, and its drags lost frames.
+constexpr double kLearnSyncMs = 5.0;
 
 struct LearnPanelState {
   std::string step;                               // the step shown (learn::Step::id); "" = the first
