@@ -338,16 +338,12 @@ RelativeCheck headCheck(const ComparisonParams& p, Scheme s, int headDim) {
 // ---------------------------------------------------------------------------------------------
 
 // Additive schemes: the share of |q.P(n)| + |P(m).k| among the four terms, mean over the window.
-double crossShare(const ComparisonParams& p, Scheme s, const Vec& q, const Vec& k, int w) {
-  const SinusoidalParams sp{p.dModel, p.base, SinusoidalLayout::Interleaved, 1.0};
-  std::vector<Vec> pe;   // P(0) .. P(w - 1), each made once
-  for (int pos = 0; pos < w; ++pos)
-    pe.push_back(s == Scheme::Sinusoidal ? sinusoidalVector(sp, static_cast<double>(pos)) : learnedRow(p, pos));
+double crossShare(PositionCache& pe, const Vec& q, const Vec& k, int w) {
   double sum = 0.0;
   for (int m = 0; m < w; ++m)
     for (int n = 0; n < w; ++n) {
-      const Vec& pm = pe[static_cast<std::size_t>(m)];
-      const Vec& pn = pe[static_cast<std::size_t>(n)];
+      const Vec& pm = pe.at(m);   // w <= kWindow: every P(pos) stays in the cache
+      const Vec& pn = pe.at(n);
       const double cross = std::fabs(dot(q, pn)) + std::fabs(dot(pm, k));
       const double all = std::fabs(dot(q, k)) + cross + std::fabs(dot(pm, pn));
       sum += all > 0.0 ? cross / all : 0.0;
@@ -360,11 +356,14 @@ Coupling couplingCheck(const ComparisonParams& p, Scheme s, int dim, long long m
   c.window = static_cast<int>(std::min<long long>(kWindow, maxPositions));
   std::vector<std::vector<double>> effects;  // [draw][m * W + n]
   Vec q0, k0;
+  // Additive schemes: P(0) .. P(W - 1) made once for every draw and the cross share.
+  const bool additive = s == Scheme::Sinusoidal || s == Scheme::Learned;
+  const auto cache = additive ? std::make_shared<PositionCache>(p, s) : nullptr;
   for (int d = 0; d < kCouplingDraws; ++d) {
     const Vec q = toDouble(randomNormalVector(dim, p.seed ^ static_cast<std::uint64_t>(16 + 2 * d)));
     const Vec k = toDouble(randomNormalVector(dim, p.seed ^ static_cast<std::uint64_t>(17 + 2 * d)));
     if (d == 0) q0 = q, k0 = k;
-    std::vector<double> e = windowScores(contentModel(p, s, dim, q, k), 0, c.window);
+    std::vector<double> e = windowScores(contentModel(p, s, dim, q, k, cache), 0, c.window);
     const double origin = e.front();
     for (double& v : e) v -= origin;
     effects.push_back(std::move(e));
@@ -372,7 +371,7 @@ Coupling couplingCheck(const ComparisonParams& p, Scheme s, int dim, long long m
   for (std::size_t d = 1; d < effects.size(); ++d)
     for (std::size_t i = 0; i < effects[d].size(); ++i)
       c.contentDependence = std::max(c.contentDependence, std::fabs(effects[d][i] - effects[0][i]));
-  if (s == Scheme::Sinusoidal || s == Scheme::Learned) c.crossShare = crossShare(p, s, q0, k0, c.window);
+  if (additive) c.crossShare = crossShare(*cache, q0, k0, c.window);
   return c;
 }
 

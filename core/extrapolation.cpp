@@ -226,11 +226,12 @@ kernels::KernelOptions seriesOptions() {
 }
 
 // The learned run's P: the setup's table when it has the rows and was drawn for this model (its
-// first row redrawn and compared), else drawn here.
+// first row redrawn and compared), else its first L rows drawn here (a row does not depend on
+// how many are drawn).
 std::shared_ptr<const Grid> learnedTableFor(const ExtrapolationSetup& s, int length) {
   const ToyConstants tc = toyConstants();
   const int d = s.model.dModel;
-  if (!s.learnedTable) return std::make_shared<const Grid>(learnedInit(s.trainedLength, d, s.model.seed + tc.learnedSeedOffset, tc.learnedStd));
+  if (!s.learnedTable) return extrapolationLearnedTable(s, length);   // rows 0..L-1 are all a run reads (L <= L0)
   const Grid& t = *s.learnedTable;
   if (t.cols != d || t.rows < length)
     failArgument(kFn, "learnedTable must be >= " + std::to_string(length) + " x " + std::to_string(d) + " (L x model.dModel), got " +
