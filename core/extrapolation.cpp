@@ -7,6 +7,7 @@
 #include <mutex>
 #include <numbers>
 #include <numeric>
+#include <optional>
 
 #include "core/check.hpp"
 #include "core/kernels.hpp"
@@ -197,9 +198,11 @@ double dot(const std::vector<double>& a, const std::vector<double>& b) {
   return acc;
 }
 
+// What does not depend on positions: made once per grid and shared by its runs.
 struct Content {
-  std::vector<std::vector<double>> embed;  // one per sentence slot
+  std::vector<std::vector<double>> embed;       // one per sentence slot
   Grid wq, wk;
+  std::vector<std::vector<double>> query, key;  // embed[slot] W_q, embed[slot] W_k (the rotary runs')
 };
 
 Content content(const ExtrapolationSetup& s) {
@@ -210,6 +213,10 @@ Content content(const ExtrapolationSetup& s) {
   }
   c.wq = toyProjection(s.model, ToyMatrix::Query);
   c.wk = toyProjection(s.model, ToyMatrix::Key);
+  for (const std::vector<double>& e : c.embed) {
+    c.query.push_back(rowTimes(e, c.wq));
+    c.key.push_back(rowTimes(e, c.wk));
+  }
   return c;
 }
 
@@ -264,7 +271,8 @@ std::vector<double> additiveScores(const ExtrapolationSetup& s, ExtrapolationEnc
   std::vector<double> slotScore;
   for (const std::vector<double>& e0 : c.embed) slotScore.push_back(dot(e0, u));
   std::vector<double> score(static_cast<std::size_t>(length));
-  for (int j = 0; j < length; ++j) score[static_cast<std::size_t>(j)] = slotScore[slotOf(s, j)];
+  for (std::size_t j = 0, slot = 0; j < score.size(); ++j, slot = slot + 1 == slotScore.size() ? 0 : slot + 1)
+    score[j] = slotScore[slot];
   if (e == ExtrapolationEncoding::Learned) {
     for (int j = 0; j < length; ++j) {   // P[j] . u, summed as dot() sums, without a copy per key
       const float* row = table->row(j);
@@ -298,14 +306,14 @@ std::vector<double> rotaryScores(const ExtrapolationSetup& s, int length, const 
   const int pairs = ropeNumPairs(rp);
   const int qPos = length - 1;
   const int n = static_cast<int>(c.embed.size());
-  const std::vector<double> q = rowTimes(c.embed[slotOf(s, qPos)], c.wq);
+  const std::vector<double>& q = c.query[slotOf(s, qPos)];
   std::vector<double> stride(static_cast<std::size_t>(pairs));   // n theta_i: one residue's step
   for (int i = 0; i < pairs; ++i) stride[static_cast<std::size_t>(i)] = n * f.invFreq[static_cast<std::size_t>(i)];
   const double af2 = f.attentionFactor * f.attentionFactor;
   std::vector<double> score(static_cast<std::size_t>(length));   // by key position j = qPos - r
   std::vector<double> a(static_cast<std::size_t>(pairs)), b(a.size()), series;
   for (int rho = 0; rho < std::min(n, length); ++rho) {
-    const std::vector<double> k = rowTimes(c.embed[slotOf(s, qPos - rho)], c.wk);
+    const std::vector<double>& k = c.key[slotOf(s, qPos - rho)];
     for (int i = 0; i < pairs; ++i) {
       const DimPair dp = ropePairDims(rp, i);
       const double qa = q[static_cast<std::size_t>(dp.a)], qb = q[static_cast<std::size_t>(dp.b)];
@@ -379,8 +387,10 @@ std::shared_ptr<const Grid> extrapolationLearnedTable(const ExtrapolationSetup& 
   return std::make_shared<const Grid>(learnedInit(rows, s.model.dModel, s.model.seed + tc.learnedSeedOffset, tc.learnedStd));
 }
 
-ExtrapolationRun runExtrapolation(const ExtrapolationSetup& s, ExtrapolationEncoding e, int length) {
-  validateSetup(s, e, length);
+namespace {
+
+// One run, validated; shared: the grid's content, else (null) the run makes its own.
+ExtrapolationRun runWithContent(const ExtrapolationSetup& s, ExtrapolationEncoding e, int length, const Content* shared) {
   ExtrapolationRun run;
   run.encoding = e;
   run.length = length;
@@ -395,7 +405,9 @@ ExtrapolationRun runExtrapolation(const ExtrapolationSetup& s, ExtrapolationEnco
       return run;
     }
   }
-  const Content c = content(s);
+  std::optional<Content> own;
+  if (shared == nullptr) own = content(s);
+  const Content& c = shared != nullptr ? *shared : *own;
   const double scale = 1.0 / std::sqrt(static_cast<double>(s.model.dModel));
   double slope = 0.0;
   std::vector<double> score;
@@ -422,6 +434,13 @@ ExtrapolationRun runExtrapolation(const ExtrapolationSetup& s, ExtrapolationEnco
   return run;
 }
 
+}  // namespace
+
+ExtrapolationRun runExtrapolation(const ExtrapolationSetup& s, ExtrapolationEncoding e, int length) {
+  validateSetup(s, e, length);
+  return runWithContent(s, e, length, nullptr);
+}
+
 std::vector<std::vector<ExtrapolationRun>> runExtrapolationGrid(const ExtrapolationSetup& s,
                                                                 std::span<const ExtrapolationEncoding> encodings,
                                                                 std::span<const int> lengths,
@@ -442,12 +461,19 @@ std::vector<std::vector<ExtrapolationRun>> runExtrapolationGrid(const Extrapolat
   std::vector<long long> order(static_cast<std::size_t>(total));
   std::iota(order.begin(), order.end(), 0LL);
   std::stable_sort(order.begin(), order.end(), [&](long long a, long long b) { return cost(a) > cost(b); });
+  // The content (embeddings, W_q, W_k and the slots' projections: 2 d^2 normal draws) once, for
+  // every run that scores; a learned run past L0 does not.
+  bool scores = false;
+  for (int length : lengths)
+    for (ExtrapolationEncoding e : encodings) scores = scores || e != ExtrapolationEncoding::Learned || length <= s.trainedLength;
+  std::optional<Content> shared;
+  if (scores) shared = content(s);
   std::mutex mutex;
   int done = 0;
   parallelTasks(total, hardwareThreads(), [&](long long task) {
     const std::size_t t = static_cast<std::size_t>(order[static_cast<std::size_t>(task)]);
     const std::size_t k = t / encodings.size(), e = t % encodings.size();
-    runs[k][e] = runExtrapolation(s, encodings[e], lengths[k]);
+    runs[k][e] = runWithContent(s, encodings[e], lengths[k], shared ? &*shared : nullptr);
     std::lock_guard<std::mutex> lock(mutex);
     ++done;
     if (afterRun) afterRun(done, static_cast<int>(total));

@@ -156,9 +156,10 @@ std::shared_ptr<const Grid> extrapolationLearnedTable(const ExtrapolationSetup& 
 ExtrapolationRun runExtrapolation(const ExtrapolationSetup& s, ExtrapolationEncoding e, int length);
 
 // Every run of a lab: result[k][e] = runExtrapolation(s, encodings[e], lengths[k]), the runs
-// spread over the threads (hardwareThreads(), each run on one), the same numbers. afterRun(done,
-// total) is called after each run, one call at a time, from any of the threads; an exception it
-// throws (a cancelled job) stops the rest and comes out of this call.
+// spread over the threads (hardwareThreads(), each run on one), the same numbers. What does not
+// depend on positions (embeddings, W_q, W_k, each slot's projections) is made once for all runs.
+// afterRun(done, total) is called after each run, one call at a time, from any of the threads; an
+// exception it throws (a cancelled job) stops the rest and comes out of this call.
 std::vector<std::vector<ExtrapolationRun>> runExtrapolationGrid(const ExtrapolationSetup& s,
                                                                 std::span<const ExtrapolationEncoding> encodings,
                                                                 std::span<const int> lengths,

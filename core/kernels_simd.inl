@@ -371,15 +371,27 @@ inline void ropeAngleRows(const double* invFreq, int numPairs, long long firstPo
 
 // out[r - begin'] = constant + sum_i cosCoef_i cos(x_r w_i) + sinCoef_i sin(x_r w_i) for sweep rows
 // [begin, end), x_r = firstPos + r (firstPos may be negative). Coefficients padded with zeros.
+// Each row's lanes are summed in lane order after constant; the rows' sums wait in blocks of
+// kSumBlock, so that the blocks' independent chains of adds overlap instead of one row's adds
+// waiting on each other before the next row starts.
 inline void scoreOffsetRows(const double* invFreq, const double* cosCoef, const double* sinCoef, int numPairs,
                             double constant, long long firstPos, long long begin, long long end, double* out) {
+  constexpr int kSumBlock = 16;
   RotorBank bank(invFreq, numPairs);
   AlignedArray<double> ca(static_cast<std::size_t>(bank.padded)), sa(static_cast<std::size_t>(bank.padded));
   for (int i = 0; i < numPairs; ++i) {
     ca[i] = cosCoef[i];
     sa[i] = sinCoef[i];
   }
-  alignas(64) double lanes[kLanesD];
+  alignas(64) double lanes[kSumBlock][kLanesD];
+  long long blockStart = begin;
+  auto flush = [&](long long rows) {
+    for (long long p = 0; p < rows; ++p) {
+      double sum = constant;
+      for (int l = 0; l < kLanesD; ++l) sum += lanes[p][l];
+      out[blockStart + p] = sum;
+    }
+  };
   const double* cap = ca.data();
   const double* sap = sa.data();
   sweepRows(bank, firstPos, begin, end, [&](long long r) {
@@ -387,11 +399,13 @@ inline void scoreOffsetRows(const double* invFreq, const double* cosCoef, const 
     bank.row([&](int i, VD s0, VD s1, VD c0, VD c1) {
       acc = acc + (loadD(cap + i) * c0 + loadD(sap + i) * s0) + (loadD(cap + i + kLanesD) * c1 + loadD(sap + i + kLanesD) * s1);
     });
-    storeD(lanes, acc);
-    double sum = constant;
-    for (int l = 0; l < kLanesD; ++l) sum += lanes[l];
-    out[r] = sum;
+    storeD(lanes[r - blockStart], acc);
+    if (r - blockStart == kSumBlock - 1) {
+      flush(kSumBlock);
+      blockStart = r + 1;
+    }
   });
+  flush(end - blockStart);
 }
 
 // [SECTION] exact-average loops (core/exact_average.cpp), float64, any alignment
