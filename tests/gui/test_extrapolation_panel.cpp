@@ -4,8 +4,10 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
+#include <thread>
 
 #include <filesystem>
 
@@ -27,10 +29,17 @@ ExtrapolationPanelState smallState() {
   return s;
 }
 
+// Until every length is in: a change right after another is a drag, whose other lengths are
+// asked for once the inputs have rested kExtrapolationRestSeconds.
 void settle(ExtrapolationPanelState& s) {
-  updateExtrapolationPanel(s);
-  REQUIRE(s.lab.waitIdle(60.0));
-  updateExtrapolationPanel(s);
+  for (int i = 0; i < 100; ++i) {
+    updateExtrapolationPanel(s);
+    REQUIRE(s.lab.waitIdle(60.0));
+    updateExtrapolationPanel(s);
+    if (!extrapolationBusy(s)) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  FAIL("the lab did not settle");
 }
 
 }  // namespace
@@ -131,6 +140,107 @@ TEST_CASE("extrapolation view: an L0 drag reuses the learned table it drew; the 
   CHECK(s.lab.error().empty());
 }
 
+TEST_CASE("extrapolation view: a change computes the length shown first; the others follow at rest, core's own") {
+  ExtrapolationPanelState s = smallState();
+  settle(s);
+  REQUIRE(s.lab.result()->complete());
+  const std::vector<double> entropyBefore = s.entropyPlot.series[1].y;
+  REQUIRE(entropyBefore.size() == 4);
+  // A change: the length shown first, alone (4 x 24 = 96 keys); the entropy plot keeps its points.
+  s.trainedLength = 24;
+  s.dirty = true;
+  updateExtrapolationPanel(s);
+  REQUIRE(s.lab.waitIdle(60.0));
+  updateExtrapolationPanel(s);
+  const ExtrapolationLabResult* r = s.lab.result();
+  REQUIRE(r != nullptr);
+  CHECK(r->trainedLength == 24);
+  if (steadySeconds() - s.inputChangedAt < kExtrapolationRestSeconds) {   // a slow machine may have rested already
+    CHECK_FALSE(r->complete());
+    CHECK(extrapolationBusy(s));                  // the other lengths are owed
+    for (std::size_t m = 0; m < r->runs.size(); ++m) CHECK(r->runs[m].empty() == (m != 2));
+    CHECK(s.weightsPlot.xTicks.back().label == "96");
+    CHECK(s.entropyPlot.series[1].y == entropyBefore);
+    CHECK(s.entropyPlot.title.find("updating") != std::string::npos);
+  }
+  // While the lab pauses after a job, changes wait; the latest is taken, the ones between dropped,
+  // once no change has come for kExtrapolationQuietSeconds (or the pause ends).
+  s.labFreeAt = steadySeconds() + 60.0;
+  const long long asked = s.requests;
+  const double t0 = steadySeconds();
+  for (int l0 : {23, 22, 20}) {
+    s.trainedLength = l0;
+    s.dirty = true;
+    updateExtrapolationPanel(s);
+  }
+  if (steadySeconds() - t0 < kExtrapolationQuietSeconds) {   // a stalled machine may have gone quiet already
+    CHECK(s.changePending);
+    CHECK(s.requests == asked);
+    CHECK(extrapolationBusy(s));
+  }
+  std::this_thread::sleep_for(std::chrono::duration<double>(kExtrapolationQuietSeconds));
+  updateExtrapolationPanel(s);
+  CHECK_FALSE(s.changePending);
+  CHECK(s.requests == asked + 1);   // L0 = 20's length shown
+  ExtrapolationSetup setup;
+  setup.model.dModel = 8;
+  setup.trainedLength = 20;
+  settle(s);
+  r = s.lab.result();
+  REQUIRE(r->complete());
+  for (std::size_t m = 0; m < r->runs.size(); ++m)
+    for (std::size_t e = 0; e < r->runs[m].size(); ++e) {
+      CAPTURE(m);
+      CAPTURE(e);
+      const ExtrapolationRun ref = runExtrapolation(setup, allExtrapolationEncodings()[e], kExtrapolationMultiples[m] * 20);
+      CHECK(r->runs[m][e].weights == ref.weights);
+      CHECK(((std::isnan(ref.entropy) && std::isnan(r->runs[m][e].entropy)) || r->runs[m][e].entropy == ref.entropy));
+    }
+  CHECK(s.entropyPlot.title.find("updating") == std::string::npos);
+  REQUIRE(s.entropyPlot.series[1].y.size() == 4);
+  CHECK(s.entropyPlot.series[1].y[3] == r->runs[3][0].entropy);
+  CHECK(s.entropyPlot.markers[0].x == 20.0);
+  CHECK(s.requests == asked + 2);   // L0 = 20's length shown, then the others
+
+  // A change while the other lengths are computed stops that job: no complete result for the
+  // earlier inputs lands after it; the new length shown comes first.
+  s.trainedLength = 8192;
+  s.headDim = 128;
+  settle(s);
+  s.trainedLength = 8190;
+  s.dirty = true;
+  updateExtrapolationPanel(s);
+  REQUIRE(s.lab.waitIdle(60.0));
+  updateExtrapolationPanel(s);
+  std::this_thread::sleep_for(std::chrono::duration<double>(kExtrapolationRestSeconds));
+  updateExtrapolationPanel(s);   // asks for the other lengths
+  REQUIRE(s.lab.busy());
+  for (int i = 0; i < 20000 && s.lab.progress() <= 0.0f; ++i) std::this_thread::sleep_for(std::chrono::microseconds(100));
+  REQUIRE(s.lab.progress() > 0.0f);   // running: its first run is done
+  const long long stale = s.inputVersion;
+  s.trainedLength = 8188;
+  s.dirty = true;
+  updateExtrapolationPanel(s);
+  for (int i = 0; i < 3000 && extrapolationBusy(s); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    updateExtrapolationPanel(s);
+    CHECK_FALSE((s.lab.result()->inputVersion == stale && s.lab.result()->complete()));
+  }
+  CHECK(s.lab.result()->complete());
+  CHECK(s.lab.result()->trainedLength == 8188);
+  CHECK(s.lab.error().empty());
+
+  // A bad sentence typed right after a change: nothing is owed, the tab is not left busy.
+  s.trainedLength = 28;
+  s.dirty = true;
+  updateExtrapolationPanel(s);
+  std::strcpy(s.sentence, "   ");
+  s.dirty = true;
+  settle(s);
+  CHECK_FALSE(s.inputError.empty());
+  CHECK_FALSE(extrapolationBusy(s));
+}
+
 TEST_CASE("extrapolation view: an empty sentence keeps the last result and says why") {
   ExtrapolationPanelState s = smallState();
   settle(s);
@@ -207,6 +317,25 @@ TEST_CASE("extrapolation view: Llama-2 sizes at 4x L0 with YaRN x4 render, the r
   // tests/reference/hf_extrapolation_reference.py: 18 slow pairs x 3/16384 / 64 pairs
   CHECK(yarn.unseenShareMean == doctest::Approx(5.14984130859e-05).epsilon(1e-10));
   MESSAGE("Llama-2 lab computed in " << s.lab.millis() << " ms (8 encodings x 4 lengths)");
+
+  // An L0 change: the length shown lands first, drawn with the entropy plot marked as updating.
+  s.trainedLength = 2048;
+  s.dirty = true;
+  bool shownAlone = false;
+  for (int i = 0; i < 2000 && !shownAlone; ++i) {
+    CHECK(app->frame());
+    const ExtrapolationLabResult* now = s.lab.result();
+    shownAlone = now->trainedLength == 2048 && !now->complete() && s.plottedId == now->id;
+  }
+  if (shownAlone) {   // else the other lengths came within the frame that took it (a fast machine)
+    CHECK(app->frame(dir + "/extrapolation-l0-change-updating.png", &error));
+    CHECK(s.entropyPlot.title.find("updating") != std::string::npos);
+    CHECK(s.weightsPlot.title.find("L = 8,192") != std::string::npos);
+  }
+  CHECK(app->renderUntilIdle(2, 120.0));
+  CHECK(s.lab.result()->complete());
+  CHECK(s.entropyPlot.title.find("updating") == std::string::npos);
+  CHECK(s.entropyPlot.markers[0].x == 2048.0);
 }
 
 }  // TEST_SUITE

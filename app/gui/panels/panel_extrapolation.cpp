@@ -1,6 +1,6 @@
 // panel_extrapolation.cpp: the Extrapolation lab view.
 //
-// [SECTION] Update: inputs -> one background job over every encoding and length
+// [SECTION] Update: inputs -> the length shown, then the others at rest
 // [SECTION] Plots: built once per result or display change, never per frame
 // [SECTION] Drawing: controls
 // [SECTION] Drawing: plots, table, export
@@ -36,7 +36,7 @@ namespace posviz::app {
 namespace table = cli::params::extrapolation;
 
 //-----------------------------------------------------------------------------
-// [SECTION] Update: inputs -> one background job over every encoding and length
+// [SECTION] Update: inputs -> the length shown, then the others at rest
 //-----------------------------------------------------------------------------
 
 namespace {
@@ -53,9 +53,10 @@ const char* documentClaim(ExtrapolationEncoding e) {
   }
 }
 
-void requestLab(ExtrapolationPanelState& s) {
+// The lab's inputs as a core setup; nullopt (and the reason in inputError) for a bad sentence.
+std::optional<ExtrapolationSetup> labSetup(ExtrapolationPanelState& s) {
   ExtrapolationSetup setup;
-  if (!sentenceTokens(s.sentence, 0, setup.sentence, &s.inputError)) return;
+  if (!sentenceTokens(s.sentence, 0, setup.sentence, &s.inputError)) return std::nullopt;
   s.inputError.clear();
   setup.model = ToyModel{s.headDim, static_cast<std::uint64_t>(s.seed), false};
   setup.trainedLength = s.trainedLength;
@@ -66,30 +67,114 @@ void requestLab(ExtrapolationPanelState& s) {
   if (s.learnedTable && s.learnedTable->cols == setup.model.dModel && s.learnedSeed == setup.model.seed &&
       s.learnedTable->rows >= setup.trainedLength)
     setup.learnedTable = s.learnedTable;
-  s.lab.request([asked = setup, id = ++s.requests](JobControl& jc) {
+  return setup;
+}
+
+// The learned run's table, drawn with room: L0 up to the next power of two (the slider's end at
+// most) reuses it, while that stays below 16 M cells; the table's rows do not depend on how many
+// are drawn.
+std::shared_ptr<const Grid> roomyLearnedTable(const ExtrapolationSetup& run) {
+  int rows = run.trainedLength;
+  const int roomy = std::min(kLabMaxTrainedLength, static_cast<int>(std::bit_ceil(static_cast<unsigned>(rows))));
+  if (static_cast<long long>(roomy) * run.model.dModel <= (16LL << 20)) rows = roomy;
+  return extrapolationLearnedTable(run, rows);
+}
+
+// The bins of L keys weighted alike, 1/L each: a bin's share is its width / L.
+std::vector<DistanceBin> uniformBins(int l) {
+  std::vector<DistanceBin> u = logDistanceBins(std::vector<double>(static_cast<std::size_t>(l), 0.0));
+  for (DistanceBin& b : u) b.sum = static_cast<double>(b.count()) / l;
+  return u;
+}
+
+// The attention plot's bins of every row computed (core's logDistanceBins), on the job's thread:
+// a frame that takes a result only draws them.
+void binRows(ExtrapolationLabResult& r) {
+  r.bins.assign(r.runs.size(), {});
+  r.uniform.assign(r.runs.size(), {});
+  for (std::size_t m = 0; m < r.runs.size(); ++m) {
+    if (r.runs[m].empty()) continue;
+    for (const ExtrapolationRun& run : r.runs[m]) r.bins[m].push_back(logDistanceBins(run.weights));   // empty on error
+    r.uniform[m] = uniformBins(r.runs[m].front().length);
+  }
+}
+
+// One job over the lengths whose row is empty in `known` and wanted (every one, or the one shown
+// alone); the rows already in `known` (computed for the same inputs) are handed back as they are.
+void requestLab(ExtrapolationPanelState& s, const ExtrapolationSetup& setup, std::vector<std::vector<ExtrapolationRun>> known,
+                std::optional<int> only) {
+  known.resize(kExtrapolationMultiples.size());
+  s.lab.request([asked = setup, known = std::move(known), only, id = ++s.requests, version = s.inputVersion](JobControl& jc) {
     ExtrapolationSetup run = asked;   // the job may run twice (worker.hpp): it changes only its own copy
     ExtrapolationLabResult r;
     r.id = id;
+    r.inputVersion = version;
     r.trainedLength = run.trainedLength;
-    if (!run.learnedTable) {
-      // Drawn with room: L0 up to the next power of two (the slider's end at most) reuses it,
-      // while that stays below 16 M cells; the table's rows do not depend on how many are drawn.
-      int rows = run.trainedLength;
-      const int roomy = std::min(kLabMaxTrainedLength, static_cast<int>(std::bit_ceil(static_cast<unsigned>(rows))));
-      if (static_cast<long long>(roomy) * run.model.dModel <= (16LL << 20)) rows = roomy;
-      run.learnedTable = extrapolationLearnedTable(run, rows);
-    }
+    if (!run.learnedTable) run.learnedTable = roomyLearnedTable(run);
     r.learnedTable = run.learnedTable;
     r.learnedSeed = run.model.seed;
-    std::vector<int> lengths;
-    for (int m : kExtrapolationMultiples) lengths.push_back(m * run.trainedLength);
+    r.runs = known;
+    std::vector<int> lengths, rows;
+    for (int m = 0; m < static_cast<int>(kExtrapolationMultiples.size()); ++m) {
+      if (!r.runs[static_cast<std::size_t>(m)].empty() || (only && *only != m)) continue;
+      lengths.push_back(kExtrapolationMultiples[static_cast<std::size_t>(m)] * run.trainedLength);
+      rows.push_back(m);
+    }
     throwIfCancelled(jc);
-    r.runs = runExtrapolationGrid(run, encodings(), lengths, [&jc](int done, int total) {
+    std::vector<std::vector<ExtrapolationRun>> fresh = runExtrapolationGrid(run, encodings(), lengths, [&jc](int done, int total) {
       jc.setProgress(static_cast<float>(done) / static_cast<float>(total));
       throwIfCancelled(jc);
     });
+    for (std::size_t i = 0; i < rows.size(); ++i) r.runs[static_cast<std::size_t>(rows[i])] = std::move(fresh[i]);
+    binRows(r);
     return r;
   });
+}
+
+// Whether a change may start its job now. A change's job waits for the one before it and then
+// kExtrapolationPause times that one's time: in a drag at the largest sizes the lab takes a
+// quarter of a core and leaves the rest to drawing, and the change taken is the latest one (the
+// ones between are dropped). Once no change has come for kExtrapolationQuietSeconds (the drag
+// ended or paused) the last one starts without waiting. A job computing the other lengths gives
+// way at once.
+bool labFree(const ExtrapolationPanelState& s) {
+  if (s.lab.busy()) return s.restRequest == s.requests;
+  const double now = steadySeconds();
+  return now >= s.labFreeAt || now - s.inputChangedAt >= kExtrapolationQuietSeconds;
+}
+
+// A job is in: a shown length's pauses the next change's job (see labFree); every length's does not.
+void pauseAfter(ExtrapolationPanelState& s) {
+  const ExtrapolationLabResult* r = s.lab.result();
+  const bool shownAlone = r != nullptr && !r->complete();
+  s.labFreeAt = shownAlone ? steadySeconds() + kExtrapolationPause * s.lab.millis() / 1000.0 : -1e300;
+}
+
+// The result answers the latest inputs but holds the length shown alone: the others are due.
+bool restOwed(const ExtrapolationPanelState& s) {
+  const ExtrapolationLabResult* r = s.lab.result();
+  return r != nullptr && r->inputVersion == s.inputVersion && s.completeAsked != s.inputVersion && !r->complete();
+}
+
+// An input changed: the length shown first, alone, so that a drag's picture follows the slider.
+// A job still computing the other lengths for earlier inputs is stopped: it is not a picture.
+void takeInputChange(ExtrapolationPanelState& s) {
+  s.changePending = false;
+  ++s.inputVersion;
+  const std::optional<ExtrapolationSetup> setup = labSetup(s);
+  if (!setup) return;
+  if (s.restRequest == s.requests && s.lab.busy()) s.lab.cancelAll();
+  requestLab(s, *setup, {}, s.multiple);
+}
+
+// The length shown is in and the inputs have rested: the other lengths, the shown one kept.
+void completeAfterRest(ExtrapolationPanelState& s) {
+  if (s.changePending || !restOwed(s) || s.lab.busy() || steadySeconds() - s.inputChangedAt < kExtrapolationRestSeconds) return;
+  const std::optional<ExtrapolationSetup> setup = labSetup(s);
+  if (!setup) return;
+  s.completeAsked = s.inputVersion;
+  requestLab(s, *setup, s.lab.result()->runs, std::nullopt);
+  s.restRequest = s.requests;
 }
 
 }  // namespace
@@ -151,13 +236,6 @@ PlotSeries binnedSeries(const char* label, const std::vector<DistanceBin>& bins,
   return line;
 }
 
-// The bins of L keys weighted alike, 1/L each: a bin's share is its width / L.
-std::vector<DistanceBin> uniformBins(int l) {
-  std::vector<DistanceBin> u = logDistanceBins(std::vector<double>(static_cast<std::size_t>(l), 0.0));
-  for (DistanceBin& b : u) b.sum = static_cast<double>(b.count()) / l;
-  return u;
-}
-
 constexpr const char* kWeightsYTitle = "share of attention in the bin (sum of its keys' weights)";
 constexpr const char* kWeightsMeanYTitle = "weight of one key in the bin (mean of its keys' weights)";
 constexpr const char* kWeightsXTitle = "distance to the key (tokens), in bins 0 | 1 | 2-3 | 4-7 | 8-15 | ...";
@@ -174,12 +252,13 @@ constexpr const char* kWeightsXTip =
     "width: [0], [1], [2,3], [4,7], ..., the last cut at L-1; the grid lines are their edges.\n"
     "Green: distances the model saw in training (< L0).";
 
-void weightsPlots(ExtrapolationPanelState& s, const std::vector<ExtrapolationRun>& runs, int l0) {
-  const int l = runs.front().length;
-  const int multiple = kExtrapolationMultiples[static_cast<std::size_t>(s.multiple)];
-  std::vector<std::vector<DistanceBin>> bins(runs.size());
-  for (std::size_t e = 0; e < runs.size(); ++e) bins[e] = logDistanceBins(runs[e].weights);   // empty on error
-  const std::vector<DistanceBin> uniform = uniformBins(l);
+void weightsPlots(ExtrapolationPanelState& s, const ExtrapolationLabResult& r) {
+  const auto m = static_cast<std::size_t>(s.multiple);
+  const std::vector<ExtrapolationRun>& runs = r.runs[m];
+  const std::vector<std::vector<DistanceBin>>& bins = r.bins[m];
+  const std::vector<DistanceBin>& uniform = r.uniform[m];
+  const int l = runs.front().length, l0 = r.trainedLength;
+  const int multiple = kExtrapolationMultiples[m];
   const bool mean = s.binMean;
   double yMax = 0.0;
   for (std::size_t e = 0; e < runs.size(); ++e)
@@ -212,22 +291,28 @@ void weightsPlots(ExtrapolationPanelState& s, const std::vector<ExtrapolationRun
   }
 }
 
+constexpr const char* kEntropyTitle = "Attention entropy of the last query against length";
+
+// One point per length computed (a drag's result has the shown one alone).
 PlotSpec entropyPlot(const ExtrapolationPanelState& s, const ExtrapolationLabResult& r) {
   PlotSpec p;
-  p.title = "Attention entropy of the last query against length";
+  p.title = kEntropyTitle;
   p.xTitle = "length L (tokens)";
   p.yTitle = "entropy (nats)";
   p.logX = true;
+  std::vector<const std::vector<ExtrapolationRun>*> rows;
+  for (const std::vector<ExtrapolationRun>& row : r.runs)
+    if (!row.empty()) rows.push_back(&row);
   PlotSeries uniform{"ln L (uniform)", {}, {}, kUniformColor, false, 1.0f};
-  for (const std::vector<ExtrapolationRun>& row : r.runs) {
-    uniform.x.push_back(row.front().length);
-    uniform.y.push_back(row.front().maxEntropy);
+  for (const std::vector<ExtrapolationRun>* row : rows) {
+    uniform.x.push_back(row->front().length);
+    uniform.y.push_back(row->front().maxEntropy);
   }
   p.series.push_back(uniform);
   for (std::size_t e = 0; e < encodings().size(); ++e) {
     if (!s.show[e]) continue;
     PlotSeries line{extrapolationEncodingTitle(encodings()[e]), uniform.x, {}, encodingColor(e), false, 2.0f};
-    for (const std::vector<ExtrapolationRun>& row : r.runs) line.y.push_back(row[e].entropy);  // NaN: no row
+    for (const std::vector<ExtrapolationRun>* row : rows) line.y.push_back((*row)[e].entropy);  // NaN: no row
     p.series.push_back(line);
   }
   p.markers.push_back({static_cast<double>(r.trainedLength), "L0 (trained)", 0});
@@ -258,26 +343,34 @@ PlotSpec unseenPlot(const ExtrapolationPanelState& s, const std::vector<Extrapol
   return p;
 }
 
+// A result whose row for the length shown is missing (chosen during a drag) keeps the plots as
+// they are until the other lengths arrive. The entropy plot keeps the last complete result's
+// points, marked as updating, while a drag's result has the shown length alone.
 void rebuildPlots(ExtrapolationPanelState& s) {
   s.plotsDirty = false;
   const ExtrapolationLabResult* r = s.lab.result();
   if (r == nullptr || r->runs.empty()) return;
-  s.plottedId = r->id;
   s.multiple = std::clamp(s.multiple, 0, static_cast<int>(r->runs.size()) - 1);
   const std::vector<ExtrapolationRun>& runs = r->runs[static_cast<std::size_t>(s.multiple)];
-  weightsPlots(s, runs, r->trainedLength);
-  s.entropyPlot = entropyPlot(s, *r);
+  if (runs.empty()) return;
+  s.plottedId = r->id;
+  weightsPlots(s, *r);
+  if (r->complete() || s.entropyPlot.series.empty()) s.entropyPlot = entropyPlot(s, *r);
+  else s.entropyPlot.title = "Attention entropy against length (updating: drawn for the previous inputs)";
   s.unseenPlot = unseenPlot(s, runs);
 }
 
 }  // namespace
 
 void updateExtrapolationPanel(ExtrapolationPanelState& s) {
-  if (s.dirty) {
+  if (s.dirty) {   // a change seen: its job starts now or when the lab is free (labFree)
     s.dirty = false;
-    requestLab(s);
+    s.changePending = true;
+    s.inputChangedAt = steadySeconds();
   }
-  s.lab.poll();
+  if (s.changePending && labFree(s)) takeInputChange(s);
+  if (s.lab.poll()) pauseAfter(s);
+  completeAfterRest(s);
   const ExtrapolationLabResult* r = s.lab.result();
   if (r != nullptr && r->learnedTable) {
     s.learnedTable = r->learnedTable;
@@ -286,6 +379,8 @@ void updateExtrapolationPanel(ExtrapolationPanelState& s) {
   if (r != nullptr && r->id != s.plottedId) s.plotsDirty = true;   // a new result, however it was polled
   if (s.plotsDirty) rebuildPlots(s);
 }
+
+bool extrapolationBusy(const ExtrapolationPanelState& s) { return s.dirty || s.changePending || s.lab.busy() || restOwed(s); }
 
 //-----------------------------------------------------------------------------
 // [SECTION] Drawing: controls
@@ -464,7 +559,8 @@ void drawTable(const ExtrapolationPanelState& s, const std::vector<Extrapolation
 const std::vector<ExtrapolationRun>* shownRuns(const ExtrapolationPanelState& s) {
   const ExtrapolationLabResult* r = s.lab.result();
   if (r == nullptr || r->runs.empty()) return nullptr;
-  return &r->runs[static_cast<std::size_t>(std::clamp(s.multiple, 0, static_cast<int>(r->runs.size()) - 1))];
+  const std::vector<ExtrapolationRun>& row = r->runs[static_cast<std::size_t>(std::clamp(s.multiple, 0, static_cast<int>(r->runs.size()) - 1))];
+  return row.empty() ? nullptr : &row;   // a length a drag left out: it follows at rest
 }
 
 // The lab's inputs as a call of the extrapolation view: every encoding at L = the length shown; a
@@ -529,7 +625,7 @@ void drawResults(ExtrapolationPanelState& s) {
   if (!s.lab.error().empty()) ErrorText(s.lab.error());
   const std::vector<ExtrapolationRun>* shown = shownRuns(s);
   if (shown == nullptr) {
-    ImGui::TextDisabled(s.lab.busy() ? "computing every encoding at 1x, 2x, 4x and 8x L0..." : "no result yet");
+    ImGui::TextDisabled(extrapolationBusy(s) ? "computing every encoding at 1x, 2x, 4x and 8x L0..." : "no result yet");
     return;
   }
   const std::vector<ExtrapolationRun>& runs = *shown;
@@ -571,7 +667,7 @@ void drawExtrapolationPanel(ExtrapolationPanelState& s, AppContext& ctx) {
   ImGui::BeginChild("extrap-results", ImVec2(0.0f, 0.0f), false);
   drawResults(s);
   ImGui::EndChild();
-  ctx.status.busy = s.lab.busy();
+  ctx.status.busy = extrapolationBusy(s);
   ctx.status.progress = s.lab.busy() ? s.lab.progress() : -1.0f;
   ctx.status.computeMs = s.lab.millis();
 }

@@ -4,11 +4,15 @@
 // every encoding (core/extrapolation.hpp): the last query's attention against distance, summed in
 // log-distance bins [0], [1], [2,3], [4,7], ... (core's logDistanceBins; one plot, or one small
 // plot per encoding) with the trained distances shaded, attention entropy against length with ln L (uniform) for
-// reference, and the share of never-seen rotation angles per pair for the RoPE variants. One
-// background job computes every encoding at every length when an input changes; choosing the
+// reference, and the share of never-seen rotation angles per pair for the RoPE variants.
+// Background jobs compute every encoding at every length when an input changes: first the length
+// shown alone, so that during a drag the attention plot and the table follow the slider, then the
+// other lengths (the entropy plot's points) once the inputs have rested kExtrapolationRestSeconds;
+// until then the entropy plot shows the last complete result, marked as updating. Choosing the
 // length or the encodings shown only redraws.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -35,18 +39,29 @@ constexpr int kExtrapolationTextSize = 256;
 // and rope-ntk needs two pairs: controls, saved settings and a loaded config keep to these.
 constexpr int kLabMaxTrainedLength = kMaxExtrapolationLength / kExtrapolationMultiples.back();
 constexpr int kLabMinHeadDim = 4;
+constexpr double kExtrapolationRestSeconds = 0.15;
+constexpr double kExtrapolationPause = 3.0;   // a change's job waits this many times the last job's time after it
+constexpr double kExtrapolationQuietSeconds = 0.05;   // ... or until no change has come for this long
 
-// What the job hands back: runs[m][e] = encoding e at L0 x kExtrapolationMultiples[m].
+// What the job hands back: runs[m][e] = encoding e at L0 x kExtrapolationMultiples[m]; runs[m]
+// is empty for a length a drag's job left out.
 struct ExtrapolationLabResult {
   long long id = 0;                       // the request it answers (ExtrapolationPanelState::requests)
+  long long inputVersion = 0;             // ExtrapolationPanelState::inputVersion it was computed for
   int trainedLength = 0;
   std::vector<std::vector<ExtrapolationRun>> runs;
+  std::vector<std::vector<std::vector<DistanceBin>>> bins;   // bins[m][e]: logDistanceBins(runs[m][e].weights)
+  std::vector<std::vector<DistanceBin>> uniform;             // uniform[m]: L keys weighted 1/L each, binned
+  bool complete() const {
+    return std::none_of(runs.begin(), runs.end(), [](const std::vector<ExtrapolationRun>& row) { return row.empty(); });
+  }
   std::shared_ptr<const Grid> learnedTable;   // the learned run's P, kept for the next L0
   std::uint64_t learnedSeed = 0;              // the toy model's seed it was drawn for
 };
 
 struct ExtrapolationPanelState {
   bool dirty = true;                      // inputs changed: recompute
+  bool changePending = false;             // a change seen whose job waits for the lab (labFree)
   TrainCitation measured;                 // the Train tab's results, cited in the table
   bool plotsDirty = true;                 // length or encodings shown changed: rebuild the plots
 
@@ -77,6 +92,11 @@ struct ExtrapolationPanelState {
   std::shared_ptr<const Grid> learnedTable;
   std::uint64_t learnedSeed = 0;
   long long requests = 0;                 // jobs requested
+  long long inputVersion = 0;             // input changes taken (each starts a job)
+  long long completeAsked = -1;           // the inputVersion whose every length a job was asked for
+  long long restRequest = -1;             // the request (requests) that asked for the other lengths
+  double inputChangedAt = -1e300;         // steady-clock seconds an input change was last seen
+  double labFreeAt = -1e300;              // steady-clock seconds from which a change may start a job
   long long plottedId = -1;               // the result the plots show
   PlotSpec weightsPlot, entropyPlot, unseenPlot;
   std::vector<PlotSpec> weightsSmall;     // one per encoding shown that has weights, in weightsPlot's order
@@ -84,9 +104,12 @@ struct ExtrapolationPanelState {
 
 void drawExtrapolationPanel(ExtrapolationPanelState& s, AppContext& ctx);
 
-// Starts the job when inputs changed and rebuilds the plots when a result or the display
-// changed. Exposed for tests (wait with s.lab.waitIdle(), then call again).
+// Starts the job when inputs changed (the length shown; the others once the inputs rest)
+// and rebuilds the plots when a result or the display changed. Exposed for tests: call it until
+// extrapolationBusy() turns false.
 void updateExtrapolationPanel(ExtrapolationPanelState& s);
+// A job runs, or the lengths a drag left out are still to be asked for.
+bool extrapolationBusy(const ExtrapolationPanelState& s);
 
 // A loaded config runs as itself (cli::labModelOf, as `export extrapolation --config` does): its
 // encoding alone is shown, with its head_dim, base, L0, scaling or slope; what a slider cannot show

@@ -99,10 +99,6 @@ std::shared_ptr<const RopeScoreResult::Curve> drawnCurve(const std::vector<doubl
   return c;
 }
 
-double steadySeconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 // Whether this request computes the curves: always below kRopeLiveCurvePositions, else once the
 // inputs have rested.
 bool curvesDue(const RopePanelState& s) {

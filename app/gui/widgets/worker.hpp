@@ -34,6 +34,11 @@
 
 namespace posviz::app {
 
+// The steady clock in seconds: when inputs changed, for views that wait for them to rest.
+inline double steadySeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 // Handed to a running job: check cancelled() between chunks, report progress in [0, 1].
 class JobControl {
  public:
