@@ -218,7 +218,16 @@ TEST_CASE("robustness: sweeping every panel's parameters for thousands of frames
     }
     REQUIRE(app->renderUntilIdle(2, 120.0));
   }
-  const std::size_t before = residentBytes();
+  // Both readings are taken in the same state: every panel back at its sweep's first step, idle.
+  auto atFirstStep = [&] {
+    for (std::size_t i = 0; i < table.size(); ++i) {
+      app->selectPanel(static_cast<int>(i));
+      sweepPanel(app->state(), table[i].name, 0);
+      REQUIRE(app->renderUntilIdle(2, 120.0));
+    }
+    return residentBytes();
+  };
+  const std::size_t before = atFirstStep();
   for (std::size_t i = 0; i < table.size(); ++i) {
     CAPTURE(table[i].name);
     app->selectPanel(static_cast<int>(i));
@@ -229,13 +238,7 @@ TEST_CASE("robustness: sweeping every panel's parameters for thousands of frames
     CHECK(app->renderUntilIdle(2, 120.0));
     CHECK(drainGlErrors().empty());
   }
-  // Back to the warm-up parameters: the same sizes as when `before` was taken.
-  for (std::size_t i = 0; i < table.size(); ++i) {
-    app->selectPanel(static_cast<int>(i));
-    sweepPanel(app->state(), table[i].name, 0);
-    REQUIRE(app->renderUntilIdle(2, 120.0));
-  }
-  const std::size_t after = residentBytes();
+  const std::size_t after = atFirstStep();
   const double growthMiB = (static_cast<double>(after) - static_cast<double>(before)) / (1024.0 * 1024.0);
   MESSAGE("soak: " << frames << " frames, RSS " << before / (1024 * 1024) << " MiB -> " << after / (1024 * 1024)
                    << " MiB (" << growthMiB << " MiB)");
