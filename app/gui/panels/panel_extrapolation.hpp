@@ -8,8 +8,10 @@
 // Background jobs compute every encoding at every length when an input changes: first the length
 // shown alone, so that during a drag the attention plot and the table follow the slider, then the
 // other lengths (the entropy plot's points) once the inputs have rested kExtrapolationRestSeconds;
-// until then the entropy plot shows the last complete result, marked as updating. Choosing the
-// length or the encodings shown only redraws.
+// until then the entropy plot shows the last complete result, marked as updating. A change's job
+// waits for the one before it and kExtrapolationPause times that one's time (a drag's jobs take
+// about a quarter of a core; the latest change is the one taken). Choosing the length or the
+// encodings shown only redraws.
 #pragma once
 
 #include <algorithm>
