@@ -137,8 +137,11 @@ void requestLab(ExtrapolationPanelState& s, const ExtrapolationSetup& setup, std
 // ones between are dropped). Once no change has come for kExtrapolationQuietSeconds (the drag
 // ended or paused) the last one starts without waiting. A job computing the other lengths gives
 // way at once.
+// The job running (or waiting) is the one that asked for the other lengths: the latest request.
+bool restRunning(const ExtrapolationPanelState& s) { return s.lab.busy() && s.restRequest == s.requests; }
+
 bool labFree(const ExtrapolationPanelState& s) {
-  if (s.lab.busy()) return s.restRequest == s.requests;
+  if (s.lab.busy()) return restRunning(s);
   const double now = steadySeconds();
   return now >= s.labFreeAt || now - s.inputChangedAt >= kExtrapolationQuietSeconds;
 }
@@ -150,10 +153,11 @@ void pauseAfter(ExtrapolationPanelState& s) {
   s.labFreeAt = shownAlone ? steadySeconds() + kExtrapolationPause * s.lab.millis() / 1000.0 : -1e300;
 }
 
-// The result answers the latest inputs but holds the length shown alone: the others are due.
+// The result answers the latest inputs but holds the length shown alone, and no request for the
+// other lengths has followed it: they are due.
 bool restOwed(const ExtrapolationPanelState& s) {
   const ExtrapolationLabResult* r = s.lab.result();
-  return r != nullptr && r->inputVersion == s.inputVersion && s.completeAsked != s.inputVersion && !r->complete();
+  return r != nullptr && r->inputVersion == s.inputVersion && s.restRequest < r->id && !r->complete();
 }
 
 // An input changed: the length shown first, alone, so that a drag's picture follows the slider.
@@ -163,7 +167,7 @@ void takeInputChange(ExtrapolationPanelState& s) {
   ++s.inputVersion;
   const std::optional<ExtrapolationSetup> setup = labSetup(s);
   if (!setup) return;
-  if (s.restRequest == s.requests && s.lab.busy()) s.lab.cancelAll();
+  if (restRunning(s)) s.lab.cancelAll();
   requestLab(s, *setup, {}, s.multiple);
 }
 
@@ -172,7 +176,6 @@ void completeAfterRest(ExtrapolationPanelState& s) {
   if (s.changePending || !restOwed(s) || s.lab.busy() || steadySeconds() - s.inputChangedAt < kExtrapolationRestSeconds) return;
   const std::optional<ExtrapolationSetup> setup = labSetup(s);
   if (!setup) return;
-  s.completeAsked = s.inputVersion;
   requestLab(s, *setup, s.lab.result()->runs, std::nullopt);
   s.restRequest = s.requests;
 }

@@ -95,8 +95,7 @@ struct ExtrapolationPanelState {
   std::uint64_t learnedSeed = 0;
   long long requests = 0;                 // jobs requested
   long long inputVersion = 0;             // input changes taken (each starts a job)
-  long long completeAsked = -1;           // the inputVersion whose every length a job was asked for
-  long long restRequest = -1;             // the request (requests) that asked for the other lengths
+  long long restRequest = -1;             // the last request (requests) that asked for the other lengths
   double inputChangedAt = -1e300;         // steady-clock seconds an input change was last seen
   double labFreeAt = -1e300;              // steady-clock seconds from which a change may start a job
   long long plottedId = -1;               // the result the plots show
