@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <deque>
 #include <functional>
 #include <limits>
 #include <map>
@@ -148,8 +150,9 @@ AtTarget sinusoidalAtTarget(const ComparisonParams& p) {
 
 AtTarget learnedAtTarget(const ComparisonParams& p) {
   AtTarget a;
-  // One column is enough to ask the table for row L-1: the ceiling is the row count.
-  const Grid table = learnedInit(static_cast<int>(p.trainedLength), 1, p.seed + 1);
+  // One column is enough to ask a table of L0 rows for row L-1: the ceiling is the row count, and
+  // the message is the lookup's own. The values play no part, so they stay 0 (not drawn).
+  const Grid table(static_cast<int>(p.trainedLength), 1);
   try {
     (void)learnedLookup(table, p.targetLength - 1);
   } catch (const std::out_of_range& e) {
@@ -202,23 +205,61 @@ struct ScoreModel {
   std::function<double(long long, long long)> bias;   // ALiBi; may be empty
 };
 
-// Scores over the W x W window starting at position `first` on both axes.
+// Scores over the W x W window starting at position `first` on both axes. The keys are laid out
+// dimension-major (kt[i * W + n] = k_n[i]), so that each query runs against all W keys at once:
+// every score still sums its products in dimension order, the same bits as one dot product at a
+// time, but the W sums proceed side by side instead of one long chain of dependent adds.
+constexpr std::size_t kWindowColumns = kWindow;
+
+// One query against kWindowColumns keys laid out dimension-major (kt[i * kWindowColumns + n] =
+// k_n[i]): acc[n] = sum over i, in order, of q[i] * k_n[i]. Four doubles side by side (GCC and
+// Clang vector extension); each lane is an ordinary IEEE multiply, then add (no target here has
+// FMA, so none is fused), so every sum has the same bits as the scalar loop's on every machine.
+// The AVX2 clone runs 4 lanes at once, the default one 2.
+typedef double Lanes4 __attribute__((vector_size(32)));
+
+__attribute__((target_clones("avx2", "default")))
+void queryAgainstWindow(const double* q, const double* kt, std::size_t dim, double* acc) {
+  constexpr std::size_t kVectors = kWindowColumns / 4;
+  Lanes4 sum[kVectors] = {};
+  for (std::size_t i = 0; i < dim; ++i) {
+    const Lanes4 qi = {q[i], q[i], q[i], q[i]};
+    const double* row = kt + i * kWindowColumns;
+#pragma GCC unroll 4
+    for (std::size_t j = 0; j < kVectors; ++j) {
+      Lanes4 r;
+      std::memcpy(&r, row + 4 * j, sizeof r);
+      sum[j] += qi * r;
+    }
+  }
+  std::memcpy(acc, sum, sizeof sum);
+}
+
 std::vector<double> windowScores(const ScoreModel& sm, long long first, int w) {
   std::vector<Side> sides;
   for (int i = 0; i < w; ++i) sides.push_back(sm.at(first + i));
+  // kWindowColumns columns whatever w is (the spare ones 0), so the sums of one query stay in registers.
+  constexpr std::size_t kw = kWindowColumns;
+  const std::size_t ws = static_cast<std::size_t>(w), dim = static_cast<std::size_t>(sm.dim);
+  std::vector<double> kt(dim * kw, 0.0);
+  constexpr std::size_t kBlock = 256;   // dimensions per transposed block: reads and writes stay in L1
+  for (std::size_t i0 = 0; i0 < dim; i0 += kBlock)
+    for (std::size_t n = 0; n < ws; ++n)
+      for (std::size_t i = i0; i < std::min(dim, i0 + kBlock); ++i) kt[i * kw + n] = sides[n].k[i];
   const double scale = 1.0 / std::sqrt(static_cast<double>(sm.dim));
-  std::vector<double> s(static_cast<std::size_t>(w) * static_cast<std::size_t>(w));
-  for (int m = 0; m < w; ++m)
-    for (int n = 0; n < w; ++n)
-      s[static_cast<std::size_t>(m * w + n)] =
-          dot(sides[static_cast<std::size_t>(m)].q, sides[static_cast<std::size_t>(n)].k) * scale +
-          (sm.bias ? sm.bias(first + m, first + n) : 0.0);
+  std::vector<double> s(ws * ws);
+  double acc[kw];
+  for (std::size_t m = 0; m < ws; ++m) {
+    queryAgainstWindow(sides[m].q.data(), kt.data(), dim, acc);
+    for (std::size_t n = 0; n < ws; ++n)
+      s[m * ws + n] = acc[n] * scale + (sm.bias ? sm.bias(first + static_cast<long long>(m), first + static_cast<long long>(n)) : 0.0);
+  }
   return s;
 }
 
 // The relative check of several score models over the same windows, window by window, so that
 // models sharing a position cache (PositionCache) encode each position once.
-std::vector<RelativeCheck> relativeChecks(const std::vector<ScoreModel>& models, long long maxPositions) {
+std::vector<RelativeCheck> relativeChecks(const std::vector<ScoreModel>& models, long long maxPositions, int maxShifts) {
   const int w = static_cast<int>(std::min<long long>(kWindow, (maxPositions + 1) / 2));
   const long long lastShift = maxPositions - w;
   std::vector<RelativeCheck> out(models.size());
@@ -230,7 +271,11 @@ std::vector<RelativeCheck> relativeChecks(const std::vector<ScoreModel>& models,
     if (lastShift < 1) out[i].maxError = std::numeric_limits<double>::quiet_NaN();
   }
   if (lastShift < 1) return out;
-  const int shifts = static_cast<int>(std::min<long long>(kMaxShifts, lastShift));
+  const int shifts = static_cast<int>(std::min<long long>(maxShifts, lastShift));
+  for (RelativeCheck& r : out) {
+    r.shifts = shifts;
+    r.coarse = shifts < std::min<long long>(kMaxShifts, lastShift);
+  }
   for (int s = 0; s < shifts; ++s) {
     const long long k = shifts == 1 ? 1 : 1 + (lastShift - 1) * s / (shifts - 1);
     for (std::size_t i = 0; i < models.size(); ++i) {
@@ -250,14 +295,23 @@ Vec learnedRow(const ComparisonParams& p, long long pos) {
   return toDouble(randomNormalVector(p.dModel, (p.seed + 1) * 1000003ULL + static_cast<std::uint64_t>(pos)));
 }
 
-// An additive scheme's P(pos), kept for the last 2 W positions asked for: models checked window
-// by window over the same positions (q + P and P alone) encode each position once.
+// An additive scheme's P(pos): models checked window by window over the same positions (q + P and
+// P alone) and the coupling encode each position once. Positions 0 .. 2 W - 1 (the first window,
+// which every shift is compared with, and the coupling's) stay; of the others, the last 2 W made
+// are kept. A reference from at() stays valid until 2 W further positions have been made.
 class PositionCache {
  public:
   PositionCache(const ComparisonParams& p, Scheme s) : p_(p), s_(s) {}
   const Vec& at(long long pos) {
     if (auto it = rows_.find(pos); it != rows_.end()) return it->second;
-    if (rows_.size() >= 2 * static_cast<std::size_t>(kWindow)) rows_.clear();
+    constexpr long long kKept = 2LL * kWindow;
+    if (pos >= kKept) {
+      made_.push_back(pos);
+      if (made_.size() > static_cast<std::size_t>(kKept)) {
+        rows_.erase(made_.front());
+        made_.pop_front();
+      }
+    }
     const SinusoidalParams sp{p_.dModel, p_.base, SinusoidalLayout::Interleaved, 1.0};
     return rows_[pos] = s_ == Scheme::Sinusoidal ? sinusoidalVector(sp, static_cast<double>(pos)) : learnedRow(p_, pos);
   }
@@ -266,6 +320,7 @@ class PositionCache {
   ComparisonParams p_;
   Scheme s_;
   std::map<long long, Vec> rows_;
+  std::deque<long long> made_;   // positions >= 2 W in rows_, oldest first
 };
 
 // The score of content pair (q, k) at positions (m, n) under one scheme, as a ScoreModel: each
@@ -313,22 +368,22 @@ ScoreModel contentModel(const ComparisonParams& p, Scheme s, int dim, const Vec&
 }
 
 // Additive: (q + P(m)) . (k + P(n)), and P(m) . P(n) alone for encodingOnlyError.
-RelativeCheck additiveCheck(const ComparisonParams& p, Scheme s, long long maxPositions) {
+RelativeCheck additiveCheck(const ComparisonParams& p, Scheme s, long long maxPositions, int shifts,
+                            const std::shared_ptr<PositionCache>& cache) {
   const Vec q = toDouble(randomNormalVector(p.dModel, p.seed ^ 1ULL));
   const Vec k = toDouble(randomNormalVector(p.dModel, p.seed ^ 2ULL));
-  const auto cache = std::make_shared<PositionCache>(p, s);
   const std::vector<RelativeCheck> r = relativeChecks(
       {contentModel(p, s, p.dModel, q, k, cache), contentModel(p, s, p.dModel, Vec(q.size(), 0.0), Vec(k.size(), 0.0), cache)},
-      maxPositions);
+      maxPositions, shifts);
   RelativeCheck full = r[0];
   full.encodingOnlyError = r[1].maxError;
   return full;
 }
 
-RelativeCheck headCheck(const ComparisonParams& p, Scheme s, int headDim) {
+RelativeCheck headCheck(const ComparisonParams& p, Scheme s, int headDim, int shifts) {
   const Vec q = toDouble(randomNormalVector(headDim, p.seed ^ 1ULL));
   const Vec k = toDouble(randomNormalVector(headDim, p.seed ^ 2ULL));
-  RelativeCheck r = relativeChecks({contentModel(p, s, headDim, q, k)}, p.targetLength).front();
+  RelativeCheck r = relativeChecks({contentModel(p, s, headDim, q, k)}, p.targetLength, shifts).front();
   r.encodingOnlyError = r.maxError;
   return r;
 }
@@ -338,27 +393,40 @@ RelativeCheck headCheck(const ComparisonParams& p, Scheme s, int headDim) {
 // ---------------------------------------------------------------------------------------------
 
 // Additive schemes: the share of |q.P(n)| + |P(m).k| among the four terms, mean over the window.
+// q.P(n) and P(m).k are made once per position, q.k once.
 double crossShare(PositionCache& pe, const Vec& q, const Vec& k, int w) {
+  std::vector<double> qp, pk;   // q.P(n), P(m).k
+  for (int j = 0; j < w; ++j) {
+    const Vec& pj = pe.at(j);   // w <= kWindow: every P(pos) stays in the cache
+    qp.push_back(std::fabs(dot(q, pj)));
+    pk.push_back(std::fabs(dot(pj, k)));
+  }
+  const double qk = std::fabs(dot(q, k));
+  // |P(m).P(n)|, made once per unordered pair: a[i] * b[i] and b[i] * a[i] are the same number.
+  const std::size_t ws = static_cast<std::size_t>(w);
+  std::vector<double> pp(ws * ws);
+  for (std::size_t m = 0; m < ws; ++m)
+    for (std::size_t n = m; n < ws; ++n)
+      pp[m * ws + n] = pp[n * ws + m] = std::fabs(dot(pe.at(static_cast<long long>(m)), pe.at(static_cast<long long>(n))));
   double sum = 0.0;
   for (int m = 0; m < w; ++m)
     for (int n = 0; n < w; ++n) {
-      const Vec& pm = pe.at(m);   // w <= kWindow: every P(pos) stays in the cache
-      const Vec& pn = pe.at(n);
-      const double cross = std::fabs(dot(q, pn)) + std::fabs(dot(pm, k));
-      const double all = std::fabs(dot(q, k)) + cross + std::fabs(dot(pm, pn));
+      const double cross = qp[static_cast<std::size_t>(n)] + pk[static_cast<std::size_t>(m)];
+      const double all = qk + cross + pp[static_cast<std::size_t>(m) * ws + static_cast<std::size_t>(n)];
       sum += all > 0.0 ? cross / all : 0.0;
     }
   return sum / (static_cast<double>(w) * w);
 }
 
-Coupling couplingCheck(const ComparisonParams& p, Scheme s, int dim, long long maxPositions) {
+// cache: the additive schemes' P(pos), shared with the relative check (made here when null).
+Coupling couplingCheck(const ComparisonParams& p, Scheme s, int dim, long long maxPositions, std::shared_ptr<PositionCache> cache) {
   Coupling c;
   c.window = static_cast<int>(std::min<long long>(kWindow, maxPositions));
   std::vector<std::vector<double>> effects;  // [draw][m * W + n]
   Vec q0, k0;
   // Additive schemes: P(0) .. P(W - 1) made once for every draw and the cross share.
   const bool additive = s == Scheme::Sinusoidal || s == Scheme::Learned;
-  const auto cache = additive ? std::make_shared<PositionCache>(p, s) : nullptr;
+  if (additive && !cache) cache = std::make_shared<PositionCache>(p, s);
   for (int d = 0; d < kCouplingDraws; ++d) {
     const Vec q = toDouble(randomNormalVector(dim, p.seed ^ static_cast<std::uint64_t>(16 + 2 * d)));
     const Vec k = toDouble(randomNormalVector(dim, p.seed ^ static_cast<std::uint64_t>(17 + 2 * d)));
@@ -409,13 +477,64 @@ Cost schemeCost(const ComparisonParams& p, Scheme s, int headDim) {
   return {};
 }
 
+// What a column's relative check and coupling read besides the shift count: two params with equal
+// inputs give the same checks (ComparisonOptions::reuse).
+struct CheckInputs {
+  int dim = 0;                   // dModel (additive) or headDim
+  int numHeads = 0;              // ALiBi: its steepest slope; else 0
+  double base = 0.0;             // sinusoidal and RoPE; else 0
+  std::uint64_t seed = 0;
+  long long maxPositions = 0;    // L, learned min(L0, L)
+  bool operator==(const CheckInputs&) const = default;
+};
+
+bool isAdditive(Scheme s) { return s == Scheme::Sinusoidal || s == Scheme::Learned; }
+
+CheckInputs checkInputs(const ComparisonParams& p, Scheme s) {
+  CheckInputs in;
+  in.dim = isAdditive(s) ? p.dModel : p.dModel / p.numHeads;
+  in.numHeads = s == Scheme::Alibi ? p.numHeads : 0;
+  in.base = s == Scheme::Sinusoidal || s == Scheme::Rope ? p.base : 0.0;
+  in.seed = p.seed;
+  in.maxPositions = s == Scheme::Learned ? std::min(p.trainedLength, p.targetLength) : p.targetLength;
+  return in;
+}
+
+// The column's relative check and coupling, each taken from options.reuse when it would be the
+// same: the relative check when its inputs and shifts match, the coupling (which shifts nothing and
+// sees positions only through its window, min(kWindow, Lmax)) when the rest of its inputs match.
+void columnChecks(const ComparisonParams& p, Scheme s, const ComparisonOptions& options, SchemeColumn& col) {
+  const CheckInputs in = checkInputs(p, s);
+  const auto window = [](CheckInputs c) {
+    c.maxPositions = std::min<long long>(kWindow, c.maxPositions);
+    return c;
+  };
+  const Comparison* old = options.reuse;
+  const bool usable = old != nullptr && old->columns.size() == old->schemes.size();
+  // The additive schemes' P(pos), shared by both checks.
+  const auto cache = isAdditive(s) ? std::make_shared<PositionCache>(p, s) : nullptr;
+  const CheckInputs oldIn = usable ? checkInputs(old->params, s) : CheckInputs{};
+  if (usable && old->shifts == options.shifts && oldIn == in)
+    col.relative = old->column(s).relative;
+  else
+    col.relative = isAdditive(s) ? additiveCheck(p, s, in.maxPositions, options.shifts, cache) : headCheck(p, s, in.dim, options.shifts);
+  if (usable && window(oldIn) == window(in))
+    col.coupling = old->column(s).coupling;
+  else
+    col.coupling = couplingCheck(p, s, in.dim, in.maxPositions, cache);
+}
+
 }  // namespace
 
-Comparison computeComparison(const ComparisonParams& p, const std::vector<ModelSchemes>& models) {
+Comparison computeComparison(const ComparisonParams& p, const std::vector<ModelSchemes>& models, const ComparisonOptions& options) {
   validateComparison("computeComparison", p);
+  if (options.shifts < 1 || options.shifts > kMaxShifts)
+    failArgument("computeComparison", "options.shifts must be in [1, " + std::to_string(kMaxShifts) + "], got " +
+                                          std::to_string(options.shifts));
   Comparison c;
   c.params = p;
   c.models = models;
+  c.shifts = options.shifts;
   c.headDim = p.dModel / p.numHeads;
   c.schemes = comparisonSchemes();
   c.alibiBufferFloats = static_cast<double>(p.numHeads) * static_cast<double>(p.targetLength) * static_cast<double>(p.targetLength);
@@ -425,25 +544,17 @@ Comparison computeComparison(const ComparisonParams& p, const std::vector<ModelS
     col.parameters = s == Scheme::Learned ? p.trainedLength * p.dModel : 0;
     col.appliedAt = schemeAppliedAt(s);
     switch (s) {
-      case Scheme::Sinusoidal:
-        col.atTarget = sinusoidalAtTarget(p);
-        col.relative = additiveCheck(p, s, p.targetLength);
-        break;
-      case Scheme::Learned:
-        col.atTarget = learnedAtTarget(p);
-        col.relative = additiveCheck(p, s, std::min(p.trainedLength, p.targetLength));
-        break;
+      case Scheme::Sinusoidal: col.atTarget = sinusoidalAtTarget(p); break;
+      case Scheme::Learned: col.atTarget = learnedAtTarget(p); break;
       case Scheme::Rope: col.atTarget = ropeAtTarget(p, c.headDim); break;
       case Scheme::Alibi: col.atTarget = alibiAtTarget(p); break;
       case Scheme::NoPE: break;
     }
-    if (s == Scheme::Rope || s == Scheme::Alibi || s == Scheme::NoPE) col.relative = headCheck(p, s, c.headDim);
+    columnChecks(p, s, options, col);
     col.cost = schemeCost(p, s, c.headDim);
-    const bool additive = s == Scheme::Sinusoidal || s == Scheme::Learned;
-    col.coupling = couplingCheck(p, s, additive ? p.dModel : c.headDim,
-                                 s == Scheme::Learned ? std::min(p.trainedLength, p.targetLength) : p.targetLength);
     col.usedBy = modelsUsing(models, s);
     c.columns.push_back(std::move(col));
+    if (options.afterColumn) options.afterColumn(static_cast<int>(c.columns.size()), static_cast<int>(c.schemes.size()));
   }
   return c;
 }

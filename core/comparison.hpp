@@ -57,10 +57,12 @@
 //   Lengths are token counts, norms Euclidean, scores dot products / sqrt(dim). Every function
 //   validates its params and throws std::invalid_argument naming the function and field:
 //   dModel even 2..65536, numHeads >= 1 dividing dModel into an even headDim, L0 in [2, 2^20]
-//   (learned's error comes from a real L0-row table), L in [2, 2^40], base > 1.
+//   (learned's error comes from a real L0-row table), L in [2, 2^40], base > 1; options.shifts
+//   in [1, kMaxShifts].
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -105,6 +107,8 @@ struct RelativeCheck {
   double positionSpread = 0.0;      // max |s(m,n) - s(0,0)|
   int window = 0;                   // W
   long long maxShift = 0;           // largest k tried
+  int shifts = 0;                   // shifts k tried: min(ComparisonOptions::shifts, Lmax - W)
+  bool coarse = false;              // fewer shifts than a full table tries: a lower bound of maxError
   bool relative() const { return maxError <= kRelativeTolerance; }
 };
 
@@ -150,12 +154,33 @@ struct Comparison {
   std::vector<SchemeColumn> columns;  // one per scheme, same order
   double alibiBufferFloats = 0.0;     // 001's ALiBi listing at max_len = L: numHeads * L^2
   std::vector<ModelSchemes> models;   // what "used by" was computed from (may be empty)
+  int shifts = kMaxShifts;            // ComparisonOptions::shifts it was computed with
   const SchemeColumn& column(Scheme s) const;
+};
+
+// How much of the relative check to do, and an earlier table to take unchanged checks from.
+struct ComparisonOptions {
+  // Shifts k the relative check tries, 1..kMaxShifts, evenly spread as above. Fewer make a coarse
+  // table (RelativeCheck::coarse): 2 shifts cost about a fifth of 16 at d_model 8192, for a view
+  // that follows a slider and refines when it rests.
+  int shifts = kMaxShifts;
+  // A table computed before (any params): a column takes its relative check from here, unchanged,
+  // when it was made with the same shifts from the same inputs. Those are, beside the seed, for
+  // sinusoidal dModel, base and L; for learned dModel and min(L0, L); for RoPE headDim, base and
+  // L; for ALiBi headDim, numHeads and L; for NoPE headDim and L. The coupling is taken when the
+  // same inputs give the same window (it sees positions only through W), whatever the shifts. So
+  // a change of L0 alone recomputes the learned column's relative check and nothing else. The
+  // result is the same, bit for bit, as computing afresh.
+  const Comparison* reuse = nullptr;
+  // Called after each column with (columns done, 5); an exception it throws (a cancelled job)
+  // stops the table and comes out of computeComparison.
+  std::function<void(int, int)> afterColumn;
 };
 
 void validateComparison(const char* fn, const ComparisonParams& p);
 // models fills the "used by" row; empty leaves it empty.
-Comparison computeComparison(const ComparisonParams& p, const std::vector<ModelSchemes>& models = {});
+Comparison computeComparison(const ComparisonParams& p, const std::vector<ModelSchemes>& models = {},
+                             const ComparisonOptions& options = {});
 
 // Pairs (frequencies theta_i = base^(-2i/dim), i < dim/2) whose angles over positions 0..L-1
 // include angles mod 2 pi never reached over 0..L0-1: (L0-1) theta_i < 2 pi and L > L0.

@@ -274,7 +274,8 @@ std::string atTargetText(const Comparison& c, const SchemeColumn& col) {
 
 std::string relativeText(const SchemeColumn& col) {
   const RelativeCheck& r = col.relative;
-  std::string s = num(r.maxError, 3) + " (W " + std::to_string(r.window) + ", k up to " + std::to_string(r.maxShift) + ")";
+  std::string s = num(r.maxError, 3) + " (W " + std::to_string(r.window) + ", k up to " + std::to_string(r.maxShift) +
+                  (r.coarse ? "; coarse: " + std::to_string(r.shifts) + " of " + std::to_string(kMaxShifts) + " shifts" : "") + ")";
   if (col.scheme == Scheme::Sinusoidal || col.scheme == Scheme::Learned) s += "; PE.PE alone: " + num(r.encodingOnlyError, 3);
   if (r.positionSpread == 0.0) s += "; the score never changes with position";
   return s;

@@ -233,4 +233,144 @@ TEST_CASE("comparison: used by, from the models given") {
   CHECK(computeComparison(p).column(Scheme::Rope).usedBy.empty());
 }
 
+
+namespace {
+
+// The two checks of a column, compared exactly (NaN equal to NaN: no shift fits).
+bool sameNumber(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+bool sameChecks(const SchemeColumn& a, const SchemeColumn& b) {
+  const RelativeCheck &x = a.relative, &y = b.relative;
+  return sameNumber(x.maxError, y.maxError) && sameNumber(x.encodingOnlyError, y.encodingOnlyError) &&
+         x.positionSpread == y.positionSpread && x.window == y.window && x.maxShift == y.maxShift && x.shifts == y.shifts &&
+         x.coarse == y.coarse && a.coupling.crossShare == b.coupling.crossShare &&
+         a.coupling.contentDependence == b.coupling.contentDependence && a.coupling.window == b.coupling.window;
+}
+
+ComparisonParams reuseBase() {
+  ComparisonParams p;
+  p.dModel = 64;
+  p.numHeads = 4;
+  p.trainedLength = 512;
+  p.targetLength = 2048;
+  p.seed = 3;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("comparison: an earlier table lends the checks that did not change, and only those") {
+  const ComparisonParams p0 = reuseBase();
+  const Comparison original = computeComparison(p0);
+  Comparison old = original;
+  // Marks no computation makes: a check that shows one was lent, not computed.
+  constexpr double kMark = -12345.0;
+  for (SchemeColumn& col : old.columns) col.relative.positionSpread = col.coupling.contentDependence = kMark;
+
+  struct Change {
+    const char* what;
+    void (*apply)(ComparisonParams&);
+    std::vector<Scheme> relative, coupling;   // the columns whose checks' inputs changed
+  };
+  const std::vector<Scheme> all = comparisonSchemes();
+  const std::vector<Scheme> heads = {Scheme::Rope, Scheme::Alibi, Scheme::NoPE};
+  const std::vector<Change> changes = {
+      {"nothing", [](ComparisonParams&) {}, {}, {}},
+      {"L0 below L", [](ComparisonParams& p) { p.trainedLength = 300; }, {Scheme::Learned}, {}},
+      {"L0 past L: learned stops at L", [](ComparisonParams& p) { p.trainedLength = 4096; }, {Scheme::Learned}, {}},
+      {"L0 under the window", [](ComparisonParams& p) { p.trainedLength = 10; }, {Scheme::Learned}, {Scheme::Learned}},
+      {"L", [](ComparisonParams& p) { p.targetLength = 1500; }, {Scheme::Sinusoidal, Scheme::Rope, Scheme::Alibi, Scheme::NoPE}, {}},
+      {"L under the window", [](ComparisonParams& p) { p.targetLength = 12; }, all, all},
+      {"base", [](ComparisonParams& p) { p.base = 500000.0; }, {Scheme::Sinusoidal, Scheme::Rope}, {Scheme::Sinusoidal, Scheme::Rope}},
+      {"heads", [](ComparisonParams& p) { p.numHeads = 8; }, heads, heads},
+      {"d_model", [](ComparisonParams& p) { p.dModel = 128; }, all, all},
+      {"seed", [](ComparisonParams& p) { p.seed = 4; }, all, all},
+  };
+  const auto has = [](const std::vector<Scheme>& v, Scheme s) { return std::find(v.begin(), v.end(), s) != v.end(); };
+  for (const Change& change : changes) {
+    CAPTURE(change.what);
+    ComparisonParams p = p0;
+    change.apply(p);
+    const Comparison fresh = computeComparison(p);
+    ComparisonOptions options;
+    options.reuse = &old;
+    const Comparison lent = computeComparison(p, {}, options);
+    for (Scheme s : all) {
+      CAPTURE(schemeName(s));
+      const SchemeColumn &got = lent.column(s), &want = fresh.column(s), &before = original.column(s);
+      // Computed again: the fresh number. Lent: the mark, and the old table's own number is the new one.
+      if (has(change.relative, s)) {
+        CHECK(got.relative.positionSpread == want.relative.positionSpread);
+      } else {
+        CHECK(got.relative.positionSpread == kMark);
+        CHECK(before.relative.positionSpread == want.relative.positionSpread);
+      }
+      if (has(change.coupling, s)) {
+        CHECK(got.coupling.contentDependence == want.coupling.contentDependence);
+      } else {
+        CHECK(got.coupling.contentDependence == kMark);
+        CHECK(before.coupling.contentDependence == want.coupling.contentDependence);
+      }
+      // Everything else, marks aside, is the fresh table's.
+      SchemeColumn unmarked = got;
+      unmarked.relative.positionSpread = want.relative.positionSpread;
+      unmarked.coupling.contentDependence = want.coupling.contentDependence;
+      CHECK(sameChecks(unmarked, want));
+      CHECK(got.atTarget.unseenPairs == want.atTarget.unseenPairs);
+      CHECK(got.cost.memoryFloats == want.cost.memoryFloats);
+    }
+  }
+  // A table of other shifts lends its couplings (they shift nothing) but no relative check.
+  ComparisonOptions coarse;
+  coarse.shifts = 2;
+  coarse.reuse = &old;
+  for (const SchemeColumn& col : computeComparison(p0, {}, coarse).columns) {
+    CAPTURE(schemeName(col.scheme));
+    CHECK(col.relative.positionSpread != kMark);
+    CHECK(col.coupling.contentDependence == kMark);
+  }
+}
+
+TEST_CASE("comparison: a coarse table tries fewer shifts, says so, and bounds the full error from below") {
+  const ComparisonParams p = reuseBase();
+  const Comparison full = computeComparison(p);
+  ComparisonOptions options;
+  options.shifts = 2;
+  const Comparison coarse = computeComparison(p, {}, options);
+  CHECK(coarse.shifts == 2);
+  CHECK(full.shifts == kMaxShifts);
+  for (Scheme s : comparisonSchemes()) {
+    CAPTURE(schemeName(s));
+    const RelativeCheck &c = coarse.column(s).relative, &f = full.column(s).relative;
+    CHECK(c.shifts == 2);
+    CHECK(c.coarse);
+    CHECK(f.shifts == kMaxShifts);
+    CHECK_FALSE(f.coarse);
+    // Shifts k = 1 and k = Lmax - W, the full table's first and last: its maximum is at least as large.
+    CHECK(c.maxShift == f.maxShift);
+    CHECK(c.maxError <= f.maxError);
+    CHECK(c.encodingOnlyError <= f.encodingOnlyError);
+    CHECK(c.positionSpread <= f.positionSpread);
+    // The coupling does not shift: the same in both.
+    CHECK(coarse.column(s).coupling.contentDependence == full.column(s).coupling.contentDependence);
+  }
+  // RoPE stays relative and the additive schemes do not, even coarse.
+  CHECK(coarse.column(Scheme::Rope).relative.relative());
+  CHECK(coarse.column(Scheme::Sinusoidal).relative.maxError > 1e-2);
+  CHECK(coarse.column(Scheme::Learned).relative.maxError > 1e-2);
+
+  // Where fewer shifts fit than a full table would try, the table is not coarse.
+  ComparisonParams tiny = p;
+  tiny.trainedLength = 4;
+  tiny.targetLength = 4;   // W = 2, shifts k = 1, 2: two fit
+  const Comparison t = computeComparison(tiny, {}, options);
+  CHECK(t.column(Scheme::Rope).relative.shifts == 2);
+  CHECK_FALSE(t.column(Scheme::Rope).relative.coarse);
+
+  options.shifts = 0;
+  CHECK_THROWS_WITH_AS(computeComparison(p, {}, options), "computeComparison: options.shifts must be in [1, 16], got 0",
+                       std::invalid_argument);
+  options.shifts = 17;
+  CHECK_THROWS_AS(computeComparison(p, {}, options), std::invalid_argument);
+}
+
 }
