@@ -155,7 +155,7 @@ TEST_CASE("extrapolation view: a change computes the length shown first; the oth
   const ExtrapolationLabResult* r = s.lab.result();
   REQUIRE(r != nullptr);
   CHECK(r->trainedLength == 24);
-  if (steadySeconds() - s.inputChangedAt < kExtrapolationRestSeconds) {   // a slow machine may have rested already
+  if (s.pacer.sinceChange() < kExtrapolationRestSeconds) {   // a slow machine may have rested already
     CHECK_FALSE(r->complete());
     CHECK(extrapolationBusy(s));                  // the other lengths are owed
     for (std::size_t m = 0; m < r->runs.size(); ++m) CHECK(r->runs[m].empty() == (m != 2));
@@ -164,8 +164,8 @@ TEST_CASE("extrapolation view: a change computes the length shown first; the oth
     CHECK(s.entropyPlot.title.find("updating") != std::string::npos);
   }
   // While the lab pauses after a job, changes wait; the latest is taken, the ones between dropped,
-  // once no change has come for kExtrapolationQuietSeconds (or the pause ends).
-  s.labFreeAt = steadySeconds() + 60.0;
+  // once no change has come for DragPacer::kQuietSeconds (or the pause ends).
+  s.pacer.freeAt = steadySeconds() + 60.0;
   const long long asked = s.requests;
   const double t0 = steadySeconds();
   for (int l0 : {23, 22, 20}) {
@@ -173,14 +173,14 @@ TEST_CASE("extrapolation view: a change computes the length shown first; the oth
     s.dirty = true;
     updateExtrapolationPanel(s);
   }
-  if (steadySeconds() - t0 < kExtrapolationQuietSeconds) {   // a stalled machine may have gone quiet already
-    CHECK(s.changePending);
+  if (steadySeconds() - t0 < DragPacer::kQuietSeconds) {   // a stalled machine may have gone quiet already
+    CHECK(s.pacer.pending);
     CHECK(s.requests == asked);
     CHECK(extrapolationBusy(s));
   }
-  std::this_thread::sleep_for(std::chrono::duration<double>(kExtrapolationQuietSeconds));
+  std::this_thread::sleep_for(std::chrono::duration<double>(DragPacer::kQuietSeconds));
   updateExtrapolationPanel(s);
-  CHECK_FALSE(s.changePending);
+  CHECK_FALSE(s.pacer.pending);
   CHECK(s.requests == asked + 1);   // L0 = 20's length shown
   ExtrapolationSetup setup;
   setup.model.dModel = 8;

@@ -131,26 +131,21 @@ void requestLab(ExtrapolationPanelState& s, const ExtrapolationSetup& setup, std
   });
 }
 
-// Whether a change may start its job now. A change's job waits for the one before it and then
-// kExtrapolationPause times that one's time: in a drag at the largest sizes the lab takes a
-// quarter of a core and leaves the rest to drawing, and the change taken is the latest one (the
-// ones between are dropped). Once no change has come for kExtrapolationQuietSeconds (the drag
-// ended or paused) the last one starts without waiting. A job computing the other lengths gives
-// way at once.
+// Whether a change may start its job now: paced as DragPacer says. A job computing the other
+// lengths gives way at once.
 // The job running (or waiting) is the one that asked for the other lengths: the latest request.
 bool restRunning(const ExtrapolationPanelState& s) { return s.lab.busy() && s.restRequest == s.requests; }
 
 bool labFree(const ExtrapolationPanelState& s) {
   if (s.lab.busy()) return restRunning(s);
-  const double now = steadySeconds();
-  return now >= s.labFreeAt || now - s.inputChangedAt >= kExtrapolationQuietSeconds;
+  return s.pacer.ready();
 }
 
 // A job is in: a shown length's pauses the next change's job (see labFree); every length's does not.
 void pauseAfter(ExtrapolationPanelState& s) {
   const ExtrapolationLabResult* r = s.lab.result();
   const bool shownAlone = r != nullptr && !r->complete();
-  s.labFreeAt = shownAlone ? steadySeconds() + kExtrapolationPause * s.lab.millis() / 1000.0 : -1e300;
+  s.pacer.finished(s.lab.millis(), shownAlone);
 }
 
 // The result answers the latest inputs but holds the length shown alone, and no request for the
@@ -163,7 +158,7 @@ bool restOwed(const ExtrapolationPanelState& s) {
 // An input changed: the length shown first, alone, so that a drag's picture follows the slider.
 // A job still computing the other lengths for earlier inputs is stopped: it is not a picture.
 void takeInputChange(ExtrapolationPanelState& s) {
-  s.changePending = false;
+  s.pacer.started();
   ++s.inputVersion;
   const std::optional<ExtrapolationSetup> setup = labSetup(s);
   if (!setup) return;
@@ -173,7 +168,7 @@ void takeInputChange(ExtrapolationPanelState& s) {
 
 // The length shown is in and the inputs have rested: the other lengths, the shown one kept.
 void completeAfterRest(ExtrapolationPanelState& s) {
-  if (s.changePending || !restOwed(s) || s.lab.busy() || steadySeconds() - s.inputChangedAt < kExtrapolationRestSeconds) return;
+  if (s.pacer.pending || !restOwed(s) || s.lab.busy() || s.pacer.sinceChange() < kExtrapolationRestSeconds) return;
   const std::optional<ExtrapolationSetup> setup = labSetup(s);
   if (!setup) return;
   requestLab(s, *setup, s.lab.result()->runs, std::nullopt);
@@ -368,10 +363,9 @@ void rebuildPlots(ExtrapolationPanelState& s) {
 void updateExtrapolationPanel(ExtrapolationPanelState& s) {
   if (s.dirty) {   // a change seen: its job starts now or when the lab is free (labFree)
     s.dirty = false;
-    s.changePending = true;
-    s.inputChangedAt = steadySeconds();
+    s.pacer.change();
   }
-  if (s.changePending && labFree(s)) takeInputChange(s);
+  if (s.pacer.pending && labFree(s)) takeInputChange(s);
   if (s.lab.poll()) pauseAfter(s);
   completeAfterRest(s);
   const ExtrapolationLabResult* r = s.lab.result();
@@ -383,7 +377,7 @@ void updateExtrapolationPanel(ExtrapolationPanelState& s) {
   if (s.plotsDirty) rebuildPlots(s);
 }
 
-bool extrapolationBusy(const ExtrapolationPanelState& s) { return s.dirty || s.changePending || s.lab.busy() || restOwed(s); }
+bool extrapolationBusy(const ExtrapolationPanelState& s) { return s.dirty || s.pacer.pending || s.lab.busy() || restOwed(s); }
 
 //-----------------------------------------------------------------------------
 // [SECTION] Drawing: controls

@@ -8,10 +8,10 @@
 // Background jobs compute every encoding at every length when an input changes: first the length
 // shown alone, so that during a drag the attention plot and the table follow the slider, then the
 // other lengths (the entropy plot's points) once the inputs have rested kExtrapolationRestSeconds;
-// until then the entropy plot shows the last complete result, marked as updating. A change's job
-// waits for the one before it and kExtrapolationPause times that one's time (a drag's jobs take
-// about a quarter of a core; the latest change is the one taken). Choosing the length or the
-// encodings shown only redraws.
+// until then the entropy plot shows the last complete result, marked as updating. A drag's jobs
+// are paced (DragPacer, worker.hpp): a change's job waits for the one before it and a pause after
+// it, and the latest change is the one taken. Choosing the length or the encodings shown only
+// redraws.
 #pragma once
 
 #include <algorithm>
@@ -42,8 +42,6 @@ constexpr int kExtrapolationTextSize = 256;
 constexpr int kLabMaxTrainedLength = kMaxExtrapolationLength / kExtrapolationMultiples.back();
 constexpr int kLabMinHeadDim = 4;
 constexpr double kExtrapolationRestSeconds = 0.15;
-constexpr double kExtrapolationPause = 3.0;   // a change's job waits this many times the last job's time after it
-constexpr double kExtrapolationQuietSeconds = 0.05;   // ... or until no change has come for this long
 
 // What the job hands back: runs[m][e] = encoding e at L0 x kExtrapolationMultiples[m]; runs[m]
 // is empty for a length a drag's job left out.
@@ -63,7 +61,7 @@ struct ExtrapolationLabResult {
 
 struct ExtrapolationPanelState {
   bool dirty = true;                      // inputs changed: recompute
-  bool changePending = false;             // a change seen whose job waits for the lab (labFree)
+  DragPacer pacer;                        // a drag's changes: when each may start its job (labFree)
   TrainCitation measured;                 // the Train tab's results, cited in the table
   bool plotsDirty = true;                 // length or encodings shown changed: rebuild the plots
 
@@ -96,8 +94,6 @@ struct ExtrapolationPanelState {
   long long requests = 0;                 // jobs requested
   long long inputVersion = 0;             // input changes taken (each starts a job)
   long long restRequest = -1;             // the last request (requests) that asked for the other lengths
-  double inputChangedAt = -1e300;         // steady-clock seconds an input change was last seen
-  double labFreeAt = -1e300;              // steady-clock seconds from which a change may start a job
   long long plottedId = -1;               // the result the plots show
   PlotSpec weightsPlot, entropyPlot, unseenPlot;
   std::vector<PlotSpec> weightsSmall;     // one per encoding shown that has weights, in weightsPlot's order

@@ -39,6 +39,37 @@ inline double steadySeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// Paces the jobs of a dragged slider. At a view's largest sizes a job for every change would keep
+// a core busy beside the frames; instead a change waits for the job before it and then kPause
+// times that job's time, so a drag's jobs take about a quarter of a core, and the change taken
+// is the latest one (the ones between are dropped). Once no change has come for kQuietSeconds
+// (the drag ended or paused) the waiting change starts at once, so the settle time does not grow.
+//   if (s.dirty) { s.dirty = false; s.pacer.change(); }
+//   if (s.pacer.pending && !s.job.busy() && s.pacer.ready()) { s.pacer.started(); request...; }
+//   if (s.job.poll()) s.pacer.finished(s.job.millis());
+struct DragPacer {
+  static constexpr double kPause = 3.0;          // times the last job's time a change waits after it
+  static constexpr double kQuietSeconds = 0.05;  // ... or until no change has come for this long
+  bool pending = false;                          // a change seen whose job is not asked for yet
+  double changedAt = -1e300;                     // steadySeconds() of the last change
+  double freeAt = -1e300;                        // steadySeconds() from which a change may start a job
+
+  void change() {
+    pending = true;
+    changedAt = steadySeconds();
+  }
+  // The pause after the last job is over, or the changes have stopped.
+  bool ready() const {
+    const double now = steadySeconds();
+    return now >= freeAt || now - changedAt >= kQuietSeconds;
+  }
+  void started() { pending = false; }
+  // A job that took `millis` is in; pause = false: the next change need not wait (a job that was
+  // not a drag's, such as a view completed at rest).
+  void finished(double millis, bool pause = true) { freeAt = pause ? steadySeconds() + kPause * millis / 1000.0 : -1e300; }
+  double sinceChange() const { return steadySeconds() - changedAt; }
+};
+
 // Handed to a running job: check cancelled() between chunks, report progress in [0, 1].
 class JobControl {
  public:
