@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -198,4 +199,103 @@ TEST_CASE("compare and pipeline views: both tabs draw, with a chart leaf and bot
   CHECK(p.addConcat->concatDim == 16);
 }
 
+}
+
+namespace {
+
+// The largest L0 the slider reaches.
+int largestTrainedLength() { return static_cast<int>(posviz::cli::params::compare::kTrainedLength.spanMax()); }
+
+// A window on the Compare tab, settled, then asked for the largest table the sliders reach.
+std::unique_ptr<AppShell> compareAtLargest(int width, int height) {
+  auto app = testing::makeTestShell(width, height);
+  if (!app) return app;
+  app->selectPanel(findPanel("compare"));
+  REQUIRE(app->renderUntilIdle(3, 60.0));
+  ComparePanelState& s = app->state().compare;
+  s.dModel = static_cast<int>(posviz::cli::params::compare::kDModel.spanMax());
+  s.numHeads = 64;
+  s.trainedLength = largestTrainedLength();
+  s.targetLength = static_cast<int>(posviz::cli::params::compare::kTargetLength.spanMax());
+  s.dirty = true;
+  return app;
+}
+
+// Frames until a table for L0 lands; the first one seen.
+const Comparison* firstTableFor(AppShell& app, const ComparePanelState& s, long long trainedLength) {
+  for (int i = 0; i < 4000; ++i) {
+    app.frame();
+    if (s.table && s.table->params.trainedLength == trainedLength) return &*s.table;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("compare view: a change shows a coarse table first, the full one when the parameters rest") {
+  auto app = compareAtLargest(1280, 800);
+  if (!app) return;
+  ComparePanelState& s = app->state().compare;
+  const int l0 = largestTrainedLength();
+  const Comparison* first = firstTableFor(*app, s, l0);
+  REQUIRE(first != nullptr);
+  // The first table for the new inputs is coarse, and is core's coarse table, number for number.
+  CHECK(first->shifts == kCompareCoarseShifts);
+  CHECK(compareBusy(s));   // the full table is owed
+  ComparisonOptions coarse;
+  coarse.shifts = kCompareCoarseShifts;
+  const Comparison expectCoarse = computeComparison(comparisonParams(s), {}, coarse);
+  for (Scheme sc : comparisonSchemes()) {
+    CAPTURE(schemeName(sc));
+    CHECK(first->column(sc).relative.maxError == expectCoarse.column(sc).relative.maxError);
+    CHECK(first->column(sc).relative.coarse);
+  }
+  CHECK(comparisonCellText(*first, ComparisonRow::Relative, Scheme::Learned).find("coarse: 2 of 16 shifts") != std::string::npos);
+  // The coarse table as the window shows it, marked (the full one is not in yet: 0.15 s of rest).
+  const std::string dir = std::string(POSVIZ_TEST_OUT) + "/views-compare";
+  std::filesystem::create_directories(dir);
+  std::string error;
+  CHECK(app->frame(dir + "/compare-coarse.png", &error));
+  CHECK(error.empty());
+  // At rest the full table replaces it: core's full table, number for number.
+  REQUIRE(app->renderUntilIdle(2, 120.0));
+  REQUIRE(s.table.has_value());
+  CHECK(s.table->shifts == kMaxShifts);
+  CHECK_FALSE(compareBusy(s));
+  const Comparison expectFull = computeComparison(comparisonParams(s));
+  for (Scheme sc : comparisonSchemes()) {
+    CAPTURE(schemeName(sc));
+    CHECK(s.table->column(sc).relative.maxError == expectFull.column(sc).relative.maxError);
+    CHECK(s.table->column(sc).relative.positionSpread == expectFull.column(sc).relative.positionSpread);
+    CHECK(s.table->column(sc).coupling.contentDependence == expectFull.column(sc).coupling.contentDependence);
+    CHECK_FALSE(s.table->column(sc).relative.coarse);
+  }
+  CHECK(comparisonCellText(*s.table, ComparisonRow::Relative, Scheme::Learned).find("coarse") == std::string::npos);
+}
+
+TEST_CASE("compare view: a change stops the full table still computing for the inputs before it") {
+  auto app = compareAtLargest(1024, 700);
+  if (!app) return;
+  ComparePanelState& s = app->state().compare;
+  const int l0 = largestTrainedLength();
+  // Frames until the full table for L0 is computing.
+  bool refining = false;
+  for (int i = 0; i < 4000 && !refining; ++i) {
+    app->frame();
+    refining = s.refineRunning && s.job.busy();
+  }
+  REQUIRE(refining);
+  s.trainedLength = l0 - 7;
+  s.dirty = true;
+  // From here on no full table for the old L0 may land: it was stopped.
+  bool staleFull = false;
+  for (int i = 0; i < 4000 && compareBusy(s); ++i) {
+    app->frame();
+    staleFull |= s.table && s.table->params.trainedLength == l0 && s.table->shifts == kMaxShifts;
+  }
+  CHECK_FALSE(staleFull);
+  CHECK_FALSE(compareBusy(s));
+  REQUIRE(s.table.has_value());
+  CHECK(s.table->params.trainedLength == l0 - 7);
+  CHECK(s.table->shifts == kMaxShifts);
 }

@@ -26,9 +26,7 @@ namespace posviz::app {
 // [SECTION] Update: parameters -> computed table -> verdicts
 //-----------------------------------------------------------------------------
 
-namespace {
-
-ComparisonParams paramsOf(const ComparePanelState& s) {
+ComparisonParams comparisonParams(const ComparePanelState& s) {
   ComparisonParams p;
   p.dModel = s.dModel;
   p.numHeads = s.numHeads;
@@ -38,10 +36,65 @@ ComparisonParams paramsOf(const ComparePanelState& s) {
   return p;
 }
 
-CompareComputed computeCompare(const ComparisonParams& p, const std::vector<ModelSchemes>& models) {
-  CompareComputed out{computeComparison(p, models), {}};
+namespace {
+
+CompareComputed computeCompare(const ComparisonParams& p, const std::vector<ModelSchemes>& models, const ComparisonOptions& options = {}) {
+  CompareComputed out{computeComparison(p, models, options), {}};
   for (const ComparisonClaim& claim : comparisonClaims().claims) out.verdicts.push_back(judgeClaim(claim, out.table));
   return out;
+}
+
+// Asks the worker for a table of `shifts` shifts, lending checks from the last table of its kind.
+void requestCompare(ComparePanelState& s, int shifts) {
+  const bool full = shifts == kMaxShifts;
+  std::optional<Comparison> lender = full ? s.lastFull : s.lastCoarse;
+  s.refineOwed = !full;
+  s.refineRunning = full;
+  s.job.request([p = comparisonParams(s), models = s.models, shifts, lender = std::move(lender)](JobControl& jc) {
+    ComparisonOptions options;
+    options.shifts = shifts;
+    options.reuse = lender ? &*lender : nullptr;
+    options.afterColumn = [&jc](int done, int total) {
+      throwIfCancelled(jc);
+      jc.setProgress(static_cast<float>(done) / static_cast<float>(total));
+    };
+    return computeCompare(p, models, options);
+  });
+}
+
+// A change seen: its coarse table is asked for when the pacer allows and no coarse table is
+// computing. A full table still computing is for inputs now gone, so it stops.
+void requestAfterChange(ComparePanelState& s) {
+  const bool coarseRunning = s.job.busy() && !s.refineRunning;
+  if (!s.pacer.pending || coarseRunning || !s.pacer.ready()) return;
+  s.pacer.started();
+  if (s.refineRunning && s.job.busy()) s.job.cancelAll();
+  try {
+    if (s.models.empty()) s.models = cli::presetSchemes();   // shipped files, read once, here
+    requestCompare(s, kCompareCoarseShifts);
+  } catch (const std::exception& e) {
+    s.error = e.what();
+  }
+}
+
+// The full table, once the coarse one is in and no change has come for kCompareRestSeconds.
+void requestAfterRest(ComparePanelState& s) {
+  if (s.pacer.pending || !s.refineOwed || s.job.busy() || s.pacer.sinceChange() < kCompareRestSeconds) return;
+  if (!s.error.empty()) {   // bad parameters: nothing to refine
+    s.refineOwed = false;
+    return;
+  }
+  requestCompare(s, kMaxShifts);
+}
+
+void takeCompareResult(ComparePanelState& s) {
+  s.error = s.job.error();
+  const CompareComputed* r = s.job.result();
+  if (!s.error.empty()) s.refineOwed = false;
+  if (!s.error.empty() || r == nullptr) return;
+  s.table = r->table;
+  s.verdicts = r->verdicts;
+  (r->table.shifts == kMaxShifts ? s.lastFull : s.lastCoarse) = r->table;
 }
 
 }  // namespace
@@ -52,7 +105,7 @@ void updateComparePanel(ComparePanelState& s) {
   s.error.clear();
   try {
     if (s.models.empty()) s.models = cli::presetSchemes();
-    CompareComputed c = computeCompare(paramsOf(s), s.models);
+    CompareComputed c = computeCompare(comparisonParams(s), s.models);
     s.table = std::move(c.table);
     s.verdicts = std::move(c.verdicts);
   } catch (const std::exception& e) {
@@ -63,21 +116,21 @@ void updateComparePanel(ComparePanelState& s) {
 bool updateComparePanelAsync(ComparePanelState& s) {
   if (s.dirty) {
     s.dirty = false;
-    try {
-      if (s.models.empty()) s.models = cli::presetSchemes();   // shipped files, read once, here
-      s.job.request([p = paramsOf(s), models = s.models](JobControl&) { return computeCompare(p, models); });
-    } catch (const std::exception& e) {
-      s.error = e.what();
-    }
+    s.pacer.change();
   }
-  if (!s.job.poll()) return false;
-  s.error = s.job.error();
-  if (s.error.empty() && s.job.result() != nullptr) {
-    s.table = s.job.result()->table;
-    s.verdicts = s.job.result()->verdicts;
+  requestAfterChange(s);
+  bool changed = false;
+  if (s.job.poll()) {
+    s.pacer.finished(s.job.millis(), !s.refineRunning);   // a full table's time does not pause a drag
+    takeCompareResult(s);
+    changed = true;
   }
-  return true;
+  if (!s.job.busy()) s.refineRunning = false;
+  requestAfterRest(s);
+  return changed;
 }
+
+bool compareBusy(const ComparePanelState& s) { return s.dirty || s.pacer.pending || s.job.busy() || s.refineOwed; }
 
 namespace {
 
@@ -192,6 +245,9 @@ train::PositionScheme trainedScheme(Scheme s) {
 void drawTable(const ComparePanelState& s) {
   if (!s.table) return;
   const Comparison& c = *s.table;
+  if (c.shifts < kMaxShifts)
+    ImGui::TextColored(kQualifyColor, "Coarse: the relative checks tried %d of %d shifts; the full table follows when the parameters rest.",
+                       c.shifts, kMaxShifts);
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInner | ImGuiTableFlags_BordersOuter |
                                 ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollY;
   if (!ImGui::BeginTable("compare-table", 1 + static_cast<int>(c.schemes.size()), flags)) return;
@@ -322,8 +378,8 @@ std::string drawComparePanel(ComparePanelState& s, AppContext& ctx) {
   ImGui::EndChild();
 
   ctx.status.backend = "CPU (background job)";
-  ctx.status.busy = s.job.busy() || s.dirty;
-  ctx.status.progress = -1.0f;
+  ctx.status.busy = compareBusy(s);
+  ctx.status.progress = s.job.busy() ? s.job.progress() : -1.0f;
   ctx.status.computeMs = s.job.millis();
   ctx.status.gridSize.clear();
   return open;

@@ -49,16 +49,35 @@ struct ComparePanelState {
   std::vector<ModelSchemes> models;  // the shipped presets' schemes, read once ("Used by" row)
   std::optional<Comparison> table;
   std::vector<ClaimVerdict> verdicts;  // one per comparisonClaims().claims entry
-  // The window computes on a worker (a table at d_model 8192 and L0 2^20 takes about a second):
-  // the frame goes on showing the last table while the next one is computed.
+  // The window computes on a worker (a full table at d_model 8192 and L0 2^20 takes about 0.2 s
+  // of a core): the frame goes on showing the last table while the next one is computed.
   AsyncResult<CompareComputed> job;
+  DragPacer pacer;                   // a change's coarse table: when it may be asked for
+  bool refineOwed = false;           // the table shown (or asked for) is coarse: the full one is owed
+  bool refineRunning = false;        // the job running (or waiting) is the full table
+  std::optional<Comparison> lastCoarse, lastFull;   // what each kind of job lends its checks from
 };
+
+// A change shows a coarse table first: the relative checks try kCompareCoarseShifts shifts, not
+// kMaxShifts (about a fifth of the work at d_model 8192), and the cells say "coarse". Once no
+// change has come for kCompareRestSeconds the full table replaces it. Both lend, from the last
+// table of their kind, the checks whose inputs did not change (ComparisonOptions::reuse), so a
+// drag of L0 recomputes the learned column only. A change stops a full table still computing, and
+// a drag's coarse tables are paced (DragPacer): at the largest sizes they take a share of a core.
+constexpr int kCompareCoarseShifts = 2;
+constexpr double kCompareRestSeconds = 0.15;
+
+// The table's parameters as the controls set them.
+ComparisonParams comparisonParams(const ComparePanelState& s);
 
 // Recomputes when dirty, here and now (no ImGui calls; tests).
 void updateComparePanel(ComparePanelState& s);
-// The window's way: when dirty, asks the worker for the table; takes a finished one (or its error,
-// keeping the last good table). True when the table or the error changed.
+// The window's way: when dirty, asks the worker for a coarse table, and for the full one after the
+// rest; takes a finished one (or its error, keeping the last good table). True when the table or
+// the error changed.
 bool updateComparePanelAsync(ComparePanelState& s);
+// A table is asked for, computing, or owed (the full one after a coarse one).
+bool compareBusy(const ComparePanelState& s);
 
 // Draws the view; returns the tab a decision-chart leaf asked to open ("" when none).
 std::string drawComparePanel(ComparePanelState& s, AppContext& ctx);

@@ -261,11 +261,12 @@ Workload examplesWorkload() {
       }};
 }
 
-// Compare: the largest model and L0; L0 changes the table's every length-dependent row.
+// Compare: the largest model and L0, d_model dragged in steps that keep 64 heads valid. Every
+// column's checks depend on d_model (an L0 drag recomputes only the learned column's).
 Workload compareWorkload() {
   const int dModel = end(P::compare::kDModel), l0 = end(P::compare::kTrainedLength);
   return Workload{
-      "Compare d_model " + std::to_string(dModel) + ", L0 " + std::to_string(l0), "compare",
+      "Compare d_model " + std::to_string(dModel) + ", L0 " + std::to_string(l0) + ", d_model", "compare",
       [dModel, l0](AppState& s) {
         ComparePanelState& p = s.compare;
         p.dModel = dModel;
@@ -274,11 +275,11 @@ Workload compareWorkload() {
         p.targetLength = std::max(end(P::compare::kTargetLength), l0 + 1);
         p.dirty = true;
       },
-      [l0](AppState& s, int i) {
-        s.compare.trainedLength = l0 - pingPong(i + 1, std::min(64, l0 - 2));
+      [dModel](AppState& s, int i) {
+        s.compare.dModel = dModel - 128 * pingPong(i + 1, 32);
         s.compare.dirty = true;
       },
-      [](AppState& s) -> long long { return s.compare.table ? static_cast<long long>(s.compare.table->params.trainedLength) : -1LL; }};
+      [](AppState& s) -> long long { return s.compare.table ? static_cast<long long>(s.compare.table->params.dModel) : -1LL; }};
 }
 
 // Where position enters: the longest sentence and the largest toy model; the seed redraws all.
