@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <string>
 
 #include "core/alibi.hpp"
 #include "core/check.hpp"
+#include "core/kernels.hpp"
 #include "core/learned.hpp"
 #include "core/random.hpp"
 #include "core/rope.hpp"
@@ -54,32 +54,13 @@ constexpr std::uint64_t kToyLearnedSeedOffset = 1;
 constexpr double kToySinusoidalBase = 10000.0;
 constexpr double kEquivariantTolerance = 1e-9;
 
-// y[j] += a * x[j], j < n: four doubles side by side (GCC and Clang vector extension), each lane an
-// ordinary IEEE multiply, then add (no target here has FMA, so none is fused): the same bits as
-// the scalar loop on every machine. The AVX2 clone runs 4 lanes at once, the default one 2.
-typedef double Lanes4 __attribute__((vector_size(32)));
-
-__attribute__((target_clones("avx2", "default")))
-void addScaled(double* y, double a, const double* x, std::size_t n) {
-  const Lanes4 av = {a, a, a, a};
-  std::size_t j = 0;
-  for (; j + 4 <= n; j += 4) {
-    Lanes4 xv, yv;
-    std::memcpy(&xv, x + j, sizeof xv);
-    std::memcpy(&yv, y + j, sizeof yv);
-    yv += av * xv;
-    std::memcpy(y + j, &yv, sizeof yv);
-  }
-  for (; j < n; ++j) y[j] += a * x[j];
-}
-
 // Row i of c gathers a(i, k) * row k of b, k in order: each c(i, j) sums its products in k order.
 Mat matmul(const Mat& a, const Mat& b) {
   Mat c(a.rows, b.cols);
   const std::size_t n = static_cast<std::size_t>(b.cols);
   for (int i = 0; i < a.rows; ++i)
     for (int k = 0; k < a.cols; ++k)
-      addScaled(c.v.data() + static_cast<std::size_t>(i) * n, a.at(i, k), b.v.data() + static_cast<std::size_t>(k) * n, n);
+      kernels::addScaledInto(c.v.data() + static_cast<std::size_t>(i) * n, b.v.data() + static_cast<std::size_t>(k) * n, a.at(i, k), n);
   return c;
 }
 
@@ -112,8 +93,8 @@ MatResult attend(const char* fn, const Mat& q, const Mat& k, const Mat& v, const
       const double w = s[j] / sum;
       r.weights.at(i, j) = w;
       if (w == 0.0) continue;
-      addScaled(&r.output.at(i, 0), w, &v.v[static_cast<std::size_t>(j) * static_cast<std::size_t>(v.cols)],
-                static_cast<std::size_t>(v.cols));
+      kernels::addScaledInto(&r.output.at(i, 0), &v.v[static_cast<std::size_t>(j) * static_cast<std::size_t>(v.cols)], w,
+                             static_cast<std::size_t>(v.cols));
     }
   }
   return r;

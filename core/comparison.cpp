@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <deque>
 #include <functional>
 #include <limits>
@@ -14,6 +13,7 @@
 
 #include "core/alibi.hpp"
 #include "core/check.hpp"
+#include "core/kernels.hpp"
 #include "core/learned.hpp"
 #include "core/random.hpp"
 #include "core/rope.hpp"
@@ -206,40 +206,16 @@ struct ScoreModel {
 };
 
 // Scores over the W x W window starting at position `first` on both axes. The keys are laid out
-// dimension-major (kt[i * W + n] = k_n[i]), so that each query runs against all W keys at once:
-// every score still sums its products in dimension order, the same bits as one dot product at a
-// time, but the W sums proceed side by side instead of one long chain of dependent adds.
-constexpr std::size_t kWindowColumns = kWindow;
-
-// One query against kWindowColumns keys laid out dimension-major (kt[i * kWindowColumns + n] =
-// k_n[i]): acc[n] = sum over i, in order, of q[i] * k_n[i]. Four doubles side by side (GCC and
-// Clang vector extension); each lane is an ordinary IEEE multiply, then add (no target here has
-// FMA, so none is fused), so every sum has the same bits as the scalar loop's on every machine.
-// The AVX2 clone runs 4 lanes at once, the default one 2.
-typedef double Lanes4 __attribute__((vector_size(32)));
-
-__attribute__((target_clones("avx2", "default")))
-void queryAgainstWindow(const double* q, const double* kt, std::size_t dim, double* acc) {
-  constexpr std::size_t kVectors = kWindowColumns / 4;
-  Lanes4 sum[kVectors] = {};
-  for (std::size_t i = 0; i < dim; ++i) {
-    const Lanes4 qi = {q[i], q[i], q[i], q[i]};
-    const double* row = kt + i * kWindowColumns;
-#pragma GCC unroll 4
-    for (std::size_t j = 0; j < kVectors; ++j) {
-      Lanes4 r;
-      std::memcpy(&r, row + 4 * j, sizeof r);
-      sum[j] += qi * r;
-    }
-  }
-  std::memcpy(acc, sum, sizeof sum);
-}
+// dimension-major, kernels::kColumnDots columns whatever W is (the spare ones 0), so that each
+// query runs against all W keys at once (kernels::columnDotsInto): every score sums its products
+// in dimension order, the same bits as one dot product at a time, but the W sums proceed side by
+// side instead of one long chain of dependent adds.
+static_assert(kWindow <= static_cast<int>(kernels::kColumnDots));
 
 std::vector<double> windowScores(const ScoreModel& sm, long long first, int w) {
   std::vector<Side> sides;
   for (int i = 0; i < w; ++i) sides.push_back(sm.at(first + i));
-  // kWindowColumns columns whatever w is (the spare ones 0), so the sums of one query stay in registers.
-  constexpr std::size_t kw = kWindowColumns;
+  constexpr std::size_t kw = kernels::kColumnDots;
   const std::size_t ws = static_cast<std::size_t>(w), dim = static_cast<std::size_t>(sm.dim);
   std::vector<double> kt(dim * kw, 0.0);
   constexpr std::size_t kBlock = 256;   // dimensions per transposed block: reads and writes stay in L1
@@ -250,7 +226,7 @@ std::vector<double> windowScores(const ScoreModel& sm, long long first, int w) {
   std::vector<double> s(ws * ws);
   double acc[kw];
   for (std::size_t m = 0; m < ws; ++m) {
-    queryAgainstWindow(sides[m].q.data(), kt.data(), dim, acc);
+    kernels::columnDotsInto(sides[m].q.data(), kt.data(), dim, acc);
     for (std::size_t n = 0; n < ws; ++n)
       s[m * ws + n] = acc[n] * scale + (sm.bias ? sm.bias(first + static_cast<long long>(m), first + static_cast<long long>(n)) : 0.0);
   }

@@ -475,6 +475,14 @@ void rotatePhasesInPlace(double* zc, double* zs, const double* stepCos, const do
   POSVIZ_DISPATCH(chooseIsa(isa), rotatePhases(zc, zs, stepCos, stepSin, n));
 }
 
+void addScaledInto(double* dst, const double* x, double a, std::size_t n, KernelIsa isa) {
+  POSVIZ_DISPATCH(chooseIsa(isa), addScaled(dst, x, a, n));
+}
+
+void columnDotsInto(const double* q, const double* kt, std::size_t dim, double* out, KernelIsa isa) {
+  POSVIZ_DISPATCH(chooseIsa(isa), columnDots(q, kt, dim, out));
+}
+
 void copyFloats(float* dst, const float* src, std::size_t count, bool stream) {
   if (count == 0) return;
   requireOut("copyFloats", "dst", dst);

@@ -136,6 +136,15 @@ void multiplySumInto(double* out, const double* d, const double* a, const double
 void rotatePhasesInPlace(double* zc, double* zs, const double* stepCos, const double* stepSin, std::size_t n,
                          KernelIsa isa = KernelIsa::Auto);
 
+// [SECTION] toy-model loops (core/attention.cpp, core/comparison.cpp): float64, one thread, any alignment
+// dst[j] += x[j] * a for j < n; dst must not overlap x.
+void addScaledInto(double* dst, const double* x, double a, std::size_t n, KernelIsa isa = KernelIsa::Auto);
+// One query against kColumnDots keys laid out dimension-major (kt[i * kColumnDots + c] = k_c[i],
+// i < dim): out[c] = sum over i, in order, of q[i] * k_c[i], for c < kColumnDots. Each sum has
+// the bits of a scalar dot product; unused columns may hold anything (zeros give 0).
+constexpr std::size_t kColumnDots = 16;
+void columnDotsInto(const double* q, const double* kt, std::size_t dim, double* out, KernelIsa isa = KernelIsa::Auto);
+
 // [SECTION] building blocks, exposed for the benchmarks
 // Copies count floats (no overlap), with streaming stores when stream is true.
 void copyFloats(float* dst, const float* src, std::size_t count, bool stream);

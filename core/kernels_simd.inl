@@ -10,6 +10,7 @@
 // [SECTION] row copy     copyRow: any alignment, streaming stores on request
 // [SECTION] rotor rows   sin/cos sweeps over positions for blocks of rows; score offsets
 // [SECTION] exact-average loops  float64 row updates of core/exact_average.cpp's pictures
+// [SECTION] toy-model loops  float64 updates and dot products of core/attention.cpp and core/comparison.cpp
 // [SECTION] apply        RoPE on rows of headDim, both layouts
 
 // [SECTION] primitives
@@ -447,6 +448,30 @@ inline void rotatePhases(double* zc, double* zs, const double* sc, const double*
     zc[u] = c * sc[u] - s * ss[u];
     zs[u] = c * ss[u] + s * sc[u];
   }
+}
+
+// [SECTION] toy-model loops (core/attention.cpp, core/comparison.cpp), float64, any alignment
+// dst[j] += x[j] * a for j < n.
+inline void addScaled(double* dst, const double* x, double a, std::size_t n) {
+  const VD va = splatD(a);
+  std::size_t j = 0;
+  for (; j + kLanesD <= n; j += kLanesD) storeUnalignedD(dst + j, loadUnalignedD(dst + j) + loadUnalignedD(x + j) * va);
+  for (; j < n; ++j) dst[j] += x[j] * a;
+}
+
+// out[c] = sum over i, in order, of q[i] * kt[i * kColumnDots + c]: the kColumnDots sums stay in
+// registers side by side, each one the same chain of adds as a scalar dot product.
+inline void columnDots(const double* q, const double* kt, std::size_t dim, double* out) {
+  constexpr int kVectors = static_cast<int>(kColumnDots) / kLanesD;
+  VD sum[kVectors];
+  for (VD& v : sum) v = splatD(0.0);
+  for (std::size_t i = 0; i < dim; ++i) {
+    const VD qi = splatD(q[i]);
+    const double* row = kt + i * kColumnDots;
+#pragma GCC unroll 8
+    for (int j = 0; j < kVectors; ++j) sum[j] = sum[j] + qi * loadUnalignedD(row + j * kLanesD);
+  }
+  for (int j = 0; j < kVectors; ++j) storeUnalignedD(out + j * kLanesD, sum[j]);
 }
 
 // [SECTION] apply

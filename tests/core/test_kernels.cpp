@@ -763,6 +763,48 @@ TEST_CASE("kernels: the exact-average loops equal their scalar formulas bit for 
   }
 }
 
+TEST_CASE("kernels: the toy-model loops equal their scalar formulas bit for bit, every ISA and length") {
+  // addScaledInto and columnDotsInto. Values of mixed sign and size, so that a reordered or fused
+  // sum would round differently.
+  auto value = [](std::size_t j, double scale) { return std::sin(static_cast<double>(j) * 0.7 + scale) * (1.0 + scale * static_cast<double>(j % 5)); };
+  constexpr std::size_t kCols = pk::kColumnDots;
+  for (pk::KernelIsa isa : {pk::KernelIsa::Auto, pk::KernelIsa::Avx2, pk::KernelIsa::Baseline}) {
+    for (std::size_t shift : {0u, 1u, 3u}) {
+      for (std::size_t n : {0u, 1u, 2u, 3u, 7u, 8u, 9u, 17u, 64u, 431u}) {
+        CAPTURE(static_cast<int>(isa));
+        CAPTURE(shift);
+        CAPTURE(n);
+        std::vector<double> dst(n + shift + 1), x(n + shift);
+        for (std::size_t j = 0; j < n + shift; ++j) {
+          dst[j] = value(j, 0.1);
+          x[j] = value(j, 1.3);
+        }
+        dst[n + shift] = 5.0;
+        const double a = -0.37;
+        std::vector<double> want = dst;
+        for (std::size_t j = shift; j < n + shift; ++j) want[j] = dst[j] + x[j] * a;
+        pk::addScaledInto(dst.data() + shift, x.data() + shift, a, n, isa);
+        CHECK(sameBits(dst, want));   // the slack cell too
+
+        // n as the dimension: kCols keys, dimension-major, against one query.
+        std::vector<double> q(n + shift), kt((n + shift) * kCols), out(kCols + 1, 9.0);
+        for (std::size_t i = 0; i < n + shift; ++i) {
+          q[i] = value(i, 2.9);
+          for (std::size_t c = 0; c < kCols; ++c) kt[i * kCols + c] = value(i * kCols + c, 0.6);
+        }
+        std::vector<double> wantDots(kCols + 1, 9.0);
+        for (std::size_t c = 0; c < kCols; ++c) {
+          double sum = 0.0;
+          for (std::size_t i = shift; i < n + shift; ++i) sum += q[i] * kt[i * kCols + c];
+          wantDots[c] = sum;
+        }
+        pk::columnDotsInto(q.data() + shift, kt.data() + shift * kCols, n, out.data(), isa);
+        CHECK(sameBits(out, wantDots));   // out[kCols] untouched
+      }
+    }
+  }
+}
+
 TEST_CASE("kernels: bad arguments throw before anything is written") {
   const double w[2] = {1.0, 0.01};
   std::vector<float> out(64, 5.0f);

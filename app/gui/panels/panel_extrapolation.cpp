@@ -131,11 +131,11 @@ void requestLab(ExtrapolationPanelState& s, const ExtrapolationSetup& setup, std
   });
 }
 
-// Whether a change may start its job now: paced as DragPacer says. A job computing the other
-// lengths gives way at once.
 // The job running (or waiting) is the one that asked for the other lengths: the latest request.
 bool restRunning(const ExtrapolationPanelState& s) { return s.lab.busy() && s.restRequest == s.requests; }
 
+// Whether a change may start its job now: paced as DragPacer says. A job computing the other
+// lengths gives way at once.
 bool labFree(const ExtrapolationPanelState& s) {
   if (s.lab.busy()) return restRunning(s);
   return s.pacer.ready();
