@@ -717,92 +717,99 @@ TEST_CASE("kernels: copy and fill write exactly the range asked, at any alignmen
   }
 }
 
-TEST_CASE("kernels: the exact-average loops equal their scalar formulas bit for bit, every ISA and length") {
-  // addScaledPairInto, rotatePhasesInPlace, multiplyInto, multiplySumInto.
-  // Values of mixed sign and size, so that a reordered or fused sum would round differently.
-  auto value = [](std::size_t j, double scale) { return std::sin(static_cast<double>(j) * 0.7 + scale) * (1.0 + scale * static_cast<double>(j % 5)); };
-  for (pk::KernelIsa isa : {pk::KernelIsa::Auto, pk::KernelIsa::Avx2, pk::KernelIsa::Baseline}) {
-    for (std::size_t shift : {0u, 1u, 3u}) {
+namespace {
+
+// Values of mixed sign and size for the float64 loops, so that a reordered or fused sum would
+// round differently.
+double mixedValue(std::size_t j, double scale) {
+  return std::sin(static_cast<double>(j) * 0.7 + scale) * (1.0 + scale * static_cast<double>(j % 5));
+}
+
+// fn(isa, shift, n) for every ISA, start offset (alignment) and length the float64 loops are tried at.
+template <class Fn>
+void forEachIsaShiftLength(Fn fn) {
+  for (pk::KernelIsa isa : {pk::KernelIsa::Auto, pk::KernelIsa::Avx2, pk::KernelIsa::Baseline})
+    for (std::size_t shift : {0u, 1u, 3u})
       for (std::size_t n : {0u, 1u, 2u, 3u, 7u, 8u, 9u, 17u, 64u, 431u}) {
         CAPTURE(static_cast<int>(isa));
         CAPTURE(shift);
         CAPTURE(n);
-        std::vector<double> dst(n + shift + 1, 5.0), c(n + shift), s(n + shift), zc(n + shift), zs(n + shift);
-        std::vector<double> sc(n + shift), ss(n + shift);
-        for (std::size_t j = 0; j < n + shift; ++j) {
-          dst[j] = value(j, 0.1);
-          c[j] = value(j, 1.3);
-          s[j] = value(j, 2.9);
-          zc[j] = value(j, 4.1);
-          zs[j] = value(j, 0.6);
-          sc[j] = std::cos(0.3 + static_cast<double>(j));
-          ss[j] = std::sin(0.3 + static_cast<double>(j));
-        }
-        const double x = -0.37, y = 1.0 / 3.0;
-        std::vector<double> wantDst = dst, wantC = zc, wantS = zs;
-        for (std::size_t j = shift; j < n + shift; ++j) {
-          wantDst[j] = dst[j] + (c[j] * x + s[j] * y);
-          wantC[j] = zc[j] * sc[j] - zs[j] * ss[j];
-          wantS[j] = zc[j] * ss[j] + zs[j] * sc[j];
-        }
-        pk::addScaledPairInto(dst.data() + shift, c.data() + shift, s.data() + shift, x, y, n, isa);
-        pk::rotatePhasesInPlace(zc.data() + shift, zs.data() + shift, sc.data() + shift, ss.data() + shift, n, isa);
-        std::vector<double> product(n + shift + 1, 7.0), wantProduct = product;
-        for (std::size_t j = shift; j < n + shift; ++j) wantProduct[j] = c[j] * s[j];
-        pk::multiplyInto(product.data() + shift, c.data() + shift, s.data() + shift, n, isa);
-        CHECK(sameBits(product, wantProduct));
-        std::vector<double> weighted(n + shift + 1, 9.0), wantWeighted = weighted;
-        for (std::size_t j = shift; j < n + shift; ++j) wantWeighted[j] = dst[j] * (c[j] + s[j]);
-        pk::multiplySumInto(weighted.data() + shift, dst.data() + shift, c.data() + shift, s.data() + shift, n, isa);
-        CHECK(sameBits(weighted, wantWeighted));
-        CHECK(sameBits(dst, wantDst));   // the slack cells too
-        CHECK(sameBits(zc, wantC));
-        CHECK(sameBits(zs, wantS));
+        fn(isa, shift, n);
       }
+}
+
+}  // namespace
+
+TEST_CASE("kernels: the exact-average loops equal their scalar formulas bit for bit, every ISA and length") {
+  // addScaledPairInto, rotatePhasesInPlace, multiplyInto, multiplySumInto.
+  const auto value = mixedValue;
+  forEachIsaShiftLength([&](pk::KernelIsa isa, std::size_t shift, std::size_t n) {
+    std::vector<double> dst(n + shift + 1, 5.0), c(n + shift), s(n + shift), zc(n + shift), zs(n + shift);
+    std::vector<double> sc(n + shift), ss(n + shift);
+    for (std::size_t j = 0; j < n + shift; ++j) {
+      dst[j] = value(j, 0.1);
+      c[j] = value(j, 1.3);
+      s[j] = value(j, 2.9);
+      zc[j] = value(j, 4.1);
+      zs[j] = value(j, 0.6);
+      sc[j] = std::cos(0.3 + static_cast<double>(j));
+      ss[j] = std::sin(0.3 + static_cast<double>(j));
     }
-  }
+    const double x = -0.37, y = 1.0 / 3.0;
+    std::vector<double> wantDst = dst, wantC = zc, wantS = zs;
+    for (std::size_t j = shift; j < n + shift; ++j) {
+      wantDst[j] = dst[j] + (c[j] * x + s[j] * y);
+      wantC[j] = zc[j] * sc[j] - zs[j] * ss[j];
+      wantS[j] = zc[j] * ss[j] + zs[j] * sc[j];
+    }
+    pk::addScaledPairInto(dst.data() + shift, c.data() + shift, s.data() + shift, x, y, n, isa);
+    pk::rotatePhasesInPlace(zc.data() + shift, zs.data() + shift, sc.data() + shift, ss.data() + shift, n, isa);
+    std::vector<double> product(n + shift + 1, 7.0), wantProduct = product;
+    for (std::size_t j = shift; j < n + shift; ++j) wantProduct[j] = c[j] * s[j];
+    pk::multiplyInto(product.data() + shift, c.data() + shift, s.data() + shift, n, isa);
+    CHECK(sameBits(product, wantProduct));
+    std::vector<double> weighted(n + shift + 1, 9.0), wantWeighted = weighted;
+    for (std::size_t j = shift; j < n + shift; ++j) wantWeighted[j] = dst[j] * (c[j] + s[j]);
+    pk::multiplySumInto(weighted.data() + shift, dst.data() + shift, c.data() + shift, s.data() + shift, n, isa);
+    CHECK(sameBits(weighted, wantWeighted));
+    CHECK(sameBits(dst, wantDst));   // the slack cells too
+    CHECK(sameBits(zc, wantC));
+    CHECK(sameBits(zs, wantS));
+  });
 }
 
 TEST_CASE("kernels: the toy-model loops equal their scalar formulas bit for bit, every ISA and length") {
-  // addScaledInto and columnDotsInto. Values of mixed sign and size, so that a reordered or fused
-  // sum would round differently.
-  auto value = [](std::size_t j, double scale) { return std::sin(static_cast<double>(j) * 0.7 + scale) * (1.0 + scale * static_cast<double>(j % 5)); };
+  // addScaledInto and columnDotsInto.
+  const auto value = mixedValue;
   constexpr std::size_t kCols = pk::kColumnDots;
-  for (pk::KernelIsa isa : {pk::KernelIsa::Auto, pk::KernelIsa::Avx2, pk::KernelIsa::Baseline}) {
-    for (std::size_t shift : {0u, 1u, 3u}) {
-      for (std::size_t n : {0u, 1u, 2u, 3u, 7u, 8u, 9u, 17u, 64u, 431u}) {
-        CAPTURE(static_cast<int>(isa));
-        CAPTURE(shift);
-        CAPTURE(n);
-        std::vector<double> dst(n + shift + 1), x(n + shift);
-        for (std::size_t j = 0; j < n + shift; ++j) {
-          dst[j] = value(j, 0.1);
-          x[j] = value(j, 1.3);
-        }
-        dst[n + shift] = 5.0;
-        const double a = -0.37;
-        std::vector<double> want = dst;
-        for (std::size_t j = shift; j < n + shift; ++j) want[j] = dst[j] + x[j] * a;
-        pk::addScaledInto(dst.data() + shift, x.data() + shift, a, n, isa);
-        CHECK(sameBits(dst, want));   // the slack cell too
-
-        // n as the dimension: kCols keys, dimension-major, against one query.
-        std::vector<double> q(n + shift), kt((n + shift) * kCols), out(kCols + 1, 9.0);
-        for (std::size_t i = 0; i < n + shift; ++i) {
-          q[i] = value(i, 2.9);
-          for (std::size_t c = 0; c < kCols; ++c) kt[i * kCols + c] = value(i * kCols + c, 0.6);
-        }
-        std::vector<double> wantDots(kCols + 1, 9.0);
-        for (std::size_t c = 0; c < kCols; ++c) {
-          double sum = 0.0;
-          for (std::size_t i = shift; i < n + shift; ++i) sum += q[i] * kt[i * kCols + c];
-          wantDots[c] = sum;
-        }
-        pk::columnDotsInto(q.data() + shift, kt.data() + shift * kCols, n, out.data(), isa);
-        CHECK(sameBits(out, wantDots));   // out[kCols] untouched
-      }
+  forEachIsaShiftLength([&](pk::KernelIsa isa, std::size_t shift, std::size_t n) {
+    std::vector<double> dst(n + shift + 1), x(n + shift);
+    for (std::size_t j = 0; j < n + shift; ++j) {
+      dst[j] = value(j, 0.1);
+      x[j] = value(j, 1.3);
     }
-  }
+    dst[n + shift] = 5.0;
+    const double a = -0.37;
+    std::vector<double> want = dst;
+    for (std::size_t j = shift; j < n + shift; ++j) want[j] = dst[j] + x[j] * a;
+    pk::addScaledInto(dst.data() + shift, x.data() + shift, a, n, isa);
+    CHECK(sameBits(dst, want));   // the slack cell too
+
+    // n as the dimension: kCols keys, dimension-major, against one query.
+    std::vector<double> q(n + shift), kt((n + shift) * kCols), out(kCols + 1, 9.0);
+    for (std::size_t i = 0; i < n + shift; ++i) {
+      q[i] = value(i, 2.9);
+      for (std::size_t c = 0; c < kCols; ++c) kt[i * kCols + c] = value(i * kCols + c, 0.6);
+    }
+    std::vector<double> wantDots(kCols + 1, 9.0);
+    for (std::size_t c = 0; c < kCols; ++c) {
+      double sum = 0.0;
+      for (std::size_t i = shift; i < n + shift; ++i) sum += q[i] * kt[i * kCols + c];
+      wantDots[c] = sum;
+    }
+    pk::columnDotsInto(q.data() + shift, kt.data() + shift * kCols, n, out.data(), isa);
+    CHECK(sameBits(out, wantDots));   // out[kCols] untouched
+  });
 }
 
 TEST_CASE("kernels: bad arguments throw before anything is written") {
