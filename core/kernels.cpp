@@ -1,5 +1,7 @@
 // kernels.cpp: validation, ISA dispatch and the thread split around the loops of
-// core/kernels_simd.inl (compiled three times: SSE2 baseline, AVX2 and AVX-512 clones).
+// core/kernels_simd.inl (compiled three times on x86-64: SSE2 baseline, AVX2 and AVX-512 clones;
+// elsewhere once, the SSE2 baseline: the browser build's wasm SIMD through emscripten's SSE2
+// headers, -msimd128 -msse2, with the same bits).
 //
 // [SECTION] helpers       aligned scratch, angle reduction
 // [SECTION] clones        the .inl under each ISA
@@ -8,11 +10,24 @@
 #include "core/angle.hpp"
 #include "core/kernels.hpp"
 
-// GCC 12 reports the deliberate _mm*_undefined_* of its own AVX-512 intrinsics as
-// maybe-uninitialized once they are inlined (GCC bug 105593, fixed in 13).
-#if defined(__clang__)
+// x86-64 compiles every clone and picks one at run time; elsewhere only the baseline is compiled,
+// through the platform's SSE2 headers (emscripten's map them onto wasm SIMD).
+#if defined(__x86_64__)
+#define POSVIZ_KERNELS_X86_64 1
+#else
+#define POSVIZ_KERNELS_X86_64 0
+#endif
+
+#if !POSVIZ_KERNELS_X86_64
+#if !defined(__SSE2__)
+#error "core/kernels.cpp needs SSE2 intrinsics: x86-64, or emscripten with -msimd128 -msse2"
+#endif
+#include <emmintrin.h>
+#elif defined(__clang__)
 #include <immintrin.h>
 #else
+// GCC 12 reports the deliberate _mm*_undefined_* of its own AVX-512 intrinsics as
+// maybe-uninitialized once they are inlined (GCC bug 105593, fixed in 13).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
@@ -71,6 +86,7 @@ namespace sse2 {
 #undef POSVIZ_SIMD_AVX2
 }  // namespace sse2
 
+#if POSVIZ_KERNELS_X86_64
 // Each clone's functions get the clone's target; a*b + c stays two roundings everywhere (AVX-512F
 // brings FMA along), so every clone gives the same bits.
 #if defined(__clang__)
@@ -104,11 +120,17 @@ namespace avx512 {
 #else
 #pragma GCC pop_options
 #endif
+#else
+// The baseline only: every Isa runs it.
+namespace avx2 = sse2;
+namespace avx512 = sse2;
+#endif
 
 // [SECTION] dispatch
 enum class Isa { Sse2, Avx2, Avx512 };
 
 Isa bestIsa() {
+#if POSVIZ_KERNELS_X86_64
   static const Isa best = [] {
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) return Isa::Avx512;
@@ -116,6 +138,9 @@ Isa bestIsa() {
     return Isa::Sse2;
   }();
   return best;
+#else
+  return Isa::Sse2;  // the one clone compiled
+#endif
 }
 
 Isa chooseIsa(KernelIsa wanted) {

@@ -20,9 +20,9 @@
 //     scratch row and a copy that aligns itself. Any output alignment works.
 //   - RoPE apply rotates in float32 with float32 cos/sin (scale included): within a few float32
 //     ulp of |x| (<= 2e-6 * scale * max|x|) of core's float64 rotation, ropeRotate.
-//   - SSE2 everywhere (x86-64 baseline); AVX2 and AVX-512 (F + DQ) clones are picked at run time
-//     when the CPU has them. All give identical bits (the same float64 operations, no
-//     contraction into FMA).
+//   - SSE2 everywhere (x86-64 baseline; in the browser build wasm SIMD through emscripten's SSE2
+//     headers); on x86-64, AVX2 and AVX-512 (F + DQ) clones are picked at run time when the CPU
+//     has them. All give identical bits (the same float64 operations, no contraction into FMA).
 //   - Outputs of at least parallelMinBytes are split over threads by rows (core/parallel.hpp).
 //
 // LAYOUT
@@ -42,6 +42,7 @@
 namespace posviz::kernels {
 
 // Auto: the widest clone the CPU runs (AVX-512, AVX2, SSE2); Avx2: at most AVX2; Baseline: SSE2.
+// Off x86-64 (the browser build) only SSE2 is compiled, and every choice runs it.
 enum class KernelIsa { Auto, Avx2, Baseline };
 
 struct KernelOptions {

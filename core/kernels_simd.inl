@@ -2,9 +2,10 @@
 //
 // kernels.cpp includes this file three times, inside namespace posviz::kernels::detail::sse2,
 // ::avx2 (POSVIZ_SIMD_AVX2 = 1, under "#pragma GCC target("avx2")") and ::avx512
-// (POSVIZ_SIMD_AVX512 = 1, target "avx512f,avx512dq"). It includes nothing itself: every header
-// is already in. Arithmetic uses the vector types' own operators (GCC vector extensions) and never
-// fused multiply-add, so every clone gives the same bits.
+// (POSVIZ_SIMD_AVX512 = 1, target "avx512f,avx512dq"); off x86-64 only the first (SSE2). It
+// includes nothing itself: every header is already in. Arithmetic uses the vector types' own
+// operators (GCC vector extensions) and never fused multiply-add, so every clone gives the same
+// bits.
 //
 // [SECTION] primitives   VD = float64 lanes, VF = float32 lanes (kLanesF = 2 * kLanesD)
 // [SECTION] row copy     copyRow: any alignment, streaming stores on request
