@@ -139,6 +139,7 @@ AnimationPlan parseAnimation(const ViewDef& view, const std::vector<std::string>
   if (p.output.empty()) throw UsageError("-o: an animation needs an output file ending in .gif, .mp4 or .webm");
   if (!endsWith(p.output, ".gif") && !endsWith(p.output, ".mp4") && !endsWith(p.output, ".webm"))
     throw UsageError("-o: got " + quotedText(p.output) + ", expected a file name ending in .gif, .mp4 or .webm with --animate");
+  if (!endsWith(p.output, ".gif") && !videoAvailable()) throw UsageError("-o: got " + quotedText(p.output) + ": " + kVideoUnavailable);
   if (!view.png) throw UsageError("--animate: view " + view.name + " has no picture to animate (its data are not a 2-D grid)");
   refuseRepeatedFlag(p);
   p.step = stepOf(view, p);

@@ -6,6 +6,24 @@
 // frame. Their sonames come from the headers compiled against, so the ABI is the one built for.
 #include "app/cli/video.hpp"
 
+#include <stdexcept>
+
+// The browser build has no libav (nor system libraries to dlopen): no video, said at once. This is
+// the one place that knows; the animation writer and the GUI ask videoAvailable().
+#if defined(__EMSCRIPTEN__)
+
+namespace posviz::cli {
+
+bool videoAvailable() { return false; }
+
+std::vector<std::uint8_t> encodeVideo(const std::vector<RgbImage>&, double, VideoFormat) {
+  throw std::runtime_error(kVideoUnavailable);
+}
+
+}  // namespace posviz::cli
+
+#else
+
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -21,7 +39,6 @@ extern "C" {
 #include <cstring>
 #include <memory>
 #include <mutex>
-#include <stdexcept>
 
 namespace posviz::cli {
 
@@ -182,6 +199,8 @@ void openCodec(Encoder& enc, VideoFormat f, int width, int height, double fps) {
 
 }  // namespace
 
+bool videoAvailable() { return true; }
+
 std::vector<std::uint8_t> encodeVideo(const std::vector<RgbImage>& frames, double fps, VideoFormat f) {
   if (frames.empty()) throw std::invalid_argument("encodeVideo: no frames");
   const int w = frames.front().width, h = frames.front().height;
@@ -239,3 +258,5 @@ std::vector<std::uint8_t> encodeVideo(const std::vector<RgbImage>& frames, doubl
 }
 
 }  // namespace posviz::cli
+
+#endif  // __EMSCRIPTEN__

@@ -8,6 +8,9 @@
 // is set for sharp heatmaps and text (x264 CRF 16, VP9 CRF 24), one encoder thread, so the same
 // frames give the same bytes. Throws std::invalid_argument on no frames or frames of unequal
 // size, std::runtime_error when the codec is missing or encoding fails.
+//
+// The browser build has no libav: there videoAvailable() is false and encodeVideo throws
+// std::runtime_error(kVideoUnavailable) at once, before looking at the frames.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +22,14 @@
 namespace posviz::cli {
 
 enum class VideoFormat { Mp4, WebM };
+
+// What encodeVideo says where this build has no video encoder.
+inline constexpr char kVideoUnavailable[] =
+    "video export (.mp4, .webm) needs the libav libraries, which the browser build does not have: export a .gif instead";
+
+// Whether this build encodes video: false in the browser build. On the desktop true; the libav
+// libraries are opened at the first video export, and encodeVideo says so if one is missing.
+bool videoAvailable();
 
 std::vector<std::uint8_t> encodeVideo(const std::vector<RgbImage>& frames, double fps, VideoFormat format);
 
