@@ -197,7 +197,9 @@ std::vector<double> sinusoidalOffsetMatrix(const SinusoidalParams& p, double k) 
   for (int i = 0; i < p.dModel / 2; ++i) {
     const SinCosDims dims = pairDims(p, i);
     const double ck = std::cos(k * w[i]), sk = std::sin(k * w[i]);
-    const auto at = [&](int r, int col) -> double& { return m[static_cast<std::size_t>(r) * d + static_cast<std::size_t>(col)]; };
+    const auto at = [&](int r, int col) -> double& {
+      return m[static_cast<std::size_t>(r) * static_cast<std::size_t>(p.dModel) + static_cast<std::size_t>(col)];
+    };
     at(dims.s, dims.s) = ck;
     at(dims.s, dims.c) = sk;
     at(dims.c, dims.s) = -sk;

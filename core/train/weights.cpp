@@ -40,11 +40,11 @@ std::string shapeText(const std::vector<long long>& shape) {
 struct Entry {
   std::string name;
   std::vector<long long> shape;
-  std::uint64_t begin = 0, end = 0;
+  std::size_t begin = 0, end = 0;  // bytes into the data, at most its size
 };
 
 // One tensor's header entry, checked against the data's size before anything is allocated.
-Entry readEntry(const std::string& name, const JsonValue& v, std::uint64_t dataSize, const std::string& what) {
+Entry readEntry(const std::string& name, const JsonValue& v, std::size_t dataSize, const std::string& what) {
   const std::string where = what + ": tensor \"" + name + "\"";
   Entry e;
   e.name = name;
@@ -63,8 +63,8 @@ Entry readEntry(const std::string& name, const JsonValue& v, std::uint64_t dataS
   const JsonValue& off = jsonMember(v, "data_offsets", where);
   if (off.kind != JsonValue::Kind::Array || off.items.size() != 2) throw WeightsError(where + " data_offsets must be [begin, end]");
   const auto limit = static_cast<long long>(std::min<std::uint64_t>(dataSize, std::uint64_t{1} << 52));
-  e.begin = static_cast<std::uint64_t>(jsonInteger(off.items[0], where + " data_offsets", 0, limit));
-  e.end = static_cast<std::uint64_t>(jsonInteger(off.items[1], where + " data_offsets", 0, limit));
+  e.begin = static_cast<std::size_t>(jsonInteger(off.items[0], where + " data_offsets", 0, limit));
+  e.end = static_cast<std::size_t>(jsonInteger(off.items[1], where + " data_offsets", 0, limit));
   if (e.begin > e.end) throw WeightsError(where + " data_offsets begin after their end");
   if (count > dataSize || count * 4 != e.end - e.begin)
     throw WeightsError(where + " shape " + shapeText(e.shape) + " needs " + std::to_string(count) + " float32 values (" + std::to_string(count * 4) +
@@ -109,7 +109,7 @@ std::string serializeSafetensors(const SafetensorsFile& f) {
   header += "}";
   while (header.size() % 8 != 0) header += ' ';
   std::string out;
-  out.reserve(8 + header.size() + offset);
+  out.reserve(static_cast<std::size_t>(8 + header.size() + offset));  // a hint only
   putU64(out, header.size());
   out += header;
   for (const NamedTensor& t : f.tensors) {
@@ -123,9 +123,11 @@ std::string serializeSafetensors(const SafetensorsFile& f) {
 
 SafetensorsFile parseSafetensors(std::string_view bytes, const std::string& what) {
   if (bytes.size() < 8) throw WeightsError(what + ": " + std::to_string(bytes.size()) + " bytes, too short for a safetensors file");
-  const std::uint64_t n = getU64(bytes);
-  if (n > kMaxHeaderBytes || n > bytes.size() - 8)
-    throw WeightsError(what + ": header length " + std::to_string(n) + " does not fit the file of " + std::to_string(bytes.size()) + " bytes");
+  const std::uint64_t headerBytes = getU64(bytes);
+  if (headerBytes > kMaxHeaderBytes || headerBytes > bytes.size() - 8)
+    throw WeightsError(what + ": header length " + std::to_string(headerBytes) + " does not fit the file of " + std::to_string(bytes.size()) +
+                       " bytes");
+  const auto n = static_cast<std::size_t>(headerBytes);  // at most the file's size
   const std::string_view data = bytes.substr(8 + n);
   JsonValue header;
   try {
