@@ -20,7 +20,7 @@
 
 #include <nlohmann/json.hpp>
 #include <spng.h>
-#include <stb_truetype.h>
+#include <stb/stb_truetype.h>
 
 #include "core/atomic_file.hpp"
 #include "core/check.hpp"
