@@ -30,6 +30,8 @@
 #include "app/gui/widgets/param_widgets.hpp"
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/ui_common.hpp"
+#include "app/gui/platform/jobs.hpp"
+#include "app/gui/widgets/worker.hpp"
 #include "core/parallel.hpp"
 
 namespace posviz::app {
@@ -99,17 +101,22 @@ void setStatus(TrainJob& job, TrainJobStatus s) {
   job.status = s;
 }
 
-// Trains the job to its last step (or until asked to stop), then evaluates it.
-void runJob(TrainJob& job) {
+// Trains the job to its last step (or until asked to stop), then evaluates it. With a deadline
+// (steadySeconds(); the page without threads) it returns after the step that passes it, the job
+// still Running, and the next call goes on from there.
+void runJob(TrainJob& job, double deadline = std::numeric_limits<double>::infinity()) {
   try {
     if (!job.trainer) job.trainer = std::make_unique<train::Trainer>(job.config);
     train::Trainer& t = *job.trainer;
-    t.train(job.config.steps, [&job](const train::StepReport& r) {
+    bool sliceOver = false;
+    t.train(job.config.steps, [&job, deadline, &sliceOver](const train::StepReport& r) {
       std::lock_guard lock(job.mutex);
       job.losses.push_back(r.loss);
       job.step = r.step;
-      return !job.stop.load();
+      sliceOver = steadySeconds() >= deadline;
+      return !job.stop.load() && !sliceOver;
     });
+    if (!t.finished() && sliceOver && !job.stop.load()) return;   // the next slice goes on
     if (!t.finished()) return setStatus(job, TrainJobStatus::Stopped);
     setStatus(job, TrainJobStatus::Evaluating);
     std::shared_ptr<const TrainRunResult> r = evaluateRun(t, job.seedIndex == 0, job.stop);
@@ -162,9 +169,33 @@ void TrainSession::start() {
     std::lock_guard lock(job->mutex);
     queued += job->status == TrainJobStatus::Queued;
   }
+  if constexpr (!platform::kThreads) {
+    working_ = queued > 0 ? 1 : 0;   // runSlice() does the work
+    return;
+  }
   const int n = std::min(maxThreads_, queued);
   working_ += n;
   for (int i = 0; i < n; ++i) pool_.emplace_back([this] { runWorker(); });
+}
+
+// Without threads: the running job (or the next queued one) trains for `millis`, then the page
+// draws a frame.
+void TrainSession::runSlice(double millis) {
+  if (platform::kThreads || working_.load() == 0) return;
+  const double deadline = steadySeconds() + millis / 1000.0;
+  while (steadySeconds() < deadline) {
+    TrainJob* job = nullptr;
+    for (const auto& j : jobs_) {
+      std::lock_guard lock(j->mutex);
+      if (j->status == TrainJobStatus::Running || j->status == TrainJobStatus::Evaluating) job = j.get();
+    }
+    if (!job) job = takeNext();
+    if (!job) {
+      working_ = 0;
+      return;
+    }
+    runJob(*job, deadline);
+  }
 }
 
 void TrainSession::stop() {
@@ -1206,6 +1237,7 @@ void drawTrainPanel(TrainPanelState& s, AppContext& ctx) {
   ImGui::BeginChild("train-results", ImVec2(0, 0), false);
   drawResults(s);
   ImGui::EndChild();
+  if (s.session) s.session->runSlice(platform::kSliceMillis);
   // Training is not reported as busy: a busy view makes the window draw as fast as it can, and on
   // two cores the frames would take the time the runs need. Idle, the window still draws ten
   // frames a second (the shell's idle wait), enough for the loss lines to move.

@@ -94,6 +94,7 @@ class TrainSession {
   void start();           // runs the queued jobs (joining threads that have stopped)
   void stop();            // every running job stops after its step; queued ones wait
   void resume();          // stopped jobs are queued again, then start()
+  void runSlice(double millis);   // without threads (platform::kThreads): trains for millis, else nothing
   bool active() const;    // a job is queued, running or evaluating (and not stopped)
   bool anyRunning() const;   // a worker thread is still at work
   double progress() const;   // steps done / steps of every job, 0 .. 1

@@ -9,11 +9,14 @@
 // [SECTION] Screenshots
 #include "app/gui/shell/app_shell.hpp"
 
+#include "app/gui/platform/gl.hpp"
+#include "app/gui/platform/jobs.hpp"
+#include "app/gui/platform/platform.hpp"
+
 #include "app/cli/view_call.hpp"
 #include "app/gui/widgets/figure_export.hpp"
 #include "app/gui/widgets/theme.hpp"
 
-#include <epoxy/gl.h>
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -32,6 +35,7 @@
 #include "app/cli/cli.hpp"
 #include "app/cli/glossary.hpp"
 #include "app/cli/tabs.hpp"
+#include "app/cli/video.hpp"
 #include "app/cli/view_table.hpp"
 #include "app/gui/shell/view_export.hpp"
 #include "app/gui/panels/panels.hpp"
@@ -83,12 +87,6 @@ void glfwErrorCallback(int code, const char* description) {
   std::fprintf(stderr, "posviz: GLFW error %d: %s\n", code, description);
 }
 
-#ifndef NDEBUG
-void GLAPIENTRY glDebugCallback(GLenum, GLenum type, GLuint, GLenum severity, GLsizei, const GLchar* message, const void*) {
-  if (severity == GL_DEBUG_SEVERITY_NOTIFICATION) return;
-  std::fprintf(stderr, "posviz: GL %s: %s\n", type == GL_DEBUG_TYPE_ERROR ? "error" : "message", message);
-}
-#endif
 
 }  // namespace
 
@@ -122,6 +120,8 @@ std::unique_ptr<AppShell> AppShell::create(const AppOptions& options, std::strin
       }
     }
   }
+  if (const std::string kept = platform::settingsNotice(); options.useSettings && !kept.empty())
+    notice += (notice.empty() ? "" : " ") + kept;
   if (!app->openWindow()) {
     if (error) *error = "cannot create an OpenGL 3.3 window (no GPU driver or display?)";
     glfwTerminate();
@@ -132,7 +132,9 @@ std::unique_ptr<AppShell> AppShell::create(const AppOptions& options, std::strin
   // Our key callback first: ImGui's backend chains to it.
   glfwSetWindowUserPointer(app->window_, app.get());
   glfwSetKeyCallback(app->window_, &AppShell::keyCallback);
+  glfwSetDropCallback(app->window_, &AppShell::dropCallback);
   app->initImGui();
+  app->connectPage();
 
   // Panel parameters saved last time, then the start panel.
   app->loadPanelSettings();
@@ -150,24 +152,19 @@ std::unique_ptr<AppShell> AppShell::create(const AppOptions& options, std::strin
 bool AppShell::openWindow() {
   const int width = options_.width > 0 ? options_.width : settings_.windowWidth;
   const int height = options_.height > 0 ? options_.height : settings_.windowHeight;
-  // GL 4.3 core for compute shaders; 3.3 core otherwise (then everything runs on the CPU).
-  const std::pair<int, int> versions[] = {{4, 3}, {3, 3}};
-  for (auto [major, minor] : versions) {
-    if (options_.forceGl33 && major == 4) continue;
-    glfwDefaultWindowHints();
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, major);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, minor);
-    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
 #ifndef NDEBUG
-    glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
+  constexpr bool kDebugContext = true;
+#else
+  constexpr bool kDebugContext = false;
 #endif
+  for (const platform::GlRequest& r : platform::contextRequests(options_.forceGl33)) {
+    glfwDefaultWindowHints();
+    platform::applyContextHints(r, kDebugContext);
     if (settings_.maximized && options_.width == 0) glfwWindowHint(GLFW_MAXIMIZED, GLFW_TRUE);
     window_ = glfwCreateWindow(width, height, "posviz", nullptr, nullptr);
     if (window_) {
-      glMajor_ = major;
-      glMinor_ = minor;
+      glMajor_ = r.major;
+      glMinor_ = r.minor;
       break;
     }
   }
@@ -176,12 +173,7 @@ bool AppShell::openWindow() {
     glfwSetWindowPos(window_, settings_.windowX, settings_.windowY);
   glfwMakeContextCurrent(window_);
   glfwSwapInterval(1);
-#ifndef NDEBUG
-  if (epoxy_gl_version() >= 43) {
-    glEnable(GL_DEBUG_OUTPUT);
-    glDebugMessageCallback(glDebugCallback, nullptr);
-  }
-#endif
+  if (kDebugContext) platform::installGlDebugOutput();
   return true;
 }
 
@@ -192,12 +184,18 @@ void AppShell::startGpuBackend() {
     std::string why;
     gpu_ = gpu::GpuCompute::create(&why);
     if (!gpu_) ctx_.gpuNotice = "GPU compute unavailable (" + why + "): every view runs on the CPU.";
+  } else if (!platform::hasGpuBackend()) {
+    // The page: the status line says so on hover; no banner for what a browser never has.
+    std::string why;
+    gpu::GpuCompute::create(&why);
+    ctx_.gpuNotice = "GPU compute unavailable (" + why + "): every view runs on the CPU.";
+    state_.showGpuNotice = false;
   } else {
     ctx_.gpuNotice = options_.forceGl33
                          ? std::string("GPU compute off: OpenGL 4.3 is not available in the OpenGL 3.3 context that --gl33 "
                                        "asked for, so there are no compute shaders; every view runs on the CPU.")
-                         : "OpenGL 4.3 is not available (the driver gave " + std::to_string(epoxy_gl_version() / 10) +
-                               "." + std::to_string(epoxy_gl_version() % 10) +
+                         : "OpenGL 4.3 is not available (the driver gave " + std::to_string(platform::glVersion() / 10) +
+                               "." + std::to_string(platform::glVersion() % 10) +
                                "), so there are no compute shaders: every view runs on the CPU.";
   }
   ctx_.gpu = gpu_.get();
@@ -218,11 +216,10 @@ void AppShell::initImGui() {
   }
   ImGui::StyleColorsDark();
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
-  ImGui_ImplOpenGL3_Init("#version 330 core");
+  ImGui_ImplOpenGL3_Init(platform::glslVersion());
+  platform::installClipboard();
   imguiReady_ = true;
-  float sx = 1.0f, sy = 1.0f;
-  glfwGetWindowContentScale(window_, &sx, &sy);
-  contentScale_ = std::max(0.5f, std::max(sx, sy));
+  contentScale_ = std::max(0.5f, platform::contentScale(window_));
   fontsDirty_ = true;
 }
 
@@ -291,6 +288,7 @@ void AppShell::storeSettings() {
     const char* layout = ImGui::SaveIniSettingsToMemory(&size);
     if (!saveLayout(iniPath_, std::string(layout, size), &err)) std::fprintf(stderr, "posviz: %s\n", err.c_str());
   }
+  platform::settingsSaved();
 }
 
 bool AppShell::shouldClose() const { return glfwWindowShouldClose(window_); }
@@ -349,6 +347,7 @@ void AppShell::rebuildFonts() {
 
 bool AppShell::frame(const std::string& screenshotPath, std::string* error) {
   glfwMakeContextCurrent(window_);
+  platform::followPageSize(window_);
   if (glfwGetWindowAttrib(window_, GLFW_ICONIFIED)) {
     glfwWaitEventsTimeout(0.1);
     return screenshotPath.empty();
@@ -409,9 +408,7 @@ void AppShell::waitForEvents(bool screenshotWanted) {
                     !screenshotWanted && ctx_.frame > 2 && !continuous_;
   if (idle) glfwWaitEventsTimeout(0.1);
   else glfwPollEvents();
-  float sx = 1.0f, sy = 1.0f;
-  glfwGetWindowContentScale(window_, &sx, &sy);
-  const float cs = std::max(0.5f, std::max(sx, sy));
+  const float cs = std::max(0.5f, platform::contentScale(window_));
   if (cs != contentScale_) {
     contentScale_ = cs;
     fontsDirty_ = true;
@@ -460,8 +457,9 @@ void AppShell::drawPanelTabs() {
   }
   if (title != windowTitle_) {
     windowTitle_ = title;
-    glfwSetWindowTitle(window_, title.c_str());
+    glfwSetWindowTitle(window_, title.c_str());   // the page: the browser tab's title
   }
+  followAddress();
 }
 
 // -----------------------------------------------------------------------------------------------
@@ -739,7 +737,10 @@ void AppShell::drawMenuBar() {
       }
       ImGui::EndMenu();
     }
-    if (ImGui::MenuItem("Open learned table (.npy)...", "Ctrl+Shift+O")) openTab("learned", &PanelDef::openFile);
+    if (ImGui::MenuItem("Open learned table (.npy)...", "Ctrl+Shift+O")) {
+      if (platform::opensByPicker()) platform::pickFile({".npy"});
+      else openTab("learned", &PanelDef::openFile);
+    }
     if (ImGui::BeginMenu("Model presets")) {
       for (const std::string& name : cli::presetNames()) {
         if (!ImGui::MenuItem(name.c_str())) continue;
@@ -895,7 +896,9 @@ void AppShell::drawExportMenu() {
     item("Numbers as .csv...", ViewExportKind::HeatmapCsv, hasGrid);
     item("Numbers as .json...", ViewExportKind::HeatmapJson, typed);
     item("Plot data as .csv...", ViewExportKind::PlotCsv, hasPlot);
-    item("Animation as GIF or video (sweep one number)...", ViewExportKind::AnimatedGif, hasPng && !sweepableParams(ex).empty());
+    item(cli::videoAvailable() ? "Animation as GIF or video (sweep one number)..." : "Animation as GIF (sweep one number)...",
+         ViewExportKind::AnimatedGif, hasPng && !sweepableParams(ex).empty());
+    if (!cli::videoAvailable() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", cli::kVideoUnavailable);
     ImGui::EndMenu();
   }
 }
@@ -908,6 +911,9 @@ void AppShell::drawSessionMenuItems() {
     openSessionPopup_ = true;
     sessionResult_.clear();
   }
+  if (platform::hasAddress() && ImGui::MenuItem("Copy link")) copyLink();
+  if (platform::hasAddress() && ImGui::IsItemHovered())
+    ImGui::SetTooltip("The page's address with this session: whoever opens it sees every tab as it is now");
   if (ImGui::MenuItem("Copy session as text")) {
     ImGui::SetClipboardText(cli::sessionLine(captureSession(), defaultPanelParams()).c_str());
     state_.message = "Copied the session: paste it in a message; File > Open session from clipboard reopens it";
@@ -962,6 +968,16 @@ void AppShell::drawConfigPopup() {
   const float popupWidth = ImGui::GetFontSize() * 34.0f;
   ImGui::PushTextWrapPos(popupWidth);
   ImGui::TextWrapped("A Hugging Face style config.json (rope_theta, rope_scaling, head_dim, alibi, n_positions, ...).");
+  if (platform::opensByPicker()) {   // the page: the browser's file chooser, or a file dropped on the page
+    if (!configError_.empty()) ErrorText(configError_);
+    if (ImGui::Button("Choose a config.json...")) platform::pickFile({".json"});
+    ImGui::SameLine();
+    if (ImGui::Button("Close")) ImGui::CloseCurrentPopup();
+    ImGui::TextDisabled("or drop one on the page");
+    ImGui::PopTextWrapPos();
+    ImGui::EndPopup();
+    return;
+  }
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   ImGui::SetNextItemWidth(popupWidth);
   const bool enter = ImGui::InputTextWithHint("##configpath", "path/to/config.json", configPath_, sizeof configPath_,
@@ -996,6 +1012,7 @@ void AppShell::drawExportPopup() {
                      : exportKind_ == ViewExportKind::HeatmapNpy  ? "the numbers as float32 .npy (full resolution)"
                      : exportKind_ == ViewExportKind::HeatmapCsv  ? "the numbers as CSV"
                      : exportKind_ == ViewExportKind::HeatmapJson ? "the numbers as .json with their parameters"
+                     : exportKind_ == ViewExportKind::AnimatedGif && !cli::videoAvailable() ? "the heatmap as a looping GIF, one frame per value of the number swept, every frame on one colour range (video needs libav, which the page does not have)"
                      : exportKind_ == ViewExportKind::AnimatedGif ? "the heatmap as a looping GIF (or a video: name the file .mp4 or .webm), one frame per value of the number swept, every frame on one colour range"
                                                                   : "the plot's data as CSV columns";
   ImGui::TextWrapped("Write %s of '%s'.", what, exportView_.name.c_str());
@@ -1069,14 +1086,21 @@ void AppShell::drawSessionPopup() {
   if (!sessionResult_.empty()) ImGui::TextWrapped("%s", sessionResult_.c_str());
   if (ImGui::Button(sessionSaving_ ? "Save" : "Open") || enter) {
     std::string err;
-    if (!sessionSaving_) {
+    if (!sessionSaving_ && platform::opensByPicker()) {
+      platform::pickFile({".posviz", ".json"});   // the file arrives through openFile()
+      ImGui::CloseCurrentPopup();
+    } else if (!sessionSaving_) {
       if (openSessionFile(sessionPath_, &err)) ImGui::CloseCurrentPopup();
       else sessionResult_ = err;
     } else {
       try {
         const auto t0 = std::chrono::steady_clock::now();
-        cli::writeSessionFile(sessionPath_, captureSession());
-        sessionResult_ = exportDoneMessage(sessionPath_, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        const std::string path = platform::saveOffersFolders()
+                                     ? std::string(sessionPath_)
+                                     : platform::downloadFolder() + "/" + std::filesystem::path(sessionPath_).filename().string();
+        cli::writeSessionFile(path, captureSession());
+        sessionResult_ = exportDoneMessage(path, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        platform::fileSaved(path);   // the page: a download
       } catch (const std::exception& e) {
         sessionResult_ = std::string("cannot save the session: ") + e.what();
       }
@@ -1168,7 +1192,10 @@ void AppShell::pollExport() {
   if (exportJob_.poll()) {
     exportFailed_ = !exportJob_.error().empty();
     exportResult_ = exportFailed_ ? exportJob_.error() : *exportJob_.result();
-    if (!exportFailed_) settings_.exportFolder = exportFile_.folder;
+    if (!exportFailed_) {
+      settings_.exportFolder = exportFile_.folder;
+      platform::fileSaved(saveAsPath(exportFile_));   // the page: a download
+    }
   } else if (exportJob_.busy()) {
     return;
   } else {

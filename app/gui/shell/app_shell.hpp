@@ -183,6 +183,26 @@ class AppShell {
   // File > Export figure, a figure's right-click menu; present mode's large font.
   FigureDialog figureDialog_;
   ImFont* presentFont_ = nullptr;
+
+  // Files opened from outside (dropped on the window, the page's file picker) and the page's
+  // address (page_link.cpp). A session's line in the address (#posviz-session-1:...) is a link
+  // to it: File > Copy link writes it, and on Learn a new step writes a new history entry so that
+  // the browser's Back returns to the step before.
+  static void dropCallback(GLFWwindow* window, int count, const char** paths);
+  void connectPage();
+  void followAddress();
+  void copyLink();
+  std::string pageState() const;
+  std::string addressShown_;          // the fragment the window last wrote or applied
+  std::string addressStep_;           // the Learn step it held
+  bool addressFollowed_ = false;      // the first Learn step has its entry
+
+ public:
+  // Opens a file by what it holds: a session, a model config.json, a learned table (.npy).
+  bool openFile(const std::string& path, std::string* error);
+  // Applies the session in the page's address, if any; false + *error (nothing changed) when
+  // the address holds something else, a damaged or a newer session.
+  bool applyAddress(std::string* error);
 };
 
 // Renders every panel for a few frames and saves DIR/<name>.png. Returns the number of failures

@@ -1,10 +1,12 @@
 // run_window.cpp: the window's entry point (app/window.hpp): parse the window's flags with the
 // CLI's parser, open the window, then run it, its screenshots or its frame benchmark.
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "app/cli/window_options.hpp"
+#include "app/gui/platform/platform.hpp"
 #include "app/gui/shell/app_shell.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/shell/bench_frames.hpp"
@@ -58,7 +60,16 @@ int runWindow(int argc, char** argv) {
     return 0;
   }
   if (w.benchFrames > 0) return app::benchFrames(*app, w.benchFrames, w.benchTabs);
-  while (!app->shouldClose()) app->frame();
+  // The page's address may hold a session (a link): it wins over the settings, as --session does.
+  std::string linkError;
+  if (!app->applyAddress(&linkError)) app->state().notice = "This link was not opened, nothing changed: " + linkError;
+  // The loop owns the window: in the page, runFrames() never returns and the stack it was called
+  // from is gone, so nothing the frames use may live there.
+  app::platform::runFrames([shell = std::shared_ptr<app::AppShell>(std::move(app))] {
+    if (shell->shouldClose()) return false;
+    shell->frame();
+    return true;
+  });
   return 0;
 }
 

@@ -1,6 +1,6 @@
 #include "app/gui/shell/screenshot.hpp"
 
-#include <epoxy/gl.h>
+#include "app/gui/platform/gl.hpp"
 #include <stb_image_write.h>
 
 #include <cstring>
@@ -11,15 +11,31 @@
 
 namespace posviz::app {
 
+namespace {
+// The bound framebuffer's pixels, bottom-up, with comp (3 or 4) channels. Read as RGBA, the one
+// format every GL (WebGL 2 included) reads, then packed to RGB when asked.
+bool readPixelsRgba(int width, int height, int comp, std::vector<unsigned char>& out) {
+  const std::size_t count = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+  out.resize(count * 4);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, out.data());
+  if (glGetError() != GL_NO_ERROR) return false;
+  if (comp == 3) {
+    for (std::size_t i = 0; i < count; ++i)
+      for (int c = 0; c < 3; ++c) out[i * 3 + static_cast<std::size_t>(c)] = out[i * 4 + static_cast<std::size_t>(c)];
+    out.resize(count * 3);
+  }
+  return true;
+}
+}  // namespace
+
 bool readFramebuffer(int width, int height, bool alpha, std::vector<unsigned char>& out) {
   if (width <= 0 || height <= 0) return false;
   const int comp = alpha ? 4 : 3;
   const std::size_t stride = static_cast<std::size_t>(width) * static_cast<std::size_t>(comp);
-  std::vector<unsigned char> raw(stride * static_cast<std::size_t>(height));
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  std::vector<unsigned char> raw;
   glReadBuffer(GL_BACK);
-  glReadPixels(0, 0, width, height, alpha ? GL_RGBA : GL_RGB, GL_UNSIGNED_BYTE, raw.data());
-  if (glGetError() != GL_NO_ERROR) return false;
+  if (!readPixelsRgba(width, height, comp, raw)) return false;
   out.resize(raw.size());
   for (int y = 0; y < height; ++y)
     std::memcpy(&out[static_cast<std::size_t>(y) * stride], &raw[static_cast<std::size_t>(height - 1 - y) * stride], stride);
@@ -41,10 +57,8 @@ bool saveScreenshot(const std::string& path, const ScreenshotOptions& options, s
   if (w <= 0 || h <= 0) return fail("the window has no pixels (minimized?)");
   const int comp = options.includeAlpha ? 4 : 3;
   const std::size_t stride = static_cast<std::size_t>(w) * static_cast<std::size_t>(comp);
-  std::vector<unsigned char> pixels(stride * static_cast<std::size_t>(h));
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, w, h, options.includeAlpha ? GL_RGBA : GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
-  if (glGetError() != GL_NO_ERROR) return fail("glReadPixels failed");
+  std::vector<unsigned char> pixels;
+  if (!readPixelsRgba(w, h, comp, pixels)) return fail("glReadPixels failed");
 
   // GL rows are bottom-up: flip on write. The one safe writer puts it in place (core/atomic_file.hpp).
   try {

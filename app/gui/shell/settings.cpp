@@ -1,5 +1,7 @@
 #include "app/gui/shell/settings.hpp"
 
+#include "app/gui/platform/platform.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <ctime>
@@ -21,12 +23,7 @@ const char* backendChoiceName(BackendChoice b) {
   return "auto";
 }
 
-std::string configDir() {
-  if (const char* d = std::getenv("POSVIZ_CONFIG_DIR"); d && *d) return d;
-  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/posviz";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.config/posviz";
-  return "";
-}
+std::string configDir() { return platform::configDir(); }
 
 namespace {
 

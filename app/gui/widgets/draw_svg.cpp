@@ -1,7 +1,7 @@
 // draw_svg.cpp: see draw_svg.hpp.
 #include "app/gui/widgets/draw_svg.hpp"
 
-#include <epoxy/gl.h>
+#include "app/gui/platform/platform.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -224,17 +224,8 @@ class SvgWriter {
     auto [it, fresh] = textures_.try_emplace(id);
     if (!fresh) return it->second;
     Texture& t = it->second;
-    GLint previous = 0;
-    glGetIntegerv(GL_TEXTURE_BINDING_2D, &previous);
-    glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<std::intptr_t>(id)));
-    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_WIDTH, &t.width);
-    glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_HEIGHT, &t.height);
-    if (t.width > 0 && t.height > 0) {
-      t.rgba.resize(static_cast<std::size_t>(t.width) * static_cast<std::size_t>(t.height) * 4);
-      glPixelStorei(GL_PACK_ALIGNMENT, 1);
-      glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, t.rgba.data());
-    }
-    glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(previous));
+    if (!platform::readTexture(static_cast<unsigned int>(reinterpret_cast<std::intptr_t>(id)), &t.width, &t.height, &t.rgba))
+      t.width = t.height = 0;
     return t;
   }
 

@@ -2,7 +2,8 @@
 #include "app/gui/widgets/figure_export.hpp"
 
 #include <backends/imgui_impl_opengl3.h>
-#include <epoxy/gl.h>
+#include "app/gui/platform/gl.hpp"
+#include "app/gui/platform/platform.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -228,6 +229,7 @@ void runPendingExport(Registry& r, const std::function<void(ImVec2)>& draw) {
   try {
     result.message = writeFigure(p.options, p.screen, draw);
     result.ok = true;
+    platform::fileSaved(p.options.path);   // the page: a download
   } catch (const std::exception& e) {
     result.message = std::string("Figure not written: ") + e.what();
   }

@@ -9,7 +9,8 @@
 
 #include "app/gui/widgets/figure_export.hpp"
 
-#include <epoxy/gl.h>
+#include "app/gui/platform/gl.hpp"
+#include "app/gui/platform/platform.hpp"
 #include <imgui.h>
 
 #include <algorithm>
@@ -57,6 +58,7 @@ HeatmapImage wholeGridImage(const Grid& g, long long version) {
 void releaseHeatmap(HeatmapState& state) {
   if (state.texture != 0) {
     const GLuint t = state.texture;
+    platform::forgetTexture(t);
     glDeleteTextures(1, &t);
   }
   state.texture = 0;
@@ -174,6 +176,7 @@ void upload(HeatmapState& state, const HeatmapImage& image, const Scale& s, floa
   if (storageRows != state.storageRows || storageCols != state.storageCols) {
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, storageCols, storageRows, 0, GL_RGBA, GL_UNSIGNED_BYTE, padded ? nullptr : pixels);
     if (padded) glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, g->cols, g->rows, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+    platform::noteTextureSize(state.texture, storageCols, storageRows);
   } else {
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, g->cols, g->rows, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
   }

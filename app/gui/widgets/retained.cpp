@@ -9,7 +9,7 @@
 #include "app/gui/widgets/figure_export.hpp"
 
 #include <backends/imgui_impl_opengl3.h>
-#include <epoxy/gl.h>
+#include "app/gui/platform/gl.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,8 @@
 // save_as.cpp: see save_as.hpp.
 #include "app/gui/widgets/save_as.hpp"
 
+#include "app/gui/platform/platform.hpp"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -56,6 +58,11 @@ void openSaveAs(SaveAsState& s, const std::string& folder, const std::string& na
 }
 
 bool drawSaveAs(SaveAsState& s, float width) {
+  if (!platform::saveOffersFolders()) {   // the page: the browser puts the download where it puts them
+    ImGui::TextUnformatted("File name (the browser saves it as a download)");
+    ImGui::SetNextItemWidth(width);
+    return inputTextString("##name", s.name, ImGuiInputTextFlags_EnterReturnsTrue);
+  }
   ImGui::TextUnformatted("Folder");
   ImGui::SetNextItemWidth(width);
   inputTextString("##folder", s.folder);
@@ -77,6 +84,9 @@ bool drawSaveAs(SaveAsState& s, float width) {
   return inputTextString("##name", s.name, ImGuiInputTextFlags_EnterReturnsTrue);
 }
 
-std::string saveAsPath(const SaveAsState& s) { return (fs::path(s.folder) / s.name).string(); }
+std::string saveAsPath(const SaveAsState& s) {
+  const fs::path folder = platform::saveOffersFolders() ? fs::path(s.folder) : fs::path(platform::downloadFolder());
+  return (folder / s.name).string();
+}
 
 }  // namespace posviz::app

@@ -47,12 +47,21 @@ void Worker::submit(Job job) {
     std::lock_guard lock(mutex_);
     if (!pending_) pendingSince_ = Clock::now();
     pending_ = std::move(job);
+    if (!platform::kThreads) return;   // runHere() takes it
     if (!idle_.joinable()) {
       idle_ = std::thread([this] { runIdle(); });
       watcher_ = std::thread([this] { runWatcher(); });
     }
   }
   cv_.notify_all();
+}
+
+void Worker::runHere() {
+  std::unique_lock lock(mutex_);
+  if (platform::kThreads || !pending_ || watcherRun_) return;
+  auto job = std::make_shared<const Job>(std::move(*pending_));
+  pending_.reset();
+  execute(lock, watcherRun_, std::move(job), -1);
 }
 
 bool Worker::busy() const {

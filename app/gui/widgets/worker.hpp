@@ -32,6 +32,8 @@
 #include <string>
 #include <thread>
 
+#include "app/gui/platform/jobs.hpp"
+
 namespace posviz::app {
 
 // The steady clock in seconds: when inputs changed, for views that wait for them to rest.
@@ -117,6 +119,7 @@ class Worker {
   Worker& operator=(const Worker&) = delete;
 
   void submit(Job job);        // replaces the pending job; the running one finishes first
+  void runHere();              // without threads (platform::kThreads): runs the pending job now
   bool busy() const;           // a job is pending or running
   float progress() const;      // of the running job; < 0 when unknown
   void cancelAll();            // drop the pending job and cancel the running one
@@ -190,8 +193,10 @@ class AsyncResult {
     });
   }
 
-  // Takes a finished result (UI thread). True when result() or error() changed.
+  // Takes a finished result (UI thread). True when result() or error() changed. Without threads,
+  // the latest request is computed here first.
   bool poll() {
+    if constexpr (!platform::kThreads) worker_->runHere();
     std::lock_guard lock(slot_->mutex);
     bool changed = false;
     if (slot_->ready) {
