@@ -2,8 +2,14 @@
 #   posviz_embed(TARGET GROUP FILE...)
 # generates embedded_GROUP.cpp defining posviz::embedded::GROUP (core/embedded.hpp) and adds it to
 # TARGET. The generator (embed_files.cpp beside this file) is built for the host once.
+# A cross build (the browser's) runs a generator built for the host, named by POSVIZ_EMBED_TOOL.
 if(NOT TARGET posviz_embed_files)
-  add_executable(posviz_embed_files ${CMAKE_CURRENT_LIST_DIR}/embed_files.cpp)
+  if(POSVIZ_EMBED_TOOL)
+    add_executable(posviz_embed_files IMPORTED)
+    set_target_properties(posviz_embed_files PROPERTIES IMPORTED_LOCATION "${POSVIZ_EMBED_TOOL}")
+  else()
+    add_executable(posviz_embed_files ${CMAKE_CURRENT_LIST_DIR}/embed_files.cpp)
+  endif()
 endif()
 
 function(posviz_embed target group)

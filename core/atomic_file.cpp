@@ -13,7 +13,6 @@
 
 #include <fcntl.h>
 #include <pthread.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -110,16 +109,11 @@ std::string osReason(int err) { return err != 0 ? std::string(std::strerror(err)
   throw std::runtime_error("cannot write " + path + ": " + reason);
 }
 
+// getentropy: the kernel's getrandom on Linux, the browser's crypto.getRandomValues in the page.
 std::string randomHex() {
   unsigned char bytes[8];
-  std::size_t got = 0;
-  while (got < sizeof bytes) {
-    const ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<std::size_t>(n);
-  }
-  if (got < sizeof bytes) {  // no getrandom: the C++ source of entropy
+  const bool got = ::getentropy(bytes, sizeof bytes) == 0;
+  if (!got) {  // no entropy call: the C++ source of entropy
     std::random_device rd;
     for (unsigned char& b : bytes) b = static_cast<unsigned char>(rd());
   }

@@ -1,0 +1,51 @@
+// pre.js: the page's start, before main() (linked with --pre-js). Browser storage (IndexedDB)
+// holds the settings folder: it is mounted and read here, so main() finds settings.json as the
+// desktop does. Files picked or dropped on the page are copied into the page's memory and handed
+// to the window; the address's fragment, a paste and the page being hidden reach it too.
+Module['preRun'] = Module['preRun'] || [];
+Module['preRun'].push(function() {
+  var dir = '/home/web_user/.config/posviz';
+  FS.mkdirTree(dir);
+  if (typeof indexedDB === 'undefined') return;
+  try { FS.mount(IDBFS, {}, dir); } catch (e) { return; }
+  addRunDependency('posviz-settings');
+  var done = false;
+  function finish(kept) {
+    if (done) return;
+    done = true;
+    posvizPage.settingsKept = kept;
+    removeRunDependency('posviz-settings');
+  }
+  // A storage that never answers (a blocked database) must not keep the page from starting.
+  setTimeout(function() { finish(0); }, 3000);
+  try {
+    FS.syncfs(true, function(err) { finish(err ? 0 : 1); });
+  } catch (e) { finish(0); }
+});
+
+Module['posvizOpenFiles'] = function(files) {
+  FS.mkdirTree('/uploads');
+  Array.prototype.forEach.call(files, function(file) {
+    var reader = new FileReader();
+    reader.onload = function() {
+      var path = '/uploads/' + file.name.replace(/[\/\\]/g, '_');
+      FS.writeFile(path, new Uint8Array(reader.result));
+      Module['ccall']('posviz_web_open_file', null, ['string'], [path]);
+    };
+    reader.readAsArrayBuffer(file);
+  });
+};
+
+Module['postRun'] = Module['postRun'] || [];
+Module['postRun'].push(function() {
+  window.addEventListener('hashchange', function() {
+    if (location.hash !== Module['posvizOwnHash']) _posviz_web_address_changed();
+  });
+  document.addEventListener('visibilitychange', function() {
+    if (document.visibilityState === 'hidden') _posviz_web_store_settings();
+  });
+  window.addEventListener('pagehide', function() { _posviz_web_store_settings(); });
+  document.addEventListener('paste', function(e) {
+    if (e.clipboardData) posvizPage.pasted = e.clipboardData.getData('text');
+  });
+});

@@ -1,0 +1,249 @@
+// web.cpp: platform.hpp for the page (emscripten): WebGL 2, the browser's animation frames,
+// downloads and a file picker, settings in IndexedDB, the address fragment as a link, the
+// browser's clipboard. Its JavaScript half is posviz_page.js (the functions named posviz_page_*);
+// the functions named posviz_web_* below are what that half and the page's tests call.
+#include "app/gui/platform/platform.hpp"
+
+#include <GLFW/glfw3.h>
+#include <emscripten.h>
+#include <emscripten/html5.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "app/cli/cli.hpp"
+#include "app/gui/platform/gl.hpp"
+
+extern "C" {
+// posviz_page.js
+void posviz_page_download(const char* path, const char* name);
+void posviz_page_pick_file(const char* accept);
+char* posviz_page_address();            // malloc'ed; the caller frees
+char* posviz_page_fragment();           // malloc'ed, decoded
+void posviz_page_set_fragment(const char* fragment, int push);
+void posviz_page_copy_text(const char* text);
+char* posviz_page_pasted_text();        // malloc'ed: what the page last received as a paste
+void posviz_page_sync_settings();
+int posviz_page_settings_kept();        // 1 when browser storage holds the settings
+}
+
+namespace posviz::app::platform {
+
+namespace {
+
+// What the window gave the page (connectPage). The page has one window for its whole life.
+Page& page() {
+  static Page p;
+  return p;
+}
+std::map<unsigned int, std::pair<int, int>>& textureSizes() {
+  static std::map<unsigned int, std::pair<int, int>> sizes;
+  return sizes;
+}
+std::string takeString(char* p) {
+  std::string s = p ? p : "";
+  std::free(p);
+  return s;
+}
+
+}  // namespace
+
+// [SECTION] Render
+
+std::vector<GlRequest> contextRequests(bool) { return {{3, 0}}; }
+void applyContextHints(const GlRequest& r, bool) {
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, r.major);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, r.minor);
+}
+const char* glslVersion() { return "#version 300 es"; }
+int glVersion() { return 30; }
+const char* glName() { return "WebGL 2"; }
+bool hasGpuBackend() { return false; }
+void installGlDebugOutput() {}   // WebGL reports its errors in the browser's console
+
+float contentScale(GLFWwindow*) { return static_cast<float>(emscripten_get_device_pixel_ratio()); }
+
+// Through a framebuffer: OpenGL ES 3.0 cannot read a texture directly, nor ask its size.
+bool readTexture(unsigned int texture, int* width, int* height, std::vector<unsigned char>* rgba) {
+  int w = 0, h = 0;
+  if (auto it = textureSizes().find(texture); it != textureSizes().end()) {
+    std::tie(w, h) = it->second;
+  } else if (ImGui::GetCurrentContext() && static_cast<unsigned int>(reinterpret_cast<std::intptr_t>(ImGui::GetIO().Fonts->TexID)) == texture) {
+    w = ImGui::GetIO().Fonts->TexWidth;
+    h = ImGui::GetIO().Fonts->TexHeight;
+  }
+  *width = w;
+  *height = h;
+  if (w <= 0 || h <= 0) return false;
+  GLint previous = 0;
+  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous);
+  GLuint fbo = 0;
+  glGenFramebuffers(1, &fbo);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture, 0);
+  const bool ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+  if (ok) {
+    rgba->resize(static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * 4);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba->data());   // row 0 is the texture's first row
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(previous));
+  glDeleteFramebuffers(1, &fbo);
+  return ok;
+}
+void noteTextureSize(unsigned int texture, int width, int height) { textureSizes()[texture] = {width, height}; }
+void forgetTexture(unsigned int texture) { textureSizes().erase(texture); }
+
+// [SECTION] Loop
+
+namespace {
+std::function<bool()>& frameFunction() {
+  static std::function<bool()> f;
+  return f;
+}
+void oneFrame() {
+  if (!frameFunction()()) emscripten_cancel_main_loop();
+}
+}  // namespace
+
+void runFrames(const std::function<bool()>& frame) {
+  frameFunction() = frame;
+  // 0: the browser's animation frames; true: main() does not return here, so what it owns lives on.
+  emscripten_set_main_loop(oneFrame, 0, true);
+}
+
+// The canvas fills the page (index.html's style); its backing store follows the CSS size at the
+// screen's pixel scale, so text is sharp on a high-DPI screen.
+void followPageSize(GLFWwindow* window) {
+  double cssW = 0.0, cssH = 0.0;
+  if (emscripten_get_element_css_size("#canvas", &cssW, &cssH) != EMSCRIPTEN_RESULT_SUCCESS) return;
+  const double dpr = emscripten_get_device_pixel_ratio();
+  const int w = std::max(1, static_cast<int>(std::lround(cssW * dpr)));
+  const int h = std::max(1, static_cast<int>(std::lround(cssH * dpr)));
+  int fw = 0, fh = 0;
+  glfwGetFramebufferSize(window, &fw, &fh);
+  if (fw != w || fh != h) glfwSetWindowSize(window, w, h);
+}
+
+// [SECTION] Files
+
+bool saveOffersFolders() { return false; }
+std::string downloadFolder() {
+  std::error_code ec;
+  std::filesystem::create_directories("/downloads", ec);
+  return "/downloads";
+}
+void fileSaved(const std::string& path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  posviz_page_download(path.c_str(), name.c_str());
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+}
+bool opensByPicker() { return true; }
+void pickFile(const std::vector<std::string>& extensions) {
+  std::string accept;
+  for (const std::string& e : extensions) accept += (accept.empty() ? "" : ",") + e;
+  posviz_page_pick_file(accept.c_str());
+}
+
+// [SECTION] Settings
+
+// pre.js mounts browser storage (IDBFS) here and loads it before main() runs.
+std::string configDir() { return "/home/web_user/.config/posviz"; }
+void settingsSaved() { posviz_page_sync_settings(); }
+std::string settingsNotice() {
+  return posviz_page_settings_kept() ? "" : "This browser does not let the page keep its settings (no IndexedDB): they last until the page is closed.";
+}
+
+// [SECTION] Address
+
+bool hasAddress() { return true; }
+std::string address() { return takeString(posviz_page_address()); }
+std::string addressFragment() { return takeString(posviz_page_fragment()); }
+void setAddressFragment(const std::string& fragment, bool push) { posviz_page_set_fragment(fragment.c_str(), push ? 1 : 0); }
+
+// [SECTION] Clipboard
+
+namespace {
+std::string& pastedText() {
+  static std::string text;
+  return text;
+}
+void setClipboard(void*, const char* text) { posviz_page_copy_text(text); }
+const char* getClipboard(void*) {
+  pastedText() = takeString(posviz_page_pasted_text());
+  return pastedText().c_str();
+}
+}  // namespace
+
+void installClipboard() {
+  ImGuiIO& io = ImGui::GetIO();
+  io.SetClipboardTextFn = setClipboard;
+  io.GetClipboardTextFn = getClipboard;
+  io.ClipboardUserData = nullptr;
+}
+
+void connectPage(Page p) { page() = std::move(p); }
+
+}  // namespace posviz::app::platform
+
+// What posviz_page.js and the page's tests call.
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE void posviz_web_open_file(const char* path) {
+  auto& p = posviz::app::platform::page();
+  if (p.openFile) p.openFile(path);
+}
+EMSCRIPTEN_KEEPALIVE void posviz_web_address_changed() {
+  auto& p = posviz::app::platform::page();
+  if (p.addressChanged) p.addressChanged();
+}
+EMSCRIPTEN_KEEPALIVE void posviz_web_store_settings() {
+  auto& p = posviz::app::platform::page();
+  if (p.storeSettings) p.storeSettings();
+}
+// Malloc'ed JSON; the caller frees it (_free).
+EMSCRIPTEN_KEEPALIVE char* posviz_web_state() {
+  auto& p = posviz::app::platform::page();
+  const std::string s = p.state ? p.state() : "{}";
+  char* out = static_cast<char*>(std::malloc(s.size() + 1));
+  if (out) std::copy(s.c_str(), s.c_str() + s.size() + 1, out);
+  return out;
+}
+EMSCRIPTEN_KEEPALIVE int posviz_web_select_panel(const char* name) {
+  auto& p = posviz::app::platform::page();
+  return p.selectPanel && p.selectPanel(name) ? 1 : 0;
+}
+// The command line inside the page (the same library the desktop's posviz runs): args is one
+// argument per line. Files it writes stay in the page's memory for the caller to read (FS).
+EMSCRIPTEN_KEEPALIVE int posviz_web_run_cli(const char* args) {
+  std::vector<std::string> words = {"posviz"};
+  std::string cur;
+  for (const char* c = args; *c; ++c) {
+    if (*c == '\n') {
+      words.push_back(cur);
+      cur.clear();
+    } else {
+      cur += *c;
+    }
+  }
+  if (!cur.empty()) words.push_back(cur);
+  std::vector<char*> argv;
+  for (std::string& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  try {
+    const std::optional<int> rc = posviz::cli::runCli(static_cast<int>(words.size()), argv.data());
+    return rc ? *rc : 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "posviz: %s\n", e.what());
+    return 1;
+  }
+}
+
+}  // extern "C"
