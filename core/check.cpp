@@ -1,8 +1,9 @@
 #include "core/check.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <stdexcept>
+
+#include "core/portable.hpp"
 
 namespace posviz {
 
@@ -14,7 +15,7 @@ std::string formatValue(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  auto res = toCharsShortest(buf, buf + sizeof buf, v);
   return std::string(buf, res.ptr);
 }
 

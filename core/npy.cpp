@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -13,6 +12,7 @@
 #include "core/atomic_file.hpp"
 #include "core/check.hpp"
 #include "core/grid.hpp"
+#include "core/portable.hpp"
 
 // [SECTION] header parsing (a strict subset of Python's literal syntax, bounds-checked)
 // [SECTION] element conversion
@@ -305,12 +305,12 @@ Layout parseLayout(const char* fn, std::string_view prefix, std::uint64_t fileSi
 
 void convertChunk(const unsigned char* src, std::size_t n, DType type, float* dst) {
   if (type == DType::F32) {
-    for (std::size_t k = 0; k < n; ++k) dst[k] = std::bit_cast<float>(readLe(src + 4 * k, 4));
+    for (std::size_t k = 0; k < n; ++k) dst[k] = bitCast<float>(readLe(src + 4 * k, 4));
   } else {
     for (std::size_t k = 0; k < n; ++k) {
       const std::uint64_t lo = readLe(src + 8 * k, 4);
       const std::uint64_t hi = readLe(src + 8 * k + 4, 4);
-      dst[k] = static_cast<float>(std::bit_cast<double>(lo | (hi << 32)));
+      dst[k] = static_cast<float>(bitCast<double>(lo | (hi << 32)));
     }
   }
 }
@@ -429,9 +429,9 @@ void writeNpyImpl(const std::string& path, const std::vector<std::int64_t>& shap
           std::uint64_t bits = 0;
           std::size_t width = 4;
           if (type == DType::F32) {
-            bits = std::bit_cast<std::uint32_t>(static_cast<float>(data[done + k]));
+            bits = bitCast<std::uint32_t>(static_cast<float>(data[done + k]));
           } else {
-            bits = std::bit_cast<std::uint64_t>(static_cast<double>(data[done + k]));
+            bits = bitCast<std::uint64_t>(static_cast<double>(data[done + k]));
             width = 8;
           }
           for (std::size_t b = 0; b < width; ++b) buf[pos++] = static_cast<unsigned char>((bits >> (8 * b)) & 0xff);

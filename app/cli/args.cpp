@@ -1,5 +1,6 @@
 #include "app/cli/args.hpp"
 
+#include "core/portable.hpp"
 #include "core/untrusted_text.hpp"
 
 #include <algorithm>
@@ -135,7 +136,7 @@ double parseRealOption(const std::string& flag, const std::string& text, const R
   const char* first = text.data();
   const char* last = text.data() + text.size();
   if (*first == '+') ++first;  // from_chars does not take a leading '+'
-  const auto [ptr, ec] = std::from_chars(first, last, v, std::chars_format::general);
+  const auto [ptr, ec] = fromCharsReal(first, last, v);
   if (ec == std::errc::result_out_of_range) failValue(flag, text, expected, "too large");
   if (ec != std::errc() || ptr != last || first == last) failValue(flag, text, expected, "not a number");
   if (!std::isfinite(v)) failValue(flag, text, expected, "not finite");

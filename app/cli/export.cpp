@@ -8,7 +8,6 @@
 #include "app/cli/export.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +25,7 @@
 #include "core/check.hpp"
 #include "core/embedded.hpp"
 #include "core/npy.hpp"
+#include "core/portable.hpp"
 
 namespace posviz::cli {
 
@@ -38,7 +38,7 @@ std::string formatFloating(T v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
   char buf[64];
-  const auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  const auto [ptr, ec] = toCharsShortest(buf, buf + sizeof buf, v);
   if (ec != std::errc()) return "nan";
   return std::string(buf, ptr);
 }
@@ -50,7 +50,7 @@ void appendNumber(std::string& out, double v) {
     out += v < 0 ? "-inf" : "inf";
   } else {
     char buf[64];
-    const auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    const auto [ptr, ec] = toCharsShortest(buf, buf + sizeof buf, v);
     out.append(buf, ec == std::errc() ? ptr : buf);
   }
 }
@@ -61,7 +61,7 @@ void appendNumber(std::string& out, float v) {
     return;
   }
   char buf[64];
-  const auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  const auto [ptr, ec] = toCharsShortest(buf, buf + sizeof buf, v);
   out.append(buf, ec == std::errc() ? ptr : buf);
 }
 

@@ -1,8 +1,10 @@
 #include "core/train/json.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <system_error>
+
+#include "core/portable.hpp"
 
 namespace posviz::train {
 
@@ -203,7 +205,7 @@ class Parser {
       if (digits() == 0) fail("expected exponent digits");
     }
     double v = 0.0;
-    const auto r = std::from_chars(s_.data() + start, s_.data() + i_, v);
+    const auto r = fromCharsReal(s_.data() + start, s_.data() + i_, v);
     if (r.ec != std::errc() || !std::isfinite(v)) fail("number out of range");
     return v;
   }
@@ -293,7 +295,7 @@ std::string jsonQuote(std::string_view s) {
 std::string jsonNumberText(double v) {
   if (!std::isfinite(v)) return "null";
   char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  const auto r = toCharsShortest(buf, buf + sizeof buf, v);
   return std::string(buf, r.ptr);
 }
 

@@ -1,7 +1,6 @@
 #include "core/train/weights.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -10,6 +9,7 @@
 #include <sstream>
 
 #include "core/atomic_file.hpp"
+#include "core/portable.hpp"
 #include "core/train/json.hpp"
 
 namespace posviz::train {
@@ -77,7 +77,7 @@ std::vector<float> readValues(std::string_view data, const Entry& e, const std::
   for (std::size_t i = 0; i < out.size(); ++i) {
     std::uint32_t u = 0;
     for (int b = 3; b >= 0; --b) u = (u << 8) | static_cast<unsigned char>(data[e.begin + 4 * i + static_cast<std::size_t>(b)]);
-    out[i] = std::bit_cast<float>(u);
+    out[i] = bitCast<float>(u);
     if (!std::isfinite(out[i]))
       throw WeightsError(what + ": tensor \"" + e.name + "\" holds a non-finite value at index " + std::to_string(i));
   }
@@ -114,7 +114,7 @@ std::string serializeSafetensors(const SafetensorsFile& f) {
   out += header;
   for (const NamedTensor& t : f.tensors) {
     for (float v : t.values) {
-      const auto u = std::bit_cast<std::uint32_t>(v);
+      const auto u = bitCast<std::uint32_t>(v);
       for (int b = 0; b < 4; ++b) out += static_cast<char>((u >> (8 * b)) & 0xFF);
     }
   }
