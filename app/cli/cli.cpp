@@ -95,9 +95,11 @@ std::string mainHelp() {
      << "Window options (posviz [options]):\n";
   for (const OptionSpec& s : windowOptionSpecs()) os << formatOption(s);
   os << "\nTabs of the window:\n";
+  std::size_t tabWidth = 0;   // the longest name sets the column: resizing to a fixed one cut two names short
+  for (const TabDef& t : tabs()) tabWidth = std::max(tabWidth, t.name.size());
   for (const TabDef& t : tabs()) {
     std::string n = "  " + t.name;
-    n.resize(18, ' ');
+    n.resize(tabWidth + 4, ' ');
     os << n << t.summary << "\n";
   }
   os << "\nViews (posviz export VIEW):\n";
