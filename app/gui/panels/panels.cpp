@@ -2,6 +2,7 @@
 // its panel file; this file only lists them.
 #include "app/gui/panels/panels.hpp"
 
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -50,6 +51,24 @@ int findPanel(std::string_view name) {
   for (std::size_t i = 0; i < t.size(); ++i)
     if (tab->name == t[i].name) return static_cast<int>(i);
   return -1;
+}
+
+void openLearnedTableFile(AppState& a, const std::string& path) {
+  openLearnedSource(a.learned, path);
+  a.requestedPanel = findPanel("learned");
+}
+
+TrainProgress trainProgress(const AppState& a) {
+  TrainProgress p;
+  const TrainSession* t = a.train.session.get();
+  if (!t) return p;
+  for (const auto& job : t->jobs()) {
+    std::lock_guard lock(job->mutex);
+    p.finished += job->status == TrainJobStatus::Done;
+  }
+  p.runs = static_cast<int>(t->jobs().size());
+  p.progress = t->progress();
+  return p;
 }
 
 }  // namespace posviz::app

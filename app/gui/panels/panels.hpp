@@ -6,6 +6,7 @@
 // its state.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -31,5 +32,16 @@ int findPanel(std::string_view name);   // by tab name or alias: index, or -1
 // configs their own tabs and the Extrapolation lab; every config the Model tab). Returns what a
 // tab could not show as the config has it, one line each (config_notes.hpp).
 ConfigNotes applyModelConfig(AppState& a, const cli::ModelConfig& config);
+
+// A learned table (.npy) opened from outside its tab (dropped on the window, the page's file
+// picker): the Learned tab reads it and is shown.
+void openLearnedTableFile(AppState& a, const std::string& path);
+
+// The Train tab's runs, as the page reports them to its tests.
+struct TrainProgress {
+  int runs = 0, finished = 0;   // jobs of the last Start, and how many are done
+  double progress = 0.0;        // steps done / steps of every job
+};
+TrainProgress trainProgress(const AppState& a);
 
 }  // namespace posviz::app

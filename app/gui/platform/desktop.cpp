@@ -81,6 +81,7 @@ void runFrames(const std::function<bool()>& frame) {
   while (frame()) {
   }
 }
+void presentFrame(GLFWwindow* window, bool) { glfwSwapBuffers(window); }
 void followPageSize(GLFWwindow*) {}
 
 // [SECTION] Files

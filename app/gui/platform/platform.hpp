@@ -58,6 +58,10 @@ void forgetTexture(unsigned int texture);                            // before g
 // Calls frame() until it returns false. The desktop returns then; the page never returns (the
 // browser calls frame once per animation frame and the runtime stays alive after main()).
 void runFrames(const std::function<bool()>& frame);
+// Shows the frame drawn: the desktop swaps buffers. The page's browser shows it when the frame
+// returns; where frames follow one another without returning (continuous: the frame benchmark),
+// the page waits for the GL to finish, so that a frame's time includes its drawing as on the desktop.
+void presentFrame(GLFWwindow* window, bool continuous);
 // The page follows the size of the browser window; the desktop's window is sized by the user.
 // Called at the start of each frame.
 void followPageSize(GLFWwindow* window);

@@ -644,7 +644,7 @@ bool AppShell::present(const std::string& screenshotPath, std::string* error) {
     screenshotRequested_ = false;
     takeUserScreenshot();
   }
-  glfwSwapBuffers(window_);
+  platform::presentFrame(window_, continuous_);
   return ok;
 }
 

@@ -13,8 +13,7 @@
 #include <fstream>
 
 #include "app/cli/session.hpp"
-#include "app/gui/panels/panel_learn.hpp"
-#include "app/gui/panels/panel_learned.hpp"
+#include "app/gui/panels/panels.hpp"
 #include "app/gui/platform/platform.hpp"
 #include "app/gui/shell/app_shell.hpp"
 #include "core/untrusted_text.hpp"
@@ -53,10 +52,7 @@ bool AppShell::openFile(const std::string& path, std::string* error) {
       if (openConfigFile(path)) return true;
       if (error) *error = "Config " + displayText(name, 120) + ": " + configError_;
       return false;
-    case FileKind::LearnedTable:
-      openLearnedSource(state_.learned, path);
-      state_.requestedPanel = findPanel("learned");
-      return true;
+    case FileKind::LearnedTable: openLearnedTableFile(state_, path); return true;
     case FileKind::Unknown: break;
   }
   if (error)
@@ -135,6 +131,8 @@ std::string AppShell::pageState() const {
   j["notice"] = state_.notice;
   j["message"] = state_.message;
   j["fragment"] = addressShown_;
+  if (const TrainProgress t = trainProgress(state_); t.runs > 0)   // the Train tab's runs, for a test to follow
+    j["train"] = {{"runs", t.runs}, {"finished", t.finished}, {"progress", t.progress}};
   return j.dump();
 }
 

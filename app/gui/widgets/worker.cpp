@@ -19,6 +19,24 @@ namespace {
 // that the frame loop and the GL driver keep one.
 void capJobThreads() { threadCapOfThisThread() = std::max(1, hardwareThreads() - 1); }
 
+// Linux's thread names, idle class and priorities. A page's worker threads have none of them:
+// there the jobs simply run at the page's priority (and the watcher, finding no idle class, takes
+// every job, as on a Linux without one).
+#if defined(__linux__)
+int threadId() { return static_cast<int>(gettid()); }
+void nameThread(const char* name) { pthread_setname_np(pthread_self(), name); }
+bool enterIdleClass() {
+  sched_param none{};
+  return sched_setscheduler(0, SCHED_IDLE, &none) == 0;
+}
+void lowerPriority(int tid) { setpriority(PRIO_PROCESS, static_cast<id_t>(tid), 10); }
+#else
+int threadId() { return 0; }
+void nameThread(const char*) {}
+bool enterIdleClass() { return false; }
+void lowerPriority(int) {}
+#endif
+
 }  // namespace
 
 // The second field of the thread's schedstat; -1 when the kernel does not say.
@@ -135,11 +153,10 @@ bool Worker::starving(const Run& run, Clock::time_point now) const {
 }
 
 void Worker::runIdle() {
-  pthread_setname_np(pthread_self(), "posviz-jobs");   // for top, perf and debuggers
-  const int tid = static_cast<int>(gettid());
-  sched_param none{};
-  const bool idleClass = sched_setscheduler(0, SCHED_IDLE, &none) == 0 && probe_(tid) >= 0;
-  if (!idleClass) setpriority(PRIO_PROCESS, static_cast<id_t>(tid), 10);
+  nameThread("posviz-jobs");   // for top, perf and debuggers
+  const int tid = threadId();
+  const bool idleClass = enterIdleClass() && probe_(tid) >= 0;
+  if (!idleClass) lowerPriority(tid);
   capJobThreads();
   std::unique_lock lock(mutex_);
   idleTid_ = tid;
@@ -157,8 +174,8 @@ void Worker::runIdle() {
 void Worker::runWatcher() {
   // Below the UI thread in the scheduler, but in the ordinary class: it gets a share of a busy
   // machine, where the idle thread would get none.
-  pthread_setname_np(pthread_self(), "posviz-watch");
-  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
+  nameThread("posviz-watch");
+  lowerPriority(threadId());
   capJobThreads();
   std::unique_lock lock(mutex_);
   for (;;) {

@@ -18,6 +18,7 @@
 
 #include "app/cli/cli.hpp"
 #include "app/gui/platform/gl.hpp"
+#include "core/parallel.hpp"
 
 extern "C" {
 // posviz_page.js
@@ -116,6 +117,10 @@ void runFrames(const std::function<bool()>& frame) {
   frameFunction() = frame;
   // 0: the browser's animation frames; true: main() does not return here, so what it owns lives on.
   emscripten_set_main_loop(oneFrame, 0, true);
+}
+
+void presentFrame(GLFWwindow*, bool continuous) {
+  if (continuous) glFinish();
 }
 
 // The canvas fills the page (index.html's style); its backing store follows the CSS size at the
@@ -237,6 +242,15 @@ EMSCRIPTEN_KEEPALIVE int posviz_web_run_cli(const char* args) {
   std::vector<char*> argv;
   for (std::string& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
+  // Called on the page's main thread, which must not wait for a thread the page has yet to start
+  // (a worker needs the main thread's event loop to begin): the command runs on this thread alone.
+  // Its results do not depend on the thread count (train --threads, the kernels' splits).
+  const int cap = posviz::threadCapOfThisThread();
+  posviz::threadCapOfThisThread() = 1;
+  struct Restore {
+    int cap;
+    ~Restore() { posviz::threadCapOfThisThread() = cap; }
+  } restore{cap};
   try {
     const std::optional<int> rc = posviz::cli::runCli(static_cast<int>(words.size()), argv.data());
     return rc ? *rc : 2;
