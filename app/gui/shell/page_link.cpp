@@ -48,8 +48,11 @@ bool AppShell::openFile(const std::string& path, std::string* error) {
   const std::string name = std::filesystem::path(path).filename().string();
   switch (kindOf(path)) {
     case FileKind::Session: return openSessionFile(path, error);
-    case FileKind::Config:
-      if (openConfigFile(path)) return true;
+    case FileKind::Config:   // as --config opens one: every tab takes it, the Model tab shows it
+      if (openConfigFile(path)) {
+        state_.requestedPanel = findPanel("model");
+        return true;
+      }
       if (error) *error = "Config " + displayText(name, 120) + ": " + configError_;
       return false;
     case FileKind::LearnedTable: openLearnedTableFile(state_, path); return true;
