@@ -1,6 +1,7 @@
 // The app's pieces that need no window: area averaging (core, as the heatmap uses it), plot ticks,
 // the worker, settings.
 #include <doctest/doctest.h>
+#include <iterator>
 
 #include <sched.h>
 #include <unistd.h>
@@ -690,6 +691,94 @@ TEST_CASE("settings: round trip, and a corrupt file is ignored with a notice") {
   // An unwritable target: an error, and the directory holds no stray temporary file.
   CHECK_FALSE(saveSettings("/proc/posviz-no/settings.json", s, &error));
   CHECK_FALSE(error.empty());
+}
+
+namespace {
+std::string fileText(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+void writeText(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+// The names beside `path` that start with its file name and ".bad-": where a refused link was put.
+std::vector<std::filesystem::path> keptAside(const std::filesystem::path& path) {
+  std::vector<std::filesystem::path> out;
+  for (const auto& e : std::filesystem::directory_iterator(path.parent_path()))
+    if (e.path().filename().string().rfind(path.filename().string() + ".bad-", 0) == 0) out.push_back(e.path());
+  return out;
+}
+}  // namespace
+
+TEST_CASE("settings: a linked settings.json or imgui.ini is followed only to posviz's own kind of file") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(POSVIZ_TEST_OUT) / "settings-links";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "config");
+  fs::create_directories(dir / "elsewhere");
+  const fs::path settings = dir / "config" / "settings.json", layout = dir / "config" / "imgui.ini";
+  Settings s;
+  s.panel = "rope";
+  std::string error, notice;
+
+  SUBCASE("a link to another program's JSON object: left as it is, the link moved aside") {
+    const std::string foreign = "{\"name\": \"another program\", \"theme\": \"blue\"}\n";
+    writeText(dir / "elsewhere" / "x.json", foreign);
+    fs::create_symlink("../elsewhere/x.json", settings);
+    const Settings t = loadSettings(settings.string(), &notice);
+    CHECK(notice.find("is a link to ../elsewhere/x.json, which is not a posviz settings file") != std::string::npos);
+    CHECK(t.panel == Settings{}.panel);
+    REQUIRE(keptAside(settings).size() == 1);
+    CHECK(fs::is_symlink(keptAside(settings).front()));
+    REQUIRE(saveSettings(settings.string(), s, &error));
+    CHECK(fileText(dir / "elsewhere" / "x.json") == foreign);
+    CHECK_FALSE(fs::is_symlink(settings));
+    CHECK(loadSettings(settings.string(), &error).panel == "rope");
+  }
+  SUBCASE("a link to a text file as imgui.ini: left as it is") {
+    writeText(dir / "elsewhere" / "notes.txt", "my notes\nsecond line\n");
+    fs::create_symlink(dir / "elsewhere" / "notes.txt", layout);
+    CHECK(loadLayout(layout.string(), &notice).empty());
+    CHECK(notice.find("which is not a posviz window layout file") != std::string::npos);
+    REQUIRE(saveLayout(layout.string(), "[Window][Debug##Default]\nPos=60,60\n", &error));
+    CHECK(fileText(dir / "elsewhere" / "notes.txt") == "my notes\nsecond line\n");
+    CHECK_FALSE(fs::is_symlink(layout));
+  }
+  SUBCASE("a link to posviz's own files elsewhere (a dotfiles folder): updated where they point") {
+    writeText(dir / "elsewhere" / "settings.json", "{\"panel\": \"alibi\", \"font_scale\": 1.5}\n");
+    writeText(dir / "elsewhere" / "imgui.ini", "[Window][posviz]\nPos=0,0\nSize=800,600\n");
+    fs::create_symlink("../elsewhere/settings.json", settings);
+    fs::create_symlink("../elsewhere/imgui.ini", layout);
+    const Settings t = loadSettings(settings.string(), &notice);
+    CHECK(notice.empty());
+    CHECK(t.panel == "alibi");
+    CHECK(loadLayout(layout.string(), &notice) == "[Window][posviz]\nPos=0,0\nSize=800,600\n");
+    CHECK(notice.empty());
+    REQUIRE(saveSettings(settings.string(), s, &error));
+    REQUIRE(saveLayout(layout.string(), "[Window][posviz]\nPos=5,5\n", &error));
+    CHECK(fs::is_symlink(settings));
+    CHECK(fs::is_symlink(layout));
+    CHECK(fileText(dir / "elsewhere" / "settings.json").find("\"panel\": \"rope\"") != std::string::npos);
+    CHECK(fileText(dir / "elsewhere" / "imgui.ini") == "[Window][posviz]\nPos=5,5\n");
+    CHECK(keptAside(settings).empty());
+  }
+  SUBCASE("a dangling link: nothing is made where it points") {
+    fs::create_symlink("../elsewhere/missing.json", settings);
+    loadSettings(settings.string(), &notice);
+    CHECK(notice.find("is a link to ../elsewhere/missing.json") != std::string::npos);
+    REQUIRE(saveSettings(settings.string(), s, &error));
+    CHECK_FALSE(fs::exists(dir / "elsewhere" / "missing.json"));
+    CHECK(fs::is_regular_file(settings));
+  }
+  SUBCASE("a foreign link planted after the start is not written through either") {
+    writeText(dir / "elsewhere" / "x.json", "{\"other\": true}");
+    fs::create_symlink("../elsewhere/x.json", settings);
+    REQUIRE(saveSettings(settings.string(), s, &error));
+    CHECK(fileText(dir / "elsewhere" / "x.json") == "{\"other\": true}");
+    CHECK_FALSE(fs::is_symlink(settings));
+    CHECK(keptAside(settings).size() == 1);
+  }
 }
 
 TEST_CASE("settings: readSetting takes a value only when its type and range are right") {

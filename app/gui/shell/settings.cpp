@@ -63,6 +63,65 @@ T readOrKeepAside(const std::string& path, const char* what, const char* consequ
   }
 }
 
+// [SECTION] Links: a settings.json or imgui.ini that is a link is followed only to a file of its
+// own kind. A link to anything else (another program's JSON, a text file, nothing at all) is moved
+// aside, never read or written through, and posviz keeps a file of its own in its place.
+
+constexpr const char* kSettingsKeys[] = {"window_x", "window_y", "window_width", "window_height", "maximized", "panel",
+                                         "backend", "font_scale", "inline_help", "start_here_dismissed", "light_theme",
+                                         "export_folder", "figure_width", "panels", "recent_configs"};
+
+// A JSON object of posviz's settings keys only (at least one): what saveSettings writes, or a
+// part of it a person wrote by hand.
+bool isSettingsText(const std::string& text) {
+  if (jsonNestingProblem(text)) return false;
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_object() || j.empty()) return false;
+  for (const auto& [key, value] : j.items())
+    if (std::find(std::begin(kSettingsKeys), std::end(kSettingsKeys), key) == std::end(kSettingsKeys)) return false;
+  return true;
+}
+
+// ImGui's ini: [Section][Name] headers and Key=Value lines, at least one header.
+bool isLayoutText(const std::string& text) {
+  bool header = false;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    start = end + 1;
+    if (line.empty()) continue;
+    if (line.front() == '[' && line.find(']') != std::string::npos) header = true;
+    else if (line.find('=') == std::string::npos) return false;
+  }
+  return header;
+}
+
+// "" when path is no link, or a link to a regular file that `ours` recognises; otherwise the link
+// is renamed aside (the file it points to stays as it was) and the notice says so.
+std::string refuseForeignLink(const std::string& path, const char* what, std::size_t maxBytes, bool (*ours)(const std::string&)) {
+  std::error_code ec;
+  if (!std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec))) return "";
+  const std::string target = std::filesystem::read_symlink(path, ec).string();
+  bool recognised = false;
+  try {
+    recognised = std::filesystem::is_regular_file(path, ec) && ours(readRegularFile(path, maxBytes, what));
+  } catch (const std::exception&) {
+    recognised = false;
+  }
+  if (recognised) return "";
+  const std::string aside = keepAside(path);
+  return std::string(what) + " " + displayText(path, 300) + " is a link to " + displayText(target, 300) +
+         ", which is not a posviz " + what + " file: it was left as it is" +
+         (aside.empty() ? "" : ", the link kept as " + displayText(aside, 300)) + ", and posviz keeps its own file there.";
+}
+
+void addNotice(std::string* notice, const std::string& more) {
+  if (notice && !more.empty()) *notice += (notice->empty() ? "" : " ") + more;
+}
+
 Settings parseSettings(const std::string& text) {
   if (std::optional<std::string> deep = jsonNestingProblem(text)) throw std::runtime_error("it " + *deep);
   const nlohmann::json j = nlohmann::json::parse(text);
@@ -102,6 +161,10 @@ Settings parseSettings(const std::string& text) {
 }  // namespace
 
 Settings loadSettings(const std::string& path, std::string* notice) {
+  if (const std::string refused = refuseForeignLink(path, "settings", kMaxSettingsBytes, isSettingsText); !refused.empty()) {
+    addNotice(notice, refused);
+    return Settings{};
+  }
   return readOrKeepAside<Settings>(
       path, "Settings file", "defaults are used",
       [&] { return parseSettings(readRegularFile(path, kMaxSettingsBytes, "settings")); }, notice);
@@ -127,7 +190,9 @@ bool saveSettings(const std::string& path, const Settings& s, std::string* error
   try {
     const std::filesystem::path dir = std::filesystem::path(path).parent_path();
     if (!dir.empty()) std::filesystem::create_directories(dir);
-    // A settings.json the user linked elsewhere (a dotfiles folder) is updated where it points.
+    // A settings.json the user linked elsewhere (a dotfiles folder) is updated where it points,
+    // when it points to posviz's settings; a link to anything else is moved aside first.
+    refuseForeignLink(path, "settings", kMaxSettingsBytes, isSettingsText);
     writeFileAtomically(path, [&](std::ostream& out) { out << j.dump(2) << '\n'; }, WriteOptions{.followTargetLink = true});
   } catch (const std::exception& e) {
     if (error) *error = e.what();
@@ -137,6 +202,10 @@ bool saveSettings(const std::string& path, const Settings& s, std::string* error
 }
 
 std::string loadLayout(const std::string& path, std::string* notice) {
+  if (const std::string refused = refuseForeignLink(path, "window layout", kMaxLayoutBytes, isLayoutText); !refused.empty()) {
+    addNotice(notice, refused);
+    return "";
+  }
   return readOrKeepAside<std::string>(
       path, "Window layout", "the default window layout is used", [&] { return readRegularFile(path, kMaxLayoutBytes, "window layout"); },
       notice);
@@ -144,6 +213,7 @@ std::string loadLayout(const std::string& path, std::string* notice) {
 
 bool saveLayout(const std::string& path, const std::string& text, std::string* error) {
   try {
+    refuseForeignLink(path, "window layout", kMaxLayoutBytes, isLayoutText);
     writeFileAtomically(path, [&](std::ostream& out) { out << text; }, WriteOptions{.followTargetLink = true});
   } catch (const std::exception& e) {
     if (error) *error = e.what();

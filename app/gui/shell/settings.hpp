@@ -7,7 +7,10 @@
 //   kMaxSettingsBytes, nested past kMaxJsonDepth, not JSON) gives the defaults and a notice
 //   (loadSettings' *notice), and is first renamed to "settings.json.bad-<UTC time>" so nothing
 //   the user had is lost when the next save writes a fresh file. Saving goes through the safe
-//   writer (core/atomic_file.hpp); a symlinked settings.json is updated where it points.
+//   writer (core/atomic_file.hpp); a symlinked settings.json (or imgui.ini) is updated where it
+//   points only when it points to posviz's own kind of file (a JSON object of settings keys; an
+//   ImGui layout). A link to anything else, or to nothing, is renamed aside like a damaged file,
+//   the file it points to left as it was, a notice says so, and posviz writes its own file there.
 //
 // PANEL SETTINGS
 //   Each panel's load function reads its own object (app/gui/base/read_setting.hpp).
