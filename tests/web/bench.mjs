@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 
-const puppeteer = createRequire(path.join(process.env.POSVIZ_NODE_MODULES || '.', 'x.js'))('puppeteer-core');
+const puppeteer = createRequire(path.resolve(process.env.POSVIZ_NODE_MODULES || '.', 'x.js'))('puppeteer-core');
 const argv = process.argv.slice(2);
 const plain = argv.includes('--no-isolation');
 const [webDir, frames = '100', tabs = ''] = argv.filter((a) => a !== '--no-isolation');

@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 
 // puppeteer-core is installed by scripts/deps.sh (posviz_web_test_modules) into the folder named
 // by POSVIZ_NODE_MODULES; ES modules do not search NODE_PATH, so it is required from there.
-const puppeteer = createRequire(path.join(process.env.POSVIZ_NODE_MODULES || '.', 'x.js'))('puppeteer-core');
+const puppeteer = createRequire(path.resolve(process.env.POSVIZ_NODE_MODULES || '.', 'x.js'))('puppeteer-core');
 
 const [webDir, expectedDir, outDir] = process.argv.slice(2);
 if (!webDir || !expectedDir || !outDir) {
