@@ -622,6 +622,29 @@ TEST_CASE("worker: with every core kept busy by other threads, a job's result st
   }
 }
 
+TEST_CASE("worker: cancelAll drops a result that finished but was not taken; keepFinished keeps it") {
+  for (const bool keep : {false, true}) {
+    CAPTURE(keep);
+    AsyncResult<int> r;
+    r.request([](JobControl&) { return 1; });
+    REQUIRE(r.waitIdle(5.0));
+    std::atomic<bool> ran{false};
+    r.request([&ran](JobControl&) {
+      ran = true;
+      return 2;
+    });
+    // The job ends on its thread; nothing polls, so its result waits in the slot.
+    for (int i = 0; i < 10000 && !(ran && !r.worker().busy()); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    REQUIRE(ran);
+    REQUIRE_FALSE(r.worker().busy());
+    r.cancelAll(keep);
+    r.poll();
+    REQUIRE(r.result() != nullptr);
+    CHECK(*r.result() == (keep ? 2 : 1));
+    CHECK_FALSE(r.busy());
+  }
+}
+
 TEST_CASE("worker: a failing job reports its error and keeps the last good result") {
   AsyncResult<int> r;
   r.request([](JobControl&) { return 7; });

@@ -1213,7 +1213,7 @@ void AppShell::drawExportProgress() {
     if (p >= 0.0f) ImGui::ProgressBar(p, ImVec2(ImGui::GetFontSize() * 20.0f, 0.0f));
     else BusySpinner("exporting", -1.0f);
     ImGui::SameLine();
-    if (ImGui::Button("Cancel export")) exportJob_.cancelAll();
+    if (ImGui::Button("Cancel export")) exportJob_.cancelAll(/*keepFinished=*/true);   // a file written is said so
   } else if (!exportResult_.empty()) {
     if (exportFailed_) ErrorText(exportResult_);
     else ImGui::TextWrapped("%s", exportResult_.c_str());

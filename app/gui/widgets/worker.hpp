@@ -221,11 +221,17 @@ class AsyncResult {
   float progress() const { return worker_->progress(); }
   double millis() const { return millis_; }                              // wall time of result()
   const std::string& error() const { return error_; }                    // last request's failure
-  // Drops the waiting request and stops the running one; the last good result stays.
-  void cancelAll() {
+  // Drops the waiting request and stops the running one; the last good result stays. A result
+  // that finished but was not taken yet answers the same old inputs, and is dropped as well,
+  // unless keepFinished (a job whose work is done once it finished, such as a written file, whose
+  // message must still be told).
+  void cancelAll(bool keepFinished = false) {
     worker_->cancelAll();
     std::lock_guard lock(slot_->mutex);
     slot_->readyId = std::max(slot_->readyId, requested_);
+    if (keepFinished) return;
+    slot_->ready.reset();
+    slot_->errorPending = false;
   }
   void clearError() { error_.clear(); }
   const Worker& worker() const { return *worker_; }
