@@ -10,7 +10,6 @@
 #include "app/gui/shell/app_shell.hpp"
 
 #include "app/gui/platform/gl.hpp"
-#include "app/gui/platform/jobs.hpp"
 #include "app/gui/platform/platform.hpp"
 
 #include "app/cli/view_call.hpp"
@@ -86,7 +85,6 @@ constexpr float kPresentTextScale = 1.8f;
 void glfwErrorCallback(int code, const char* description) {
   std::fprintf(stderr, "posviz: GLFW error %d: %s\n", code, description);
 }
-
 
 }  // namespace
 
