@@ -37,15 +37,21 @@ namespace posviz::app::platform {
 
 namespace {
 
-// What the window gave the page (connectPage). The page has one window for its whole life.
-Page& page() {
-  static Page p;
-  return p;
+// What the page's side keeps. The browser calls back into C++ through free functions that carry no
+// context (posviz_web_*, the main loop, ImGui's clipboard hooks), so this is the one object they
+// all reach; the page has one window for its whole life.
+struct PageSide {
+  Page page;                                                   // what the window gave (connectPage)
+  std::map<unsigned int, std::pair<int, int>> textureSizes;    // noteTextureSize: ES 3.0 cannot ask
+  std::function<bool()> frame;                                 // runFrames' frame, called by the browser
+  std::string pasted;                                          // the text ImGui's paste reads
+};
+PageSide& side() {
+  static PageSide s;
+  return s;
 }
-std::map<unsigned int, std::pair<int, int>>& textureSizes() {
-  static std::map<unsigned int, std::pair<int, int>> sizes;
-  return sizes;
-}
+Page& page() { return side().page; }
+std::map<unsigned int, std::pair<int, int>>& textureSizes() { return side().textureSizes; }
 std::string takeString(char* p) {
   std::string s = p ? p : "";
   std::free(p);
@@ -104,17 +110,13 @@ void forgetTexture(unsigned int texture) { textureSizes().erase(texture); }
 // [SECTION] Loop
 
 namespace {
-std::function<bool()>& frameFunction() {
-  static std::function<bool()> f;
-  return f;
-}
 void oneFrame() {
-  if (!frameFunction()()) emscripten_cancel_main_loop();
+  if (!side().frame()) emscripten_cancel_main_loop();
 }
 }  // namespace
 
 void runFrames(const std::function<bool()>& frame) {
-  frameFunction() = frame;
+  side().frame = frame;
   // 0: the browser's animation frames; true: main() does not return here, so what it owns lives on.
   emscripten_set_main_loop(oneFrame, 0, true);
 }
@@ -176,14 +178,10 @@ void setAddressFragment(const std::string& fragment, bool push) { posviz_page_se
 // [SECTION] Clipboard
 
 namespace {
-std::string& pastedText() {
-  static std::string text;
-  return text;
-}
 void setClipboard(void*, const char* text) { posviz_page_copy_text(text); }
 const char* getClipboard(void*) {
-  pastedText() = takeString(posviz_page_pasted_text());
-  return pastedText().c_str();
+  side().pasted = takeString(posviz_page_pasted_text());
+  return side().pasted.c_str();
 }
 }  // namespace
 
