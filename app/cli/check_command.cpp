@@ -8,6 +8,7 @@
 #include "app/cli/config_readings.hpp"
 #include "app/cli/model_config.hpp"
 #include "app/cli/request.hpp"
+#include "core/check.hpp"
 #include "core/npy.hpp"
 #include "core/rope_check.hpp"
 #include "core/untrusted_text.hpp"
@@ -41,6 +42,9 @@ void checkCombination(const CheckFiles& a) {
   if (a.files.count("positions") != 0 && a.firstPosition) throw BadInput("give --positions or --first-position, not both");
 }
 
+// The largest position --first-position and --positions take: 2^53, past which doubles skip integers.
+constexpr double kMaxFirstPosition = 9007199254740992.0;
+
 CheckArgs parseArgs(const std::vector<std::string>& args) {
   CheckArgs a;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -55,7 +59,8 @@ CheckArgs parseArgs(const std::vector<std::string>& args) {
     else if (key == "first-position") {
       char* end = nullptr;
       const long long n = std::strtoll(v.c_str(), &end, 10);
-      if (v.empty() || *end != '\0' || n < 0 || n > (1LL << 53)) throw BadInput("--first-position must be an integer in [0, 2^53], got " + quotedText(v));
+      if (v.empty() || *end != '\0' || n < 0 || static_cast<double>(n) > kMaxFirstPosition)
+        throw BadInput("--first-position must be an integer in [0, 2^53], got " + quotedText(v));
       a.firstPosition = n;
     } else if (key == "inv-freq" || key == "cos" || key == "sin" || key == "q" || key == "rotated" || key == "positions") {
       a.files[key] = v;
@@ -95,11 +100,15 @@ std::pair<std::size_t, int> rowsCols(const Loaded& l, const std::string& what) {
 std::vector<double> positionsFor(const CheckFiles& a, std::size_t rows) {
   if (auto it = a.files.find("positions"); it != a.files.end()) {
     Loaded p = load(it->second);
+    if (p.shape.size() != 1) throw BadInput("--positions must be 1-D, one position per row, got shape " + shapeText(p.shape));
     if (p.values.size() != rows) {
       throw BadInput("--positions has " + std::to_string(p.values.size()) + " values, expected one per row (" + std::to_string(rows) + ")");
     }
+    // The same limit as --first-position: a position past 2^53 has no exact double.
     for (double v : p.values) {
-      if (!(v >= 0.0) || v != std::floor(v)) throw BadInput("--positions must hold whole numbers >= 0");
+      if (!(v >= 0.0) || v != std::floor(v) || v > kMaxFirstPosition) {
+        throw BadInput("--positions must hold whole numbers in [0, 2^53], got " + formatValue(v));
+      }
     }
     return p.values;
   }
@@ -116,6 +125,10 @@ RopeCheckInput loadCheckInput(const CheckFiles& a, const RopeParams& p) {
   in.params = p;
   if (auto it = a.files.find("inv-freq"); it != a.files.end()) {
     Loaded l = load(it->second);
+    // inv_freq is one frequency per rotary pair: a table passed by mistake is refused, not flattened.
+    if (l.shape.size() != 1) {
+      throw BadInput("--inv-freq must be 1-D, one frequency per rotary pair (shape (rotary_dim / 2,)), got shape " + shapeText(l.shape));
+    }
     in.kind = RopeCheckKind::InvFreq;
     in.invFreq = l.values;
     in.float32 = l.float32;

@@ -108,6 +108,16 @@ TEST_CASE("check: positions from a file or a first position; float64 values are 
 
 TEST_CASE("check: bad input exits 2 naming it") {
   const std::string inv = kDir + "llama31-inv-freq/inv_freq.npy";
+  // A (2, 4, 8) array, and positions holding 1e30 (one per row of the cos/sin test data).
+  const fs::path tmp = fs::path(POSVIZ_TEST_OUT) / "check-bad-shapes";
+  fs::create_directories(tmp);
+  const std::string rank3 = (tmp / "rank3.npy").string(), huge = (tmp / "huge.npy").string();
+  const std::vector<double> halves(64, 0.5);
+  posviz::writeNpy(rank3, {2, 4, 8}, halves.data());
+  const std::int64_t rowsOfCos = posviz::readNpy(kDir + "llama31-cos-sin/cos.npy").shape.front();
+  std::vector<double> positions(static_cast<std::size_t>(rowsOfCos), 1.0);
+  positions.back() = 1e30;
+  posviz::writeNpy(huge, {rowsOfCos}, positions.data());
   struct Case {
     std::vector<std::string> args;
     std::string says;
@@ -122,6 +132,13 @@ TEST_CASE("check: bad input exits 2 naming it") {
       {{"check", "--preset", "llama-3.1-8b", "--cos", kDir + "llama31-cos-sin/cos.npy", "--sin", inv}, "must have one shape"},
       {{"check", "--preset", "llama-3.1-8b", "--q", inv, "--rotated", inv}, "at least 2 dims"},
       {{"check", "--preset", "llama-3.1-8b", "--bogus", "1"}, "unknown option \"--bogus\""},
+      // Tables are refused by their shape, not flattened (an (8, 8) array once read as 64 frequencies).
+      {{"check", "--preset", "llama-3.1-8b", "--inv-freq", kDir + "llama31-cos-sin/cos.npy"}, "--inv-freq must be 1-D"},
+      {{"check", "--preset", "llama-3.1-8b", "--inv-freq", rank3}, "got shape (2, 4, 8)"},
+      {{"check", "--preset", "llama-3.1-8b", "--cos", kDir + "llama31-cos-sin/cos.npy", "--sin", kDir + "llama31-cos-sin/sin.npy",
+        "--positions", rank3}, "--positions must be 1-D"},
+      {{"check", "--preset", "llama-3.1-8b", "--cos", kDir + "llama31-cos-sin/cos.npy", "--sin", kDir + "llama31-cos-sin/sin.npy",
+        "--positions", huge}, "--positions must hold whole numbers in [0, 2^53], got 1.0000000150474662e+30"},   // 1e30 as float32
   };
   for (const Case& c : cases) {
     CAPTURE(c.says);
