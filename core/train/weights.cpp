@@ -156,6 +156,17 @@ SafetensorsFile parseSafetensors(std::string_view bytes, const std::string& what
   for (std::size_t i = 1; i < byBegin.size(); ++i)
     if (byBegin[i]->begin < byBegin[i - 1]->end)
       throw WeightsError(what + ": tensors \"" + byBegin[i - 1]->name + "\" and \"" + byBegin[i]->name + "\" overlap");
+  // As the format's own validation: the tensors' data lie back to back from the start of the data
+  // and cover it exactly; bytes no tensor claims are refused, not carried along unread.
+  std::size_t covered = 0;
+  for (const Entry* e : byBegin) {
+    if (e->begin != covered)
+      throw WeightsError(what + ": data bytes " + std::to_string(covered) + ".." + std::to_string(e->begin) +
+                         " belong to no tensor (the next is \"" + e->name + "\")");
+    covered = e->end;
+  }
+  if (covered != data.size())
+    throw WeightsError(what + ": " + std::to_string(data.size() - covered) + " bytes after the last tensor's data belong to no tensor");
   for (const Entry* e : byBegin) f.tensors.push_back(NamedTensor{e->name, e->shape, readValues(data, *e, what)});
   return f;
 }

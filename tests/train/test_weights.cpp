@@ -219,6 +219,14 @@ TEST_CASE("weights: lying or broken safetensors headers are refused, never trust
   refused(withHeader("{\"a\": {\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [0, 8]}}", floats({1.0f, std::numeric_limits<float>::quiet_NaN()})), "non-finite");
   refused(withHeader(std::string(200, '[') + std::string(200, ']'), ""), "nesting");
   refused(withHeader("{\"__metadata__\": {\"k\": 1}}", ""), "must be a string");
+  // Data no tensor claims: after the last tensor, between two, before the first, or with no tensor.
+  refused(withHeader("{\"a\": {\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [0, 8]}}", two + "junk"),
+          "4 bytes after the last tensor's data belong to no tensor");
+  refused(withHeader("{\"a\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [0, 4]},"
+                     " \"b\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [8, 12]}}", two + floats({3.0f})),
+          "data bytes 4..8 belong to no tensor (the next is \"b\")");
+  refused(withHeader("{\"a\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [4, 8]}}", two), "data bytes 0..4");
+  refused(withHeader("{}", two), "8 bytes after the last tensor's data");
 }
 
 TEST_CASE("weights: every truncation and many byte flips of a real file fail cleanly") {
