@@ -46,6 +46,7 @@ namespace table = params::training;
 using json = nlohmann::ordered_json;  // fields in the order written: format and settings first
 
 constexpr int kMaxEvalTokens = 1024;   // evaluation memory grows with tokens^2 per head
+constexpr std::size_t kMaxEvalLengths = 64;   // --eval-lengths: each is a whole evaluation of every run
 constexpr const char* kDefaultEncodings = "nope,sinusoidal,learned,rope,alibi";
 
 // [SECTION] Options and help
@@ -206,8 +207,16 @@ std::vector<int> evalLengthsFor(const TrainPlan& p, const tr::TaskConfig& task) 
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
   }
-  for (const std::string& item : splitList("--eval-lengths", p.evalLengthsText, expected))
-    out.push_back(static_cast<int>(parseIntOption("--eval-lengths entry " + std::to_string(out.size()), item, 1, hi)));
+  for (const std::string& item : splitList("--eval-lengths", p.evalLengthsText, expected)) {
+    const int n = static_cast<int>(parseIntOption("--eval-lengths entry " + std::to_string(out.size()), item, 1, hi));
+    // Each length is evaluated once: a repeat would cost a whole evaluation and add no number.
+    if (std::find(out.begin(), out.end(), n) != out.end())
+      throw badValue("--eval-lengths", p.evalLengthsText, "lists " + std::to_string(n) + " twice", "each length once");
+    out.push_back(n);
+    if (out.size() > kMaxEvalLengths)
+      throw badValue("--eval-lengths", p.evalLengthsText, "lists more than " + std::to_string(kMaxEvalLengths) + " lengths",
+                     "at most " + std::to_string(kMaxEvalLengths) + " lengths");
+  }
   return out;
 }
 

@@ -82,6 +82,15 @@ TEST_CASE("train: every bad argument names the option, the value and what is all
   // copy reads 2n + 1 tokens: n = 511 is the longest within 1024.
   CHECK(usageError({"--eval-lengths", "16,600"}) ==
         "posviz train: --eval-lengths entry 1: got \"600\" (out of range), expected an integer in [1, 511]\n");
+  // A length listed twice would be evaluated twice; more than 64 are refused before any run.
+  CHECK(usageError({"--eval-lengths", "16,32,16"}) ==
+        "posviz train: --eval-lengths: got \"16,32,16\" (lists 16 twice), expected each length once\n");
+  std::string many;
+  for (int n = 1; n <= 65; ++n) many += (n > 1 ? "," : "") + std::to_string(n);
+  CHECK(contains(usageError({"--eval-lengths", many}), "(lists more than 64 lengths), expected at most 64 lengths"));
+  std::string copies;
+  for (int n = 0; n < 30000; ++n) copies += n ? ",16" : "16";
+  CHECK(contains(usageError({"--eval-lengths", copies}), "(lists 16 twice)"));
   CHECK(usageError({"--min-train-length", "20"}) ==
         "posviz train: --min-train-length: got \"20\", expected an integer in [1, 16] (at most --train-length)\n");
   CHECK(usageError({"--mlp", "--no-mlp"}) == "posviz train: --no-mlp: cannot be given with --mlp\n");
