@@ -201,10 +201,15 @@ json modelJson(const ModelConfig& m) {
 
 namespace {
 
-// A preset name, or a config file when a file of that name exists.
+// A preset name, or a config file when a file of that name exists. A name written as a path (with
+// a folder or a .json ending) that names no file is a missing file, not an unknown preset: no
+// preset name has either.
 ModelConfig loadNamedModel(const std::string& nameOrFile) {
   std::error_code ec;
   if (std::filesystem::exists(std::filesystem::symlink_status(nameOrFile, ec))) return loadModelConfig(nameOrFile);
+  if (nameOrFile.find('/') != std::string::npos || nameOrFile.ends_with(".json"))
+    throw ConfigError("no config file " + quotedText(nameOrFile) + ": there is no such file (each model of --compare is a preset "
+                      "name or a config file's path)");
   return loadPreset(nameOrFile);
 }
 

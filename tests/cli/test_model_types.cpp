@@ -281,6 +281,14 @@ TEST_CASE("model --compare: models side by side, what differs marked") {
   CHECK(sawRule);
   CHECK(posviz::test::runCli({"model", "--compare", "llama-2-7b"}).code == 2);
   CHECK(contains(posviz::test::runCli({"model", "--compare", "llama-2-7b", "no-such-preset"}).err, "unknown preset"));
+  // A path that names no file is said to be missing, not taken for a preset's name.
+  for (const char* missing : {"missing.json", "models/none/config.json"}) {
+    CAPTURE(missing);
+    const posviz::test::CliRun run = posviz::test::runCli({"model", "--compare", "llama-2-7b", missing});
+    CHECK(run.code == 2);
+    CHECK(contains(run.err, std::string("no config file \"") + missing + "\": there is no such file"));
+    CHECK_FALSE(contains(run.err, "unknown preset"));
+  }
 }
 
 TEST_CASE("model types: a T5 config reaches the T5 views; odd bucket counts split as HF splits them") {
