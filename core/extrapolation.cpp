@@ -8,7 +8,9 @@
 #include <numbers>
 #include <numeric>
 #include <optional>
+#include <utility>
 
+#include "core/angle.hpp"
 #include "core/check.hpp"
 #include "core/kernels.hpp"
 #include "core/learned.hpp"
@@ -92,6 +94,58 @@ double attentionEntropy(std::span<const double> weights) {
   return h;
 }
 
+namespace {
+
+__extension__ typedef unsigned __int128 U128;
+
+// sum_{k=0}^{n-1} floor((a k + b) / m), m > 0: the Euclid-like reduction of the AtCoder Library's
+// floor_sum_unsigned (atcoder/math.hpp), in 128 bits. Every partial sum is <= the result.
+U128 floorSum(U128 n, U128 m, U128 a, U128 b) {
+  U128 sum = 0;
+  while (true) {
+    if (a >= m) {
+      sum += n * (n - 1) / 2 * (a / m);
+      a %= m;
+    }
+    if (b >= m) {
+      sum += n * (b / m);
+      b %= m;
+    }
+    const U128 yMax = a * n + b;
+    if (yMax < m) break;
+    n = yMax / m;
+    b = yMax % m;
+    std::swap(m, a);
+  }
+  return sum;
+}
+
+// Positions p in [0, length) with (p theta mod 2 pi) > seenEnd, seenEnd in [0, 2 pi), counted
+// exactly: p theta exact (no rounding of the product), 2 pi = kTwoPi. Every double is an integer
+// times a power of two, so on the grid 2^e of theta mod 2 pi the angle is X_p = p a mod t
+// (integers), and X_p > seenEnd iff X_p > s = floor(seenEnd / 2^e). With [x <= s] =
+// floor(p a / t) - floor((p a + t - s - 1) / t) + 1, the unseen count is
+// F(t - s - 1) - F(0), F(b) = sum_p floor((p a + b) / t): two floor sums, O(log) steps.
+long long unseenPositions(double theta, double seenEnd, int length) {
+  const double r = std::fmod(theta, kTwoPi);  // exact; p theta = p r mod 2 pi
+  if (r == 0.0) return 0;
+  int e = 0;
+  (void)std::frexp(r, &e);                    // r = f 2^e, f in [0.5, 1), e <= 3
+  if (e <= -40) {
+    // Below 2^-41 rad the whole run turns (length-1) r < 2^31 2^-41 < 2 pi: no wrap, one ray.
+    const double lastSeen = std::floor(seenEnd / r);
+    return lastSeen >= static_cast<double>(length - 1) ? 0 : static_cast<long long>(length - 1 - static_cast<long long>(lastSeen));
+  }
+  const int grid = e - 53;                    // r = a 2^grid, a < 2^53; kTwoPi = t 2^grid
+  const U128 a = static_cast<U128>(std::ldexp(r, -grid));
+  const U128 t = static_cast<U128>(std::ldexp(kTwoPi, -grid));  // < 2^96: 3 - e <= 42 extra bits
+  const U128 s = static_cast<U128>(std::floor(std::ldexp(seenEnd, -grid)));
+  const U128 n = static_cast<U128>(length);  // a n + b < t (n + 1) < 2^128
+  return static_cast<long long>(floorSum(n, t, a, t - s - 1) - floorSum(n, t, a, 0));
+}
+
+}  // namespace
+
 std::vector<double> unseenAngleShares(std::span<const double> trainedInvFreq, std::span<const double> invFreq,
                                       int trainedLength, int length) {
   const char* fn = "unseenAngleShares";
@@ -105,13 +159,10 @@ std::vector<double> unseenAngleShares(std::span<const double> trainedInvFreq, st
     requirePositive(fn, "trainedInvFreq", trainedInvFreq[i]);
     requirePositive(fn, "invFreq", invFreq[i]);
     const double span = static_cast<double>(trainedLength - 1) * trainedInvFreq[i];
-    if (span >= 2.0 * std::numbers::pi) continue;  // the whole circle was seen
-    // Positions p <= pStar keep p * invFreq within the span; the tolerance keeps an exact
-    // multiple (PI's s (L0-1)) on the seen side despite rounding in theta / s.
-    const double pStar = span / invFreq[i] * (1.0 + kUnseenTolerance);
-    const double lastSeen = std::floor(pStar);
-    const double unseen = lastSeen >= static_cast<double>(length - 1) ? 0.0 : static_cast<double>(length - 1) - lastSeen;
-    share[i] = unseen / static_cast<double>(length);
+    // The tolerance keeps an exact multiple (PI's s (L0-1)) on the seen side despite rounding in theta / s.
+    const double seenEnd = span * (1.0 + kUnseenTolerance);
+    if (seenEnd >= kTwoPi) continue;  // the whole circle was seen
+    share[i] = static_cast<double>(unseenPositions(invFreq[i], seenEnd, length)) / static_cast<double>(length);
   }
   return share;
 }

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "core/angle.hpp"
 #include "core/attention.hpp"
 #include "core/extrapolation.hpp"
 #include "core/rope.hpp"
@@ -26,18 +27,24 @@ ExtrapolationSetup smallSetup() {
 double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
 
 // Brute force over every position: the definition the closed form restates.
-std::vector<double> plainTheta(int headDim) {
+std::vector<double> plainTheta(int headDim, double base = 10000.0) {
   RopeParams p;
   p.headDim = headDim;
+  p.base = base;
   return ropeFrequencies(p).invFreq;
 }
 
-double bruteShare(double trainedTheta, double theta, int l0, int length) {
+// Position p is unseen when its angle mod 2 pi lies past the arc [0, (L0-1) theta] swept in training.
+int bruteCount(double trainedTheta, double theta, int l0, int length) {
   const double span = (l0 - 1) * trainedTheta;
-  if (span >= 2.0 * std::numbers::pi) return 0.0;
+  if (span * (1.0 + kUnseenTolerance) >= kTwoPi) return 0;
   int count = 0;
-  for (int p = 0; p < length; ++p) count += p * theta > span * (1.0 + kUnseenTolerance) ? 1 : 0;
-  return static_cast<double>(count) / length;
+  for (int p = 0; p < length; ++p) count += wrapAngle(p * theta) > span * (1.0 + kUnseenTolerance) ? 1 : 0;
+  return count;
+}
+
+double bruteShare(double trainedTheta, double theta, int l0, int length) {
+  return static_cast<double>(bruteCount(trainedTheta, theta, l0, length)) / length;
 }
 
 }  // namespace
@@ -231,19 +238,86 @@ TEST_CASE("extrapolation: the closed-form unseen share equals counting every pos
   }
 }
 
+TEST_CASE("extrapolation: the unseen share counts angles mod 2 pi, as counting every position does") {
+  // Pairs that never wrap, wrap once or many times within L, and frequencies past 2 pi per position.
+  int wrapped = 0, wrappedOften = 0, never = 0;
+  for (int headDim : {8, 16, 64, 128}) {
+    for (double base : {100.0, 10000.0, 500000.0}) {
+      const std::vector<double> theta = plainTheta(headDim, base);
+      for (int l0 : {2, 7, 64, 500}) {
+        for (int length : {1, 5, 64, 999, 5000}) {
+          for (double scale : {1.0, 0.4, 1.0 / 3.0, 4.0, 1234.5}) {
+            std::vector<double> scaled(theta);
+            for (double& t : scaled) t *= scale;
+            const std::vector<double> share = unseenAngleShares(theta, scaled, l0, length);
+            REQUIRE(share.size() == theta.size());
+            for (std::size_t i = 0; i < theta.size(); ++i) {
+              CAPTURE(headDim);
+              CAPTURE(base);
+              CAPTURE(l0);
+              CAPTURE(length);
+              CAPTURE(scale);
+              CAPTURE(i);
+              CHECK(share[i] == bruteShare(theta[i], scaled[i], l0, length));
+              const double turns = (length - 1) * scaled[i] / kTwoPi;
+              if ((l0 - 1) * theta[i] < kTwoPi) (turns < 1.0 ? never : turns < 2.0 ? wrapped : wrappedOften) += 1;
+            }
+          }
+        }
+      }
+    }
+  }
+  CAPTURE(never);
+  CAPTURE(wrapped);
+  CAPTURE(wrappedOften);
+  CHECK(never > 100);
+  CHECK(wrapped > 100);
+  CHECK(wrappedOften > 100);
+}
+
+TEST_CASE("extrapolation: at 4 x 4096 the unseen share ramps up over the pairs that wrap past L0, 0.75 only from pair 55") {
+  // Issue #48: head_dim 128, base 10000, L0 4096, L 16384. Pairs 0..45 wrap within L0 and have
+  // seen every angle; a slower pair that wraps within L comes back to angles it has seen.
+  const int l0 = 4096, length = 16384;
+  const std::vector<double> theta = plainTheta(128);
+  const std::vector<double> share = unseenAngleShares(theta, theta, l0, length);
+  std::vector<double> brute(theta.size());
+  for (std::size_t i = 0; i < theta.size(); ++i) {
+    CAPTURE(i);
+    brute[i] = bruteShare(theta[i], theta[i], l0, length);
+    CHECK(share[i] == brute[i]);
+    CHECK(((l0 - 1) * theta[i] < kTwoPi) == (i >= 46));
+  }
+  MESSAGE("pairs 46, 48, 50, 54, 55: " << share[46] << ", " << share[48] << ", " << share[50] << ", " << share[54] << ", " << share[55]);
+  CHECK(share[45] == 0.0);
+  CHECK(share[46] == doctest::Approx(0.11).epsilon(0.05));
+  CHECK(share[48] == doctest::Approx(0.27).epsilon(0.05));
+  CHECK(share[50] == doctest::Approx(0.50).epsilon(0.05));
+  for (std::size_t i = 46; i < theta.size(); ++i) {
+    CAPTURE(i);
+    if (i > 46) CHECK(share[i] >= share[i - 1]);
+    // 0.75 = (L - L0) / L, every position past L0, only for pairs that do not wrap within L.
+    CHECK((share[i] == 0.75) == (i >= 55));
+    CHECK(((length - 1) * theta[i] < kTwoPi) == (i >= 55));
+  }
+}
+
 TEST_CASE("extrapolation: Llama-2 sizes at 4 x L0 match the torch reference and run well under a second") {
   // d 128, base 10000, L0 4096, L 16384, factor 4. Reference: tests/reference/hf_extrapolation_reference.py
   // (HF modeling_rope_utils _compute_default/_linear/_yarn/_llama3 formulas, torch float64, brute-force
-  // count): 46 of 64 pairs wrap within 4096 positions; none 0.2109375 (18 pairs x 0.75 / 64);
-  // linear, yarn, llama3 5.14984130859e-05 (18 x 3/16384 / 64); ntk 0.0465030670166.
+  // count of angles mod 2 pi): 46 of 64 pairs wrap within 4096 positions; none 0.16342830658 (the
+  // 18 slow pairs' shares ramp from 0.113 to 0.75; counting past-the-span angles without the mod,
+  // 18 x 0.75 / 64 = 0.2109375); linear, yarn, llama3 5.14984130859e-05 (18 x 3/16384 / 64);
+  // ntk 0.04221534729.
   ExtrapolationSetup s;
   s.factor = 4.0;
+  const std::vector<double> plain = plainTheta(128);
   const struct {
     ExtrapolationEncoding e;
     double mean;
-  } expected[] = {{ExtrapolationEncoding::Rope, 0.2109375},
+  } expected[] = {{ExtrapolationEncoding::Rope, 0.16342830658},
                   {ExtrapolationEncoding::RopeLinear, 5.14984130859e-05},
-                  {ExtrapolationEncoding::RopeNtk, 0.0465030670166},
+                  {ExtrapolationEncoding::RopeNtk, 0.04221534729},
                   {ExtrapolationEncoding::RopeYarn, 5.14984130859e-05},
                   {ExtrapolationEncoding::RopeLlama3, 5.14984130859e-05}};
   for (const auto& x : expected) {
@@ -255,6 +329,9 @@ TEST_CASE("extrapolation: Llama-2 sizes at 4 x L0 match the torch reference and 
                                            << " of ln L), unseen " << r.unseenShareMean);
     CHECK(ms < 1000.0);
     CHECK(r.unseenShareMean == doctest::Approx(x.mean).epsilon(1e-10));
+    double bruteMean = 0.0;
+    for (std::size_t i = 0; i < r.invFreq.size(); ++i) bruteMean += bruteShare(plain[i], r.invFreq[i], 4096, 16384);
+    CHECK(r.unseenShareMean == doctest::Approx(bruteMean / 64.0).epsilon(1e-12));
     CHECK(r.pairsWithUnseen == 18);
     CHECK(sum(r.weights) == doctest::Approx(1.0));
   }

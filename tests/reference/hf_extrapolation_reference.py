@@ -42,7 +42,9 @@ def llama3(base, dim, factor, L0, low_ff=1.0, high_ff=4.0):
 def unseen(trained_inv, inv, L0, L):
     span = (L0 - 1) * trained_inv
     p = torch.arange(L, dtype=torch.float64)[:, None]
-    new = (p * inv[None, :] > span[None, :] * (1 + 1e-9)) & (span[None, :] < 2 * math.pi)
+    # unseen: the angle mod 2 pi lies past the arc [0, span] swept in training
+    seen_end = span[None, :] * (1 + 1e-9)
+    new = (torch.remainder(p * inv[None, :], 2 * math.pi) > seen_end) & (seen_end < 2 * math.pi)
     per_pair = new.to(torch.float64).mean(dim=0)
     return per_pair, per_pair.mean().item(), int((per_pair > 0).sum().item())
 
