@@ -670,6 +670,8 @@ Figure figBeyondUnseen(std::span<const double> v) {
   for (double s : share) fresh += s > 0.0 ? 1 : 0;
   f.readout.push_back(std::to_string(fresh) + " of " + std::to_string(share.size()) + " pairs meet angles past what training showed them");
   f.readout.push_back("the fast pairs (left) wrapped round many times in training: every angle is familiar");
+  f.readout.push_back("angles count mod 2 pi: a pair that wraps round past L0 returns to angles it has seen, so the share ramps up "
+                      "to (L - L0) / L, reached only by the pairs that do not finish a circle within L");
   return f;
 }
 
@@ -1329,9 +1331,11 @@ Step beyondUnseenStep() {
   s.id = "beyond-unseen";
   s.title = "Angles the model never saw";
   s.why = "During training a RoPE pair only ever turns through (L0 - 1) x theta_i. Fast pairs go round many times, so every angle is "
-          "familiar. Slow pairs turn less than once, and past L0 they reach angles that were never seen. That is where a RoPE model "
-          "breaks down, and what the scaling methods repair.";
-  s.notice = "Only the slow pairs on the right meet new angles, and more of them as L grows.";
+          "familiar. Slow pairs turn less than once, and past L0 they reach angles that were never seen. A pair that finishes its "
+          "circle before L comes back round to angles it knows, so only the stretch of the circle it never swept is new. That is "
+          "where a RoPE model breaks down, and what the scaling methods repair.";
+  s.notice = "Only the slow pairs on the right meet new angles, and the share rises pair by pair: a ramp, not a cliff. It reaches "
+             "(L - L0) / L only for pairs that do not finish a circle within L.";
   s.tryThis = "Double head_dim: more pairs are slow enough to be caught.";
   s.controls = {intC("times", "L / L0", "length as a multiple of L0 = 4096", 1, 32, 4), intC("head_dim", "head_dim", "dimensions per head", 8, 256, 128)};
   s.openTab = "extrapolation";
