@@ -151,8 +151,8 @@ AnimationPlan parseAnimation(const ViewDef& view, const std::vector<std::string>
       const Request r = parseRequest(view, o);
       requireResultBudget(r);
     } catch (const UsageError& e) {
-      throw UsageError("--animate " + p.flag.substr(2) + "=" + p.valueText(0) + ":" + p.valueText(p.frames - 1) + ", frame " +
-                       std::to_string(frame + 1) + " (" + p.flag + " " + p.valueText(frame) + "): " + e.what());
+      throw UsageError("--animate " + displayText(p.flag.substr(2)) + "=" + p.valueText(0) + ":" + p.valueText(p.frames - 1) +
+                       ", frame " + std::to_string(frame + 1) + " (" + displayText(p.flag) + " " + p.valueText(frame) + "): " + e.what());
     }
   }
   return p;

@@ -253,7 +253,7 @@ void checkScalingKeys(const Reader& r, const json& rs, const std::string& p) {
     if (contains(kScalingKeys, it.key())) continue;
     std::string known;
     for (const std::string& k : kScalingKeys) known += (known.empty() ? "" : ", ") + k;
-    r.fail(p + it.key(), "is not a field posviz understands, and it may change positions (known: " + known + ")");
+    r.fail(p + displayText(it.key()), "is not a field posviz understands, and it may change positions (known: " + known + ")");
   }
 }
 

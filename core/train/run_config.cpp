@@ -3,6 +3,7 @@
 
 #include "core/train/json.hpp"
 #include "core/train/weights.hpp"
+#include "core/untrusted_text.hpp"
 
 namespace posviz::train {
 
@@ -93,7 +94,7 @@ PositionConfig readPosition(const JsonValue& v, const std::string& what) {
   auto str = [&](const char* k) { return jsonString(jsonMember(v, k, what), what + " " + k); };
   PositionConfig p;
   const auto scheme = parsePositionScheme(str("scheme"));
-  if (!scheme) throw JsonError(what + " scheme \"" + str("scheme") + "\" is not one of posviz's");
+  if (!scheme) throw JsonError(what + " scheme " + quotedText(str("scheme")) + " is not one of posviz's");
   p.scheme = *scheme;
   p.sinusoidalBase = num("sinusoidal_base");
   p.learnedInitStd = num("learned_init_std");

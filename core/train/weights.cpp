@@ -11,6 +11,7 @@
 #include "core/atomic_file.hpp"
 #include "core/portable.hpp"
 #include "core/train/json.hpp"
+#include "core/untrusted_text.hpp"
 
 namespace posviz::train {
 
@@ -45,11 +46,11 @@ struct Entry {
 
 // One tensor's header entry, checked against the data's size before anything is allocated.
 Entry readEntry(const std::string& name, const JsonValue& v, std::size_t dataSize, const std::string& what) {
-  const std::string where = what + ": tensor \"" + name + "\"";
+  const std::string where = what + ": tensor " + quotedText(name);
   Entry e;
   e.name = name;
   const std::string& dtype = jsonString(jsonMember(v, "dtype", where), where + " dtype");
-  if (dtype != "F32") throw WeightsError(where + " has dtype " + dtype + "; only F32 is read");
+  if (dtype != "F32") throw WeightsError(where + " has dtype " + quotedText(dtype) + "; only F32 is read");
   const JsonValue& shape = jsonMember(v, "shape", where);
   if (shape.kind != JsonValue::Kind::Array || shape.items.size() > kMaxDims)
     throw WeightsError(where + " shape must be an array of at most " + std::to_string(kMaxDims) + " sizes");

@@ -94,6 +94,11 @@ void refused(std::vector<std::string> args, const std::string& message) {
 
 }  // namespace
 
+TEST_CASE("animate: a swept name holding a line break is escaped in the message, which stays one line") {
+  refused({"rope-cos", "--head-dim", "8", "--positions", "8", "--animate", "po\ns=0:7", "-o", "OUT"},
+          "--animate po\\x0as=0:7, frame 1 (--po\\x0as 0): unknown option \"--po\\x0as\"");
+}
+
 TEST_CASE("animate: a sweep of the first position writes a looping GIF, one frame per position") {
   const fs::path dir = scratch("animate_cos");
   const fs::path gif = dir / "turning.gif", png = dir / "still.png";

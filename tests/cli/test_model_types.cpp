@@ -281,6 +281,17 @@ TEST_CASE("model --compare: models side by side, what differs marked") {
   CHECK(sawRule);
   CHECK(posviz::test::runCli({"model", "--compare", "llama-2-7b"}).code == 2);
   CHECK(contains(posviz::test::runCli({"model", "--compare", "llama-2-7b", "no-such-preset"}).err, "unknown preset"));
+  // An unknown rope_scaling key holding a line break is escaped: the message stays one line.
+  {
+    const fs::path file = fs::path(POSVIZ_TEST_OUT) / "model-newline-key" / "config.json";
+    fs::create_directories(file.parent_path());
+    std::ofstream(file) << R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 4, "rope_theta": 10000,
+      "rope_scaling": {"rope_type": "linear", "factor": 2, "bad\nkey": 1}})";
+    const posviz::test::CliRun run = posviz::test::runCli({"model", "--config", file.string()});
+    CHECK(run.code == 2);
+    CHECK(contains(run.err, "rope_scaling.bad\\x0akey is not a field posviz understands"));
+    CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+  }
   // A path that names no file is said to be missing, not taken for a preset's name.
   for (const char* missing : {"missing.json", "models/none/config.json"}) {
     CAPTURE(missing);

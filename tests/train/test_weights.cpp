@@ -198,6 +198,7 @@ TEST_CASE("weights: lying or broken safetensors headers are refused, never trust
       FAIL("accepted");
     } catch (const WeightsError& e) {
       CHECK(std::string(e.what()).find(needle) != std::string::npos);
+      CHECK(std::string(e.what()).find('\n') == std::string::npos);   // what the file holds is quoted, escaped
     }
   };
   refused("1234", "too short");
@@ -227,6 +228,9 @@ TEST_CASE("weights: lying or broken safetensors headers are refused, never trust
           "data bytes 4..8 belong to no tensor (the next is \"b\")");
   refused(withHeader("{\"a\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [4, 8]}}", two), "data bytes 0..4");
   refused(withHeader("{}", two), "8 bytes after the last tensor's data");
+  // A dtype or a tensor name holding a line break is quoted, the break escaped.
+  refused(withHeader("{\"a\": {\"dtype\": \"F\\n16\", \"shape\": [2], \"data_offsets\": [0, 8]}}", two), "has dtype \"F\\x0a16\"");
+  refused(withHeader("{\"a\\nb\": {\"dtype\": \"F16\", \"shape\": [2], \"data_offsets\": [0, 8]}}", two), "tensor \"a\\x0ab\"");
 }
 
 TEST_CASE("weights: every truncation and many byte flips of a real file fail cleanly") {
@@ -293,6 +297,16 @@ TEST_CASE("weights: a weights file that does not fit the config is refused") {
   const std::string learned = "\"scheme\": \"learned\"";
   text.replace(text.find(learned), learned.size(), "\"scheme\": \"nonsense\"");
   CHECK_THROWS_WITH_AS(parseRunConfigJson(text, "cfg"), doctest::Contains("nonsense"), WeightsError);
+  // A scheme holding a line break is quoted with the break escaped: one line on a terminal.
+  std::string broken = runConfigJson(t.config(), 6);
+  broken.replace(broken.find(learned), learned.size(), "\"scheme\": \"lear\\nned\"");
+  try {
+    parseRunConfigJson(broken, "cfg");
+    FAIL("accepted");
+  } catch (const WeightsError& e) {
+    CHECK(std::string(e.what()).find('\n') == std::string::npos);
+    CHECK(std::string(e.what()).find("\"lear\\x0aned\"") != std::string::npos);
+  }
   std::string vocab = runConfigJson(t.config(), 6);
   vocab.replace(vocab.find("\"vocab_size\": 7"), 15, "\"vocab_size\": 9");
   {
