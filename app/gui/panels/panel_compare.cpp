@@ -65,10 +65,12 @@ void requestCompare(ComparePanelState& s, int shifts) {
 // A change seen: its coarse table is asked for when the pacer allows and no coarse table is
 // computing. A full table still computing is for inputs now gone, so it stops.
 void requestAfterChange(ComparePanelState& s) {
-  const bool coarseRunning = s.job.busy() && !s.refineRunning;
-  if (!s.pacer.pending || coarseRunning || !s.pacer.ready()) return;
-  s.pacer.started();
+  if (!s.pacer.pending) return;
+  // At once, whatever the pacer says: a full table that went on computing could still land.
   if (s.refineRunning && s.job.busy()) s.job.cancelAll();
+  const bool coarseRunning = s.job.busy() && !s.refineRunning;
+  if (coarseRunning || !s.pacer.ready()) return;
+  s.pacer.started();
   try {
     if (s.models.empty()) s.models = cli::presetSchemes();   // shipped files, read once, here
     requestCompare(s, kCompareCoarseShifts);

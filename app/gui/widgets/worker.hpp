@@ -176,7 +176,7 @@ class AsyncResult {
         if (jc.cancelled()) return;
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         std::lock_guard lock(slot->mutex);
-        if (id < slot->readyId) return;
+        if (id <= slot->readyId) return;   // a newer result is in, or cancelAll voided this one
         slot->ready = std::move(value);
         slot->readyId = id;
         slot->readyMs = ms;
@@ -185,7 +185,7 @@ class AsyncResult {
       } catch (const std::exception& e) {
         if (jc.cancelled()) return;
         std::lock_guard lock(slot->mutex);
-        if (id < slot->readyId) return;
+        if (id <= slot->readyId) return;   // a newer result is in, or cancelAll voided this one
         slot->readyId = id;
         slot->readyError = e.what();
         slot->errorPending = true;
