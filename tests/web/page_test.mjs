@@ -205,6 +205,22 @@ async function linkRoundTrip(browser, url, mode) {
   }
 }
 
+// The address's query is the window's command line: ?step= opens a Learn step; a word the window
+// does not know (a shared link's tracking tag) leaves the page opening as usual, with a notice.
+async function addressOptions(browser, url, mode) {
+  const steps = expectedSteps();
+  const a = await open(browser, url + '?step=' + steps[10].id, []);
+  const s = await state(a.page);
+  check(s.step === steps[10].id && s.title === `posviz - Learn 11/${steps.length}: ${steps[10].title}`,
+        `${mode}: ?step=${steps[10].id} opens Learn at that step`, s.title);
+  await a.context.close();
+  const b = await open(browser, url + '?utm_source=newsletter', []);
+  const t = await state(b.page);
+  check(/Learn 1\//.test(t.title) && /options were not used/.test(t.notice),
+        `${mode}: an address with a word the window does not take still opens, saying so`, t.notice);
+  await b.context.close();
+}
+
 function newerSession() {
   const json = JSON.stringify({ format: 'posviz-session', version: 99, panel: 'rope', panels: {} });
   return 'posviz-session-1:' + Buffer.from(json).toString('base64url');
@@ -364,6 +380,7 @@ async function runMode(browser, mode) {
     await timed('training by the CLI', () => trainMatches(page, mode));
     await context.close();
     await timed('links', () => linkRoundTrip(browser, server.url, mode));
+    await timed('address options', () => addressOptions(browser, server.url, mode));
     await timed('Train tab', () => trainTab(browser, server.url, mode));
   } finally {
     server.stop();

@@ -17,11 +17,15 @@ namespace posviz {
 
 int runWindow(int argc, char** argv) {
   cli::WindowOptions w;
+  std::string optionsNotice;
   try {
     w = cli::parseWindowOptions(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const cli::UsageError& e) {
     std::fprintf(stderr, "posviz: %s\n", displayMessage(e.what()).c_str());
-    return 2;
+    // The page's options come from its address, where a shared link may carry words of its own:
+    // the page opens all the same, and says what it did not take.
+    if (!app::platform::hasAddress()) return 2;
+    optionsNotice = "The address's options were not used (" + displayMessage(e.what(), 300) + ").";
   }
   app::AppOptions options;
   options.startPanel = w.panel;
@@ -41,6 +45,7 @@ int runWindow(int argc, char** argv) {
     return 1;
   }
   if (!app->context().gpuNotice.empty()) std::fprintf(stderr, "posviz: %s\n", app->context().gpuNotice.c_str());
+  if (!optionsNotice.empty()) app->state().notice = optionsNotice;
   if (w.session) app->applySession(*w.session);
   if (!w.step.empty()) app::learnGo(app->state().learn, w.step, false);  // opening on a step is no transition
   if (w.model) {
