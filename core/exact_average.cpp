@@ -9,6 +9,7 @@
 // [SECTION] float32 pictures
 // [SECTION] summed-area tables
 #include "core/exact_average.hpp"
+#include "core/floor_sum.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -53,7 +54,6 @@ std::vector<long long> blockBounds(long long origin, long long n, int out) {
 
 namespace {
 
-__extension__ typedef unsigned __int128 U128;
 __extension__ typedef __int128 I128;
 
 constexpr long double kTwoPiL = 6.283185307179586476925286766559005768L;
@@ -109,28 +109,6 @@ double dirichletKernel(double w, long long n) {
   if (delta == 0.0) return sign;
   const double num = std::sin(reducedAngle(delta, static_cast<double>(n)));
   return sign * num / (static_cast<double>(n) * std::sin(delta));
-}
-
-// sum_{i=0}^{n-1} floor((a i + b) / m), exactly (AtCoder Library, floor_sum_unsigned). The
-// callers keep a n + b below 2^120.
-U128 floorSum(U128 n, U128 m, U128 a, U128 b) {
-  U128 ans = 0;
-  while (true) {
-    if (a >= m) {
-      ans += n * (n - 1) / 2 * (a / m);
-      a %= m;
-    }
-    if (b >= m) {
-      ans += n * (b / m);
-      b %= m;
-    }
-    const U128 yMax = a * n + b;
-    if (yMax < m) break;
-    n = yMax / m;
-    b = yMax % m;
-    std::swap(m, a);
-  }
-  return ans;
 }
 
 // (1/n) sum_{p=p0}^{p1-1} frac(p alpha), alpha >= 0 a double, in long double.

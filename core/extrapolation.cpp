@@ -1,4 +1,5 @@
 #include "core/extrapolation.hpp"
+#include "core/floor_sum.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -95,30 +96,6 @@ double attentionEntropy(std::span<const double> weights) {
 }
 
 namespace {
-
-__extension__ typedef unsigned __int128 U128;
-
-// sum_{k=0}^{n-1} floor((a k + b) / m), m > 0: the Euclid-like reduction of the AtCoder Library's
-// floor_sum_unsigned (atcoder/math.hpp), in 128 bits. Every partial sum is <= the result.
-U128 floorSum(U128 n, U128 m, U128 a, U128 b) {
-  U128 sum = 0;
-  while (true) {
-    if (a >= m) {
-      sum += n * (n - 1) / 2 * (a / m);
-      a %= m;
-    }
-    if (b >= m) {
-      sum += n * (b / m);
-      b %= m;
-    }
-    const U128 yMax = a * n + b;
-    if (yMax < m) break;
-    n = yMax / m;
-    b = yMax % m;
-    std::swap(m, a);
-  }
-  return sum;
-}
 
 // Positions p in [0, length) with (p theta mod 2 pi) > seenEnd, seenEnd in [0, 2 pi), counted
 // exactly: p theta exact (no rounding of the product), 2 pi = kTwoPi. Every double is an integer
