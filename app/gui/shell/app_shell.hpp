@@ -200,8 +200,8 @@ class AppShell {
  public:
   // Opens a file by what it holds: a session, a model config.json, a learned table (.npy).
   bool openFile(const std::string& path, std::string* error);
-  // Applies the session in the page's address, if any; false + *error (nothing changed) when
-  // the address holds something else, a damaged or a newer session.
+  // Applies the session in the page's address, if any; false + *error (the notice to show;
+  // nothing changed) when the address holds something else, a damaged or a newer session.
   bool applyAddress(std::string* error);
 };
 

@@ -83,7 +83,7 @@ bool AppShell::applyAddress(std::string* error) {
   try {
     applySession(cli::parseSession(fragment, "the link"));
   } catch (const cli::SessionError& e) {
-    if (error) *error = e.what();
+    if (error) *error = std::string("This link was not opened, nothing changed: ") + e.what();
     addressShown_ = fragment;   // refused once; the window keeps what it shows
     return false;
   }
@@ -104,15 +104,14 @@ void AppShell::followAddress() {
   addressFollowed_ = true;
 }
 
-// File > Copy link: the address with this session, in the address bar and on the clipboard.
+// File > Copy link (the page's menu only): the address with this session, in the address bar and
+// on the clipboard.
 void AppShell::copyLink() {
   addressShown_ = cli::sessionLine(captureSession(), defaultPanelParams());
   addressStep_ = state_.learn.step;
-  if (platform::hasAddress()) platform::setAddressFragment(addressShown_, false);
-  const std::string link = platform::hasAddress() ? platform::address() : addressShown_;
-  ImGui::SetClipboardText(link.c_str());
-  state_.message = platform::hasAddress() ? "Link copied: it opens this session, every tab as it is now"
-                                          : "Session line copied: posviz --session-text opens it";
+  platform::setAddressFragment(addressShown_, false);
+  ImGui::SetClipboardText(platform::address().c_str());
+  state_.message = "Link copied: it opens this session, every tab as it is now";
   state_.messageUntil = ImGui::GetTime() + 6.0;
 }
 
@@ -147,7 +146,7 @@ void AppShell::connectPage() {
   };
   page.addressChanged = [this] {
     std::string err;
-    if (!applyAddress(&err)) state_.notice = "This link was not opened, nothing changed: " + err;
+    if (!applyAddress(&err)) state_.notice = err;
   };
   page.storeSettings = [this] { storeSettings(); };
   page.state = [this] { return pageState(); };

@@ -67,7 +67,7 @@ int runWindow(int argc, char** argv) {
   if (w.benchFrames > 0) return app::benchFrames(*app, w.benchFrames, w.benchTabs);
   // The page's address may hold a session (a link): it wins over the settings, as --session does.
   std::string linkError;
-  if (!app->applyAddress(&linkError)) app->state().notice = "This link was not opened, nothing changed: " + linkError;
+  if (!app->applyAddress(&linkError)) app->state().notice = linkError;
   // The loop owns the window: in the page, runFrames() never returns and the stack it was called
   // from is gone, so nothing the frames use may live there.
   app::platform::runFrames([shell = std::shared_ptr<app::AppShell>(std::move(app))] {
