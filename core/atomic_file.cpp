@@ -195,6 +195,16 @@ class FdOutBuf : public std::streambuf {
 
   int sync() override { return flushBuffer() ? 0 : -1; }
 
+  // A writer may go back (a video's muxer fills in sizes at the end): what is buffered is written
+  // first, then the file offset moves.
+  pos_type seekoff(off_type off, std::ios_base::seekdir dir, std::ios_base::openmode) override {
+    if (!flushBuffer()) return pos_type(off_type(-1));
+    const int whence = dir == std::ios_base::beg ? SEEK_SET : dir == std::ios_base::cur ? SEEK_CUR : SEEK_END;
+    const off_t at = ::lseek(fd_, static_cast<off_t>(off), whence);
+    return at < 0 ? pos_type(off_type(-1)) : pos_type(static_cast<off_type>(at));
+  }
+  pos_type seekpos(pos_type pos, std::ios_base::openmode which) override { return seekoff(off_type(pos), std::ios_base::beg, which); }
+
  private:
   bool writeAll(const char* data, std::size_t size) {
     if (failed_) return false;

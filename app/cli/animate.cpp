@@ -11,6 +11,7 @@
 #include <limits>
 #include <memory>
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -78,14 +79,23 @@ bool endsWith(const std::string& s, const std::string& tail) { return s.size() >
 
 std::string pngNameOf(const std::string& out) { return out.substr(0, out.rfind('.')) + ".png"; }
 
-// Every frame is held until the file is encoded: refuse what would not fit the memory budget.
-void requireFramesFit(const AnimationPlan& plan, const RgbImage& first) {
-  const std::uint64_t each = static_cast<std::uint64_t>(first.width) * static_cast<std::uint64_t>(first.height) * 4;   // RGB + palette index
-  const std::uint64_t all = each * static_cast<std::uint64_t>(plan.frames);
-  if (all > memoryBudgetBytes())
-    throw UsageError("--animate: " + std::to_string(plan.frames) + " frames of " + std::to_string(first.width) + " x " +
-                     std::to_string(first.height) + " pixels need " + formatBytes(all) + ", past the memory budget of " +
-                     formatBytes(memoryBudgetBytes()) + " (--budget); use fewer frames or a smaller picture");
+// One frame's picture is held while it is encoded (RGB, plus a padded copy and the GIF's palette
+// indices): refuse what would not fit the memory budget, before any work.
+void requireFrameFits(long long width, long long height) {
+  const std::uint64_t each = static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height) * 7;   // 2 x RGB + index
+  if (each > memoryBudgetBytes())
+    throw UsageError("--animate: a frame of " + std::to_string(width) + " x " + std::to_string(height) + " pixels needs " +
+                     formatBytes(each) + " while it is encoded, past the memory budget of " + formatBytes(memoryBudgetBytes()) +
+                     " (--budget); use a smaller picture");
+}
+
+// img on a width x height canvas of its own background colour (its first pixel), top left.
+RgbImage padded(const RgbImage& img, int width, int height) {
+  RgbImage out{width, height, {}, img.heatmapX, img.heatmapY};
+  out.rgb.resize(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 3);
+  for (std::size_t i = 0; i < out.rgb.size(); ++i) out.rgb[i] = img.rgb[i % 3];
+  for (int y = 0; y < img.height; ++y) std::memcpy(out.pixel(0, y), img.pixel(0, y), static_cast<std::size_t>(img.width) * 3);
+  return out;
 }
 
 }  // namespace
@@ -163,48 +173,68 @@ void writeAnimation(const ViewDef& view, const AnimationPlan& plan, const Export
   auto report = [&](int pass, int frame) {
     if (progress) progress((pass * plan.frames + frame) / (2.0 * plan.frames));
   };
-  {   // The first frame's picture tells how much all of them hold, before any other work.
-    const Request r = parseRequest(view, parseOptions(plan.frameArgs(0), optionSpecs()));
-    const Dataset d = computeDataset(r, [](double) {});
-    requireFramesFit(plan, renderHeatmapImage(d.grid, pictureOptions(r, d)));
-  }
-  // Pass 1: one colour range over every frame. Pass 2: draw each frame on it.
-  float lo = std::numeric_limits<float>::infinity(), hi = -lo;
-  for (int f = 0; f < plan.frames; ++f) {
-    report(0, f);
-    const Dataset d = computeDataset(parseRequest(view, parseOptions(plan.frameArgs(f), optionSpecs())), [](double) {});
-    const ValueRange r = finiteRange(d.grid);
-    lo = std::min(lo, r.min);
-    hi = std::max(hi, r.max);
-  }
-  std::vector<RgbImage> images;
-  int width = 0, height = 0;
   const Param* swept = viewParam(view, plan.flag);
   const std::string sweptLabel = swept != nullptr ? std::string(swept->label) : plan.flag.substr(2);
-  for (int f = 0; f < plan.frames; ++f) {
-    report(1, f);
-    const Request r = parseRequest(view, parseOptions(plan.frameArgs(f), optionSpecs()));
-    const Dataset d = computeDataset(r, [](double) {});
-    PngOptions o = pictureOptions(r, d);
-    o.scale = colorScaleFor(lo, hi, r.colormap ? &*r.colormap : nullptr, d.isAngle);
+  // Frame f's request, dataset and picture options (its colour scale set by the caller).
+  auto frameOf = [&](int f, Request* r, Dataset* d) {
+    *r = parseRequest(view, parseOptions(plan.frameArgs(f), optionSpecs()));
+    *d = computeDataset(*r, [](double) {});
+    PngOptions o = pictureOptions(*r, *d);
     // Each frame says the value it shows, also where the view's caption leaves that option out.
     if (!o.caption.empty() && o.caption.find(sweptLabel + " ") == std::string::npos) o.caption += "; " + sweptLabel + " " + plan.valueText(f);
-    images.push_back(renderHeatmapImage(d.grid, o));
-    width = std::max(width, images.back().width);
-    height = std::max(height, images.back().height);
+    return o;
+  };
+  // Pass 1: one colour range over every frame; then the largest frame's size (a caption that
+  // wraps differently makes a frame taller), measured without drawing. Only one frame's data is
+  // held at a time, in either pass, and pass 2 encodes each frame into the file as it is drawn.
+  float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+  std::vector<PngOptions> options;
+  std::vector<std::pair<int, int>> dims;
+  std::vector<bool> angles;
+  std::vector<decltype(Request{}.colormap)> maps;
+  for (int f = 0; f < plan.frames; ++f) {
+    report(0, f);
+    Request r;
+    Dataset d;
+    options.push_back(frameOf(f, &r, &d));
+    dims.emplace_back(d.grid.rows, d.grid.cols);
+    angles.push_back(d.isAngle);
+    maps.push_back(r.colormap);
+    const ValueRange range = finiteRange(d.grid);
+    if (f == 0) {   // refused before the other frames' work when one frame alone would not fit
+      PngOptions first = options.back();
+      first.scale = colorScaleFor(range.min, range.max, r.colormap ? &*r.colormap : nullptr, d.isAngle);
+      const auto [w, h] = heatmapImageSize(d.grid.rows, d.grid.cols, first);
+      requireFrameFits(w, h);
+    }
+    lo = std::min(lo, range.min);
+    hi = std::max(hi, range.max);
   }
-  // A caption that wraps differently makes a frame taller: every frame gets the largest size, on white.
-  for (RgbImage& img : images) {
-    if (img.width == width && img.height == height) continue;
-    RgbImage padded{width, height, {}, img.heatmapX, img.heatmapY};
-    padded.rgb.resize(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 3);
-    for (std::size_t i = 0; i < padded.rgb.size(); ++i) padded.rgb[i] = img.rgb[i % 3];   // the picture's background
-    for (int y = 0; y < img.height; ++y) std::memcpy(padded.pixel(0, y), img.pixel(0, y), static_cast<std::size_t>(img.width) * 3);
-    img = std::move(padded);
+  long long width = 0, height = 0;
+  for (std::size_t f = 0; f < options.size(); ++f) {
+    options[f].scale = colorScaleFor(lo, hi, maps[f] ? &*maps[f] : nullptr, angles[f]);
+    const auto [w, h] = heatmapImageSize(dims[f].first, dims[f].second, options[f]);
+    width = std::max(width, w);
+    height = std::max(height, h);
   }
-  const std::vector<std::uint8_t> bytes = plan.isGif() ? encodeGif(images, plan.delayCentiseconds())
-                                                       : encodeVideo(images, plan.fps, endsWith(plan.output, ".mp4") ? VideoFormat::Mp4 : VideoFormat::WebM);
-  writeFileAtomically(plan.output, [&](std::ostream& os) { os.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size())); });
+  requireFrameFits(width, height);
+  writeFileAtomically(plan.output, [&](std::ostream& os) {
+    std::unique_ptr<FrameWriter> out =
+        plan.isGif() ? gifWriter(os, static_cast<int>(width), static_cast<int>(height), plan.delayCentiseconds())
+                     : videoWriter(os, static_cast<int>(width), static_cast<int>(height), plan.fps,
+                                   endsWith(plan.output, ".mp4") ? VideoFormat::Mp4 : VideoFormat::WebM);
+    for (int f = 0; f < plan.frames; ++f) {
+      report(1, f);
+      Request r;
+      Dataset d;
+      PngOptions o = frameOf(f, &r, &d);
+      o.scale = colorScaleFor(lo, hi, r.colormap ? &*r.colormap : nullptr, d.isAngle);
+      RgbImage img = renderHeatmapImage(d.grid, o);
+      d = Dataset{};   // the grid is drawn: only the picture is held while it is encoded
+      out->add(img.width == width && img.height == height ? img : padded(img, static_cast<int>(width), static_cast<int>(height)));
+    }
+    out->finish();
+  });
   if (progress) progress(1.0);
 }
 
@@ -212,10 +242,10 @@ void writeAnimation(const ViewDef& view, const AnimationPlan& plan, const Export
 
 namespace {
 
-int appendBytes(GifFileType* gif, const GifByteType* data, int length) {
-  auto* out = static_cast<std::vector<std::uint8_t>*>(gif->UserData);
-  out->insert(out->end(), data, data + length);
-  return length;
+int writeBytes(GifFileType* gif, const GifByteType* data, int length) {
+  auto* out = static_cast<std::ostream*>(gif->UserData);
+  out->write(reinterpret_cast<const char*>(data), length);
+  return *out ? length : 0;
 }
 
 [[noreturn]] void gifFailure(const char* what, int error) {
@@ -293,26 +323,47 @@ void putFrame(GifFileType* gif, const RgbImage& img, int delay) {
       gifFailure("frame pixels", gif->Error);
 }
 
+
+class GifWriter final : public FrameWriter {
+ public:
+  GifWriter(std::ostream& out, int width, int height, int delay) : w_(width), h_(height), delay_(delay) {
+    if (w_ < 1 || h_ < 1 || w_ > 65535 || h_ > 65535) throw std::invalid_argument("encodeGif: a frame must be 1..65535 pixels on each side");
+    int error = 0;
+    gif_.reset(EGifOpen(&out, writeBytes, &error));
+    if (!gif_) gifFailure("open", error);
+    EGifSetGifVersion(gif_.get(), true);
+    if (EGifPutScreenDesc(gif_.get(), w_, h_, 8, 0, nullptr) == GIF_ERROR) gifFailure("screen", gif_->Error);
+    putLoopExtension(gif_.get());
+  }
+  void add(const RgbImage& f) override {
+    if (f.width != w_ || f.height != h_ || f.rgb.size() != static_cast<std::size_t>(w_) * static_cast<std::size_t>(h_) * 3)
+      throw std::invalid_argument("encodeGif: every frame must be " + std::to_string(w_) + " x " + std::to_string(h_) + " RGB pixels");
+    putFrame(gif_.get(), f, delay_);
+  }
+  void finish() override {
+    int error = 0;
+    if (EGifCloseFile(gif_.release(), &error) == GIF_ERROR) gifFailure("close", error);
+  }
+
+ private:
+  int w_, h_, delay_;
+  std::unique_ptr<GifFileType, GifCloser> gif_;
+};
+
 }  // namespace
+
+std::unique_ptr<FrameWriter> gifWriter(std::ostream& out, int width, int height, int delayCentiseconds) {
+  return std::make_unique<GifWriter>(out, width, height, delayCentiseconds);
+}
 
 std::vector<std::uint8_t> encodeGif(const std::vector<RgbImage>& frames, int delayCentiseconds) {
   if (frames.empty()) throw std::invalid_argument("encodeGif: no frames");
-  const int w = frames.front().width, h = frames.front().height;
-  if (w < 1 || h < 1 || w > 65535 || h > 65535) throw std::invalid_argument("encodeGif: a frame must be 1..65535 pixels on each side");
-  for (const RgbImage& f : frames)
-    if (f.width != w || f.height != h || f.rgb.size() != static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * 3)
-      throw std::invalid_argument("encodeGif: every frame must be " + std::to_string(w) + " x " + std::to_string(h) + " RGB pixels");
-  std::vector<std::uint8_t> out;
-  int error = 0;
-  std::unique_ptr<GifFileType, GifCloser> gif(EGifOpen(&out, appendBytes, &error));
-  if (!gif) gifFailure("open", error);
-  EGifSetGifVersion(gif.get(), true);
-  if (EGifPutScreenDesc(gif.get(), w, h, 8, 0, nullptr) == GIF_ERROR) gifFailure("screen", gif->Error);
-  putLoopExtension(gif.get());
-  for (const RgbImage& f : frames) putFrame(gif.get(), f, delayCentiseconds);
-  GifFileType* raw = gif.release();
-  if (EGifCloseFile(raw, &error) == GIF_ERROR) gifFailure("close", error);
-  return out;
+  std::ostringstream out;
+  const std::unique_ptr<FrameWriter> gif = gifWriter(out, frames.front().width, frames.front().height, delayCentiseconds);
+  for (const RgbImage& f : frames) gif->add(f);
+  gif->finish();
+  const std::string bytes = std::move(out).str();
+  return {bytes.begin(), bytes.end()};
 }
 
 }  // namespace posviz::cli

@@ -21,6 +21,8 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -63,5 +65,7 @@ void writeAnimation(const ViewDef& view, const AnimationPlan& plan, const Export
 // (a frame of at most 256 colours is kept exactly).
 // Throws std::runtime_error when giflib fails, std::invalid_argument on frames of unequal size.
 std::vector<std::uint8_t> encodeGif(const std::vector<RgbImage>& frames, int delayCentiseconds);
+// The same, frame by frame into `out` (writeAnimation's way: one frame held at a time).
+std::unique_ptr<FrameWriter> gifWriter(std::ostream& out, int width, int height, int delayCentiseconds);
 
 }  // namespace posviz::cli

@@ -488,6 +488,19 @@ void drawColorbar(RgbImage& img, const PngOptions& o, const ImageLayout& l, cons
 
 }  // namespace
 
+std::pair<long long, long long> heatmapImageSize(int rows, int cols, const PngOptions& o) {
+  static constexpr const char* kFn = "heatmapImageSize";
+  requirePositiveInt(kFn, "cellScale", o.cellScale);
+  requirePositiveInt(kFn, "rows", rows);
+  requirePositiveInt(kFn, "cols", cols);
+  requireTextScale(kFn, o.textScale);
+  Grid shape;   // the layout reads the grid's shape only
+  shape.rows = rows;
+  shape.cols = cols;
+  const ImageLayout l = layoutHeatmapImage(shape, o, TextRenderer(kFontPixels * o.textScale));
+  return {l.width, l.height};
+}
+
 RgbImage renderHeatmapImage(const Grid& g, const PngOptions& o, const ExportProgress& progress) {
   static constexpr const char* kFn = "renderHeatmapImage";
   requirePositiveInt(kFn, "cellScale", o.cellScale);

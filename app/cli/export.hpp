@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -49,6 +50,15 @@ struct RgbImage {
   int heatmapX = 0, heatmapY = 0;  // top-left pixel of cell (0, 0)
   std::uint8_t* pixel(int x, int y) { return rgb.data() + (static_cast<std::size_t>(y) * width + x) * 3; }
   const std::uint8_t* pixel(int x, int y) const { return rgb.data() + (static_cast<std::size_t>(y) * width + x) * 3; }
+};
+
+// An animation's encoder, fed one frame at a time: each frame is encoded into the output stream
+// when it is given, so an animation holds one frame's picture at a time, never all of them.
+class FrameWriter {
+ public:
+  virtual ~FrameWriter() = default;
+  virtual void add(const RgbImage& frame) = 0;   // width x height as the writer was made; throws otherwise
+  virtual void finish() = 0;                     // after the last frame: the file's end
 };
 
 struct PngOptions {
@@ -87,6 +97,9 @@ ColorScale autoColorScale(const Grid& g, const Colormap* map, bool isAngle);
 ColorScale colorScaleFor(float min, float max, const Colormap* map, bool isAngle);
 
 RgbImage renderHeatmapImage(const Grid& g, const PngOptions& options, const ExportProgress& progress = {});
+// The width and height renderHeatmapImage gives a rows x cols grid with these options, without
+// drawing it.
+std::pair<long long, long long> heatmapImageSize(int rows, int cols, const PngOptions& options);
 std::vector<std::uint8_t> encodePng(const RgbImage& image);       // throws std::runtime_error on failure
 void writePngImage(const std::string& path, const RgbImage& image);
 void writePng(const std::string& path, const Grid& g, const PngOptions& options, const ExportProgress& progress = {});

@@ -6,6 +6,9 @@
 // frame. Their sonames come from the headers compiled against, so the ABI is the one built for.
 #include "app/cli/video.hpp"
 
+#include <algorithm>
+#include <ostream>
+#include <sstream>
 #include <stdexcept>
 
 // The browser build has no libav (nor system libraries to dlopen): no video, said at once. This is
@@ -19,6 +22,7 @@ bool videoAvailable() { return false; }
 std::vector<std::uint8_t> encodeVideo(const std::vector<RgbImage>&, double, VideoFormat) {
   throw std::runtime_error(kVideoUnavailable);
 }
+std::unique_ptr<FrameWriter> videoWriter(std::ostream&, int, int, double, VideoFormat) { throw std::runtime_error(kVideoUnavailable); }
 
 }  // namespace posviz::cli
 
@@ -102,37 +106,40 @@ const Av& av() {
   throw std::runtime_error("video encoding failed (" + what + "): " + text);
 }
 
-// The muxer's output: a growing byte buffer it may seek in (MP4 writes its index last).
-struct Memory {
-  std::vector<std::uint8_t> bytes;
-  std::int64_t pos = 0;
+// The muxer's output: a seekable stream (MP4 goes back to write sizes), its size kept here.
+struct Output {
+  std::ostream* out = nullptr;
+  std::int64_t pos = 0, size = 0;
 };
 
 int writeBytes(void* opaque, std::uint8_t* data, int size) {
-  auto* m = static_cast<Memory*>(opaque);
-  const auto end = static_cast<std::size_t>(m->pos) + static_cast<std::size_t>(size);
-  if (end > m->bytes.size()) m->bytes.resize(end);
-  std::memcpy(m->bytes.data() + m->pos, data, static_cast<std::size_t>(size));
-  m->pos = static_cast<std::int64_t>(end);
+  auto* o = static_cast<Output*>(opaque);
+  o->out->write(reinterpret_cast<const char*>(data), size);
+  if (!*o->out) return AVERROR(EIO);
+  o->pos += size;
+  o->size = std::max(o->size, o->pos);
   return size;
 }
 
 std::int64_t seekBytes(void* opaque, std::int64_t offset, int whence) {
-  auto* m = static_cast<Memory*>(opaque);
-  const auto size = static_cast<std::int64_t>(m->bytes.size());
+  auto* o = static_cast<Output*>(opaque);
+  std::int64_t to = 0;
   switch (whence & ~AVSEEK_FORCE) {
-    case AVSEEK_SIZE: return size;
-    case SEEK_SET: m->pos = offset; break;
-    case SEEK_CUR: m->pos += offset; break;
-    case SEEK_END: m->pos = size + offset; break;
+    case AVSEEK_SIZE: return o->size;
+    case SEEK_SET: to = offset; break;
+    case SEEK_CUR: to = o->pos + offset; break;
+    case SEEK_END: to = o->size + offset; break;
     default: return -1;
   }
-  if (m->pos < 0) m->pos = 0;
-  return m->pos;
+  if (to < 0) to = 0;
+  o->out->seekp(static_cast<std::streamoff>(to));
+  if (!*o->out) return AVERROR(EIO);
+  o->pos = to;
+  return to;
 }
 
 struct Encoder {
-  Memory memory;
+  Output output;
   AVFormatContext* format = nullptr;
   AVIOContext* io = nullptr;
   AVCodecContext* codec = nullptr;
@@ -197,64 +204,85 @@ void openCodec(Encoder& enc, VideoFormat f, int width, int height, double fps) {
   if (const int e = av().avcodec_parameters_from_context(enc.stream->codecpar, enc.codec); e < 0) fail("stream parameters", e);
 }
 
+class VideoWriter final : public FrameWriter {
+ public:
+  VideoWriter(std::ostream& out, int width, int height, double fps, VideoFormat f)
+      : w_(width), h_(height), ew_(width + (width & 1)), eh_(height + (height & 1)) {   // 4:2:0 needs even sides
+    if (w_ < 1 || h_ < 1 || !(fps > 0.0)) throw std::invalid_argument("encodeVideo: frames must have pixels and fps must be > 0");
+    av().av_log_set_level(AV_LOG_QUIET);   // failures come back as error codes, said in the exception
+    enc_.output.out = &out;
+    if (const int e = av().avformat_alloc_output_context2(&enc_.format, nullptr, f == VideoFormat::Mp4 ? "mp4" : "webm", nullptr); e < 0)
+      fail("muxer", e);
+    constexpr int kBuffer = 1 << 16;
+    auto* buffer = static_cast<unsigned char*>(av().av_malloc(kBuffer));
+    enc_.io = av().avio_alloc_context(buffer, kBuffer, 1, &enc_.output, nullptr, writeBytes, seekBytes);
+    if (enc_.io == nullptr) {
+      av().av_free(buffer);
+      throw std::runtime_error("video encoding failed: out of memory");
+    }
+    enc_.format->pb = enc_.io;
+    enc_.format->flags |= AVFMT_FLAG_CUSTOM_IO;
+    openCodec(enc_, f, ew_, eh_, fps);
+    if (const int e = av().avformat_write_header(enc_.format, nullptr); e < 0) fail("header", e);
+    enc_.sws = av().sws_getContext(ew_, eh_, AV_PIX_FMT_RGB24, ew_, eh_, AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr, nullptr);
+    enc_.frame = av().av_frame_alloc();
+    enc_.packet = av().av_packet_alloc();
+    if (enc_.sws == nullptr || enc_.frame == nullptr || enc_.packet == nullptr) throw std::runtime_error("video encoding failed: out of memory");
+    enc_.frame->format = AV_PIX_FMT_YUV420P;
+    enc_.frame->width = ew_;
+    enc_.frame->height = eh_;
+    if (const int e = av().av_frame_get_buffer(enc_.frame, 0); e < 0) fail("frame buffer", e);
+    // libswscale's vector loads may read a little past the last row: the buffer has room for them.
+    rgb_.resize(static_cast<std::size_t>(ew_) * static_cast<std::size_t>(eh_) * 3 + 64);
+  }
+
+  void add(const RgbImage& img) override {
+    if (img.width != w_ || img.height != h_ || img.rgb.size() != static_cast<std::size_t>(w_) * static_cast<std::size_t>(h_) * 3)
+      throw std::invalid_argument("encodeVideo: every frame must be " + std::to_string(w_) + " x " + std::to_string(h_) + " RGB pixels");
+    for (int y = 0; y < eh_; ++y) {   // the last row and column repeated into the padding
+      const std::uint8_t* src = img.pixel(0, std::min(y, h_ - 1));
+      std::uint8_t* dst = rgb_.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(ew_) * 3;
+      std::memcpy(dst, src, static_cast<std::size_t>(w_) * 3);
+      if (ew_ > w_) std::memcpy(dst + static_cast<std::size_t>(w_) * 3, src + static_cast<std::size_t>(w_ - 1) * 3, 3);
+    }
+    if (const int e = av().av_frame_make_writable(enc_.frame); e < 0) fail("frame buffer", e);
+    const std::uint8_t* planes[1] = {rgb_.data()};
+    const int strides[1] = {ew_ * 3};
+    av().sws_scale(enc_.sws, planes, strides, 0, eh_, enc_.frame->data, enc_.frame->linesize);
+    enc_.frame->pts = next_++;
+    enc_.send(enc_.frame);
+  }
+
+  void finish() override {
+    enc_.send(nullptr);
+    if (const int e = av().av_write_trailer(enc_.format); e < 0) fail("trailer", e);
+    av().avio_flush(enc_.io);
+    if (enc_.io->error < 0) fail("flush", enc_.io->error);
+  }
+
+ private:
+  int w_, h_, ew_, eh_;
+  std::int64_t next_ = 0;
+  Encoder enc_;
+  std::vector<std::uint8_t> rgb_;
+};
+
 }  // namespace
 
 bool videoAvailable() { return true; }
 
+std::unique_ptr<FrameWriter> videoWriter(std::ostream& out, int width, int height, double fps, VideoFormat f) {
+  return std::make_unique<VideoWriter>(out, width, height, fps, f);
+}
+
 std::vector<std::uint8_t> encodeVideo(const std::vector<RgbImage>& frames, double fps, VideoFormat f) {
   if (frames.empty()) throw std::invalid_argument("encodeVideo: no frames");
-  const int w = frames.front().width, h = frames.front().height;
-  for (const RgbImage& img : frames)
-    if (img.width != w || img.height != h || img.rgb.size() != static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * 3)
-      throw std::invalid_argument("encodeVideo: every frame must be " + std::to_string(w) + " x " + std::to_string(h) + " RGB pixels");
-  if (w < 1 || h < 1 || !(fps > 0.0)) throw std::invalid_argument("encodeVideo: frames must have pixels and fps must be > 0");
-  const int ew = w + (w & 1), eh = h + (h & 1);   // 4:2:0 needs even sides
-
-  av().av_log_set_level(AV_LOG_QUIET);   // failures come back as error codes, said in the exception
-  Encoder enc;
-  if (const int e = av().avformat_alloc_output_context2(&enc.format, nullptr, f == VideoFormat::Mp4 ? "mp4" : "webm", nullptr); e < 0) fail("muxer", e);
-  constexpr int kBuffer = 1 << 16;
-  auto* buffer = static_cast<unsigned char*>(av().av_malloc(kBuffer));
-  enc.io = av().avio_alloc_context(buffer, kBuffer, 1, &enc.memory, nullptr, writeBytes, seekBytes);
-  if (enc.io == nullptr) {
-    av().av_free(buffer);
-    throw std::runtime_error("video encoding failed: out of memory");
-  }
-  enc.format->pb = enc.io;
-  enc.format->flags |= AVFMT_FLAG_CUSTOM_IO;
-  openCodec(enc, f, ew, eh, fps);
-  if (const int e = av().avformat_write_header(enc.format, nullptr); e < 0) fail("header", e);
-
-  enc.sws = av().sws_getContext(ew, eh, AV_PIX_FMT_RGB24, ew, eh, AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr, nullptr);
-  enc.frame = av().av_frame_alloc();
-  enc.packet = av().av_packet_alloc();
-  if (enc.sws == nullptr || enc.frame == nullptr || enc.packet == nullptr) throw std::runtime_error("video encoding failed: out of memory");
-  enc.frame->format = AV_PIX_FMT_YUV420P;
-  enc.frame->width = ew;
-  enc.frame->height = eh;
-  if (const int e = av().av_frame_get_buffer(enc.frame, 0); e < 0) fail("frame buffer", e);
-  // libswscale's vector loads may read a little past the last row: the buffer has room for them.
-  std::vector<std::uint8_t> rgb(static_cast<std::size_t>(ew) * static_cast<std::size_t>(eh) * 3 + 64);
-  for (std::size_t i = 0; i < frames.size(); ++i) {
-    const RgbImage& img = frames[i];
-    for (int y = 0; y < eh; ++y) {   // the last row and column repeated into the padding
-      const std::uint8_t* src = img.pixel(0, std::min(y, h - 1));
-      std::uint8_t* dst = rgb.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(ew) * 3;
-      std::memcpy(dst, src, static_cast<std::size_t>(w) * 3);
-      if (ew > w) std::memcpy(dst + static_cast<std::size_t>(w) * 3, src + static_cast<std::size_t>(w - 1) * 3, 3);
-    }
-    if (const int e = av().av_frame_make_writable(enc.frame); e < 0) fail("frame buffer", e);
-    const std::uint8_t* planes[1] = {rgb.data()};
-    const int strides[1] = {ew * 3};
-    av().sws_scale(enc.sws, planes, strides, 0, eh, enc.frame->data, enc.frame->linesize);
-    enc.frame->pts = static_cast<std::int64_t>(i);
-    enc.send(enc.frame);
-  }
-  enc.send(nullptr);
-  if (const int e = av().av_write_trailer(enc.format); e < 0) fail("trailer", e);
-  av().avio_flush(enc.io);
-  if (enc.io->error < 0) fail("flush", enc.io->error);
-  return std::move(enc.memory.bytes);
+  std::stringstream out(std::ios::in | std::ios::out | std::ios::binary);
+  const std::unique_ptr<FrameWriter> video = videoWriter(out, frames.front().width, frames.front().height, fps, f);
+  for (const RgbImage& img : frames) video->add(img);
+  video->finish();
+  const std::string bytes = std::move(out).str();
+  return {bytes.begin(), bytes.end()};
 }
 
 }  // namespace posviz::cli

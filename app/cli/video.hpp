@@ -14,6 +14,8 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,5 +34,7 @@ inline constexpr char kVideoUnavailable[] =
 bool videoAvailable();
 
 std::vector<std::uint8_t> encodeVideo(const std::vector<RgbImage>& frames, double fps, VideoFormat format);
+// The same, frame by frame into `out`, which must be seekable (an MP4's index is written last).
+std::unique_ptr<FrameWriter> videoWriter(std::ostream& out, int width, int height, double fps, VideoFormat format);
 
 }  // namespace posviz::cli

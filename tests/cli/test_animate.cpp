@@ -94,6 +94,30 @@ void refused(std::vector<std::string> args, const std::string& message) {
 
 }  // namespace
 
+TEST_CASE("animate: frames are encoded one at a time, so the budget holds for the whole animation") {
+  // 120 frames of 363 x 630 pixels hold 82 MiB at 3 bytes a pixel: past a 20 MiB budget if they
+  // were held together, within it one frame at a time.
+  const fs::path dir = scratch("animate_streamed");
+  for (const char* name : {"a.gif", "a.webm"}) {
+    const std::string out = (dir / name).string();
+    const CliRun r = runCli({"export", "rope-cos", "--head-dim", "16", "--positions", "64", "--animate", "pos=0:119", "--frames", "120",
+                             "--budget", "20M", "-o", out});
+    CAPTURE(r.err);
+    REQUIRE(r.code == 0);
+    if (std::string(name) == "a.gif") {
+      const ReadGif g = readGif(out);
+      CHECK(g.frames.size() == 120);
+      CHECK(g.width == 363);
+      CHECK(g.height == 630);
+    } else {
+      CHECK(fs::file_size(out) > 1000);
+    }
+  }
+  std::size_t files = 0;
+  for (const auto& e : fs::directory_iterator(dir)) files += e.is_regular_file();
+  CHECK(files == 2);   // no temporary file left beside them
+}
+
 TEST_CASE("animate: a swept name holding a line break is escaped in the message, which stays one line") {
   refused({"rope-cos", "--head-dim", "8", "--positions", "8", "--animate", "po\ns=0:7", "-o", "OUT"},
           "--animate po\\x0as=0:7, frame 1 (--po\\x0as 0): unknown option \"--po\\x0as\"");
@@ -244,9 +268,10 @@ TEST_CASE("animate: refusals name what is wrong, exit 2, and write nothing") {
           "--animate heads=0:4, frame 1 (--heads 0): --heads: got \"0\" (out of range), expected an integer in [1, 65536]");
   refused({"alibi-bias", "--animate", "wibble=0:4", "-o", "OUT"},
           "--animate wibble=0:4, frame 1 (--wibble 0): unknown option \"--wibble\" (did you mean --table?)");
-  refused({"rope-cos", "--head-dim", "16", "--positions", "64", "--animate", "pos=0:999", "--budget", "100M", "-o", "OUT"},
-          "--animate: 1000 frames of 363 x 630 pixels need 872.4 MiB, past the memory budget of 100.0 MiB (--budget); use fewer frames or "
-          "a smaller picture");
+  // A frame that alone passes the budget is refused by the export's own check, before any frame.
+  refused({"rope-cos", "--head-dim", "16", "--positions", "64", "--animate", "pos=0:999", "--budget", "1M", "-o", "OUT"},
+          "rope-cos: the result with its picture's pixels (scaled to be readable) needs 12.0 MiB, over the memory budget of 1.0 MiB; "
+          "--size WxH (e.g. --size 1024x1024) writes the exact area-averaged picture of the whole grid");
   CHECK_THROWS_AS(posviz::cli::encodeGif({posviz::cli::RgbImage{1, 1, {0, 0, 0}, 0, 0}, posviz::cli::RgbImage{2, 1, {0, 0, 0, 0, 0, 0}, 0, 0}}, 3),
                   std::invalid_argument);
 }
