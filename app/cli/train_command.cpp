@@ -466,26 +466,38 @@ std::vector<std::string> savedRunFolders(const TrainPlan& p) {
   return out;
 }
 
+// One run's weights are held at a time: the configs are read first (a folder of another task is
+// refused before any evaluation), then each run is loaded, evaluated and let go.
 std::vector<RunResult> loadAll(TrainPlan& p) {
   const std::vector<std::string> folders = savedRunFolders(p);
-  std::vector<tr::Trainer> trainers;
-  for (const std::string& f : folders) trainers.push_back(tr::loadRun(f));
-  const tr::TrainConfig& first = trainers.front().config();
-  for (std::size_t i = 1; i < trainers.size(); ++i) {
-    const tr::TaskConfig& t = trainers[i].config().task;
+  std::vector<tr::TrainConfig> configs;
+  for (const std::string& f : folders) {
+    const std::string path = f + "/" + tr::kConfigFileName;
+    std::string text;
+    try {
+      text = readRegularFile(path, 1 << 20, "config");
+    } catch (const std::runtime_error& e) {
+      throw tr::WeightsError(e.what());
+    }
+    configs.push_back(tr::resolvedConfig(tr::parseRunConfigJson(text, path).config));
+  }
+  const tr::TrainConfig& first = configs.front();
+  for (std::size_t i = 1; i < configs.size(); ++i) {
+    const tr::TaskConfig& t = configs[i].task;
     if (t.kind != first.task.kind || t.trainLength != first.task.trainLength || t.numSymbols != first.task.numSymbols)
       throw UsageError("--load-weights: " + folders[i] + " was trained on another task than " + folders[0] + "; evaluate them apart");
   }
   p.base = first;
   p.evalLengths = evalLengthsFor(p, first.task);
   std::vector<RunResult> out;
-  for (std::size_t i = 0; i < trainers.size(); ++i) {
+  for (const std::string& folder : folders) {
+    tr::Trainer trainer = tr::loadRun(folder);
     RunResult r;
-    r.config = trainers[i].config();
+    r.config = trainer.config();
     r.scheme = r.config.model.position.scheme;
-    r.steps = trainers[i].step();
-    r.eval = trainers[i].evaluate(p.evalLengths, p.eval);
-    r.weights = folders[i];
+    r.steps = trainer.step();
+    r.eval = trainer.evaluate(p.evalLengths, p.eval);
+    r.weights = folder;
     out.push_back(std::move(r));
   }
   return out;
