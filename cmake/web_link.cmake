@@ -4,7 +4,7 @@
 # Settings live in IndexedDB (IDBFS mounted over the settings folder); app/gui/platform/web names
 # the functions the page calls.
 set(POSVIZ_WEB_EXPORTS _main _posviz_web_open_file _posviz_web_store_settings _posviz_web_address_changed
-    _posviz_web_state _posviz_web_select_panel _posviz_web_run_cli)
+    _posviz_web_state _posviz_web_select_panel _posviz_web_run_cli _posviz_web_picked _posviz_web_buttons _posviz_web_wheel)
 list(JOIN POSVIZ_WEB_EXPORTS "," POSVIZ_WEB_EXPORT_LIST)
 target_link_options(posviz PRIVATE -fexceptions -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sINITIAL_MEMORY=64MB
   -sTOTAL_STACK=8MB -sEXIT_RUNTIME=0 -lidbfs.js -sEXPORTED_FUNCTIONS=${POSVIZ_WEB_EXPORT_LIST}

@@ -7,7 +7,7 @@
 // (a model config to drop), exports.txt (one export a line: NAME<TAB>ARGS<TAB>MODE) and each
 // NAME's file as the desktop CLI wrote it. OUT_DIR receives the screenshots.
 // Prints one "ok - " or "not ok - " line a check, then "N passed, M failed"; exits 1 on a failure.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -195,6 +195,7 @@ async function linkRoundTrip(browser, url, mode) {
   const s = await state(b.page);
   check(s.title === at.title && s.step === at.step, `${mode}: the link reopens the session: "${s.title}"`);
   await b.context.close();
+  await desktopOpensPageSession(browser, decodeURIComponent(link.substring(link.indexOf('#') + 1)), at.step, mode);
 
   for (const [what, frag] of [['damaged', '#posviz-session-1:not*base64'], ['newer', '#' + newerSession()]]) {
     const c = await open(browser, url + frag, []);
@@ -221,6 +222,32 @@ async function addressOptions(browser, url, mode) {
   await b.context.close();
 }
 
+// The session line the page made, saved as a file, opens in the desktop window at the step it
+// names: right of the path's list (which the session marks with the steps seen) its picture is
+// pixel for pixel the one `posviz --step STEP` draws.
+async function desktopOpensPageSession(browser, line, step, mode) {
+  const desktop = process.env.POSVIZ_DESKTOP;
+  const file = path.join(outDir, `${mode}-page-session.posviz`);
+  fs.writeFileSync(file, line + '\n');
+  const shot = (name, args) => {
+    const png = path.join(outDir, `${mode}-desktop-${name}.png`);
+    fs.rmSync(png, { force: true });
+    const r = spawnSync('xvfb-run', ['-a', desktop, '--no-settings', '--size', '1280x800', ...args, '--screenshot', png],
+                        { encoding: 'utf8', timeout: 120000 });
+    return { r, png: fs.existsSync(png) ? png : null };
+  };
+  const a = shot('session', ['--session', file]), b = shot('step', ['--step', step]);
+  let changed = -2;
+  if (a.png && b.png) {
+    const p = await browser.newPage();
+    changed = await changedPixels(p, a.png, b.png, 280);
+    await p.close();
+  }
+  check(a.r.status === 0 && changed === 0,
+        `${mode}: the page's session, saved to a file, opens in the desktop window at step ${step} (the picture of --step ${step})`,
+        `${changed} sampled pixels differ; ` + (a.r.stderr || '') + (b.r.stderr || ''));
+}
+
 function newerSession() {
   const json = JSON.stringify({ format: 'posviz-session', version: 99, panel: 'rope', panels: {} });
   return 'posviz-session-1:' + Buffer.from(json).toString('base64url');
@@ -240,6 +267,145 @@ async function dropConfig(page, mode) {
   try { s = await waitFor(page, (x) => x.panel === 'model' && /Loaded/.test(x.message) && !x.busy, 60000); } catch (e) { /* below */ }
   const shot = s ? await screenshot(page, `${mode}-model-dropped`) : { colours: 0 };
   check(s !== null && shot.colours > 20, `${mode}: a config.json dropped on the page opens in the Model tab`, s ? s.message : '');
+}
+
+// Where the window last drew its choosers and test-named buttons: {id: [x, y, w, h]}.
+async function buttons(page) {
+  return page.evaluate(() => {
+    const p = Module._posviz_web_buttons();
+    const s = UTF8ToString(p);
+    Module._free(p);
+    return JSON.parse(s);
+  });
+}
+
+// The window's button `id` scrolled into view (the wheel over its column), as a user would; its
+// rectangle then.
+async function reveal(page, id) {
+  for (let i = 0; i < 60; i++) {
+    const b = (await buttons(page))[id];
+    if (!b) throw new Error(`no button ${id} drawn; drawn: ${JSON.stringify(await buttons(page))}`);
+    if (b[1] >= 60 && b[1] + b[3] <= 760) return b;
+    if (process.env.POSVIZ_WEB_DEBUG) console.log(`# reveal ${id}: ${JSON.stringify(b)}`);
+    await page.mouse.move(b[0] + 5, 400);
+    await page.mouse.wheel({ deltaY: b[1] > 760 ? 200 : -200 });
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`button ${id} could not be scrolled into view`);
+}
+
+// Clicks the window's button `id` and hands the browser's file chooser `files` (a folder for a
+// folder chooser).
+async function choose(page, id, files) {
+  const b = await reveal(page, id);
+  const [chooser] = await Promise.all([page.waitForFileChooser({ timeout: 20000 }),
+                                       page.mouse.click(b[0] + b[2] / 2, b[1] + b[3] / 2)]);
+  await chooser.accept(files);
+}
+
+// Pixels that differ between two screenshots (PNG files of one size), sampled every 7th.
+async function changedPixels(page, fileA, fileB, left = 0) {
+  const a = fs.readFileSync(fileA).toString('base64'), b = fs.readFileSync(fileB).toString('base64');
+  return page.evaluate(async (a, b, left) => {
+    const pixels = async (data) => {
+      const img = new Image();
+      img.src = 'data:image/png;base64,' + data;
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = img.width; c.height = img.height;
+      const g = c.getContext('2d');
+      g.drawImage(img, 0, 0);
+      return g.getImageData(0, 0, c.width, c.height);
+    };
+    const pa = await pixels(a), pb = await pixels(b);
+    if (pa.width !== pb.width || pa.height !== pb.height) return -1;
+    let n = 0;
+    for (let i = 0; i < pa.data.length; i += 4 * 7) {
+      if ((i / 4) % pa.width < left) continue;
+      n += pa.data[i] !== pb.data[i] || pa.data[i + 1] !== pb.data[i + 1] || pa.data[i + 2] !== pb.data[i + 2];
+    }
+    return n;
+  }, a, b, left);
+}
+
+// The mean brightness (0..255) of a PNG file, decoded by the page.
+async function meanLuma(page, file) {
+  const data = fs.readFileSync(file).toString('base64');
+  return page.evaluate(async (data) => {
+    const img = new Image();
+    img.src = 'data:image/png;base64,' + data;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width; c.height = img.height;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const px = g.getImageData(0, 0, c.width, c.height).data;
+    let sum = 0, n = 0;
+    for (let i = 0; i < px.length; i += 4 * 7) { sum += 0.299 * px[i] + 0.587 * px[i + 1] + 0.114 * px[i + 2]; n++; }
+    return sum / n;
+  }, data);
+}
+
+// F11 presents the figure; Esc returns. View > Light theme turns the page light, and the settings
+// the page keeps (browser storage) open in the desktop window light as well.
+async function presentAndTheme(browser, url, mode) {
+  const { page, context } = await open(browser, url, []);
+  await settle(page);
+  await page.focus('#canvas');
+  await page.mouse.move(900, 400);
+  await page.keyboard.press('F11');
+  const shown = await waitFor(page, (s) => s.presenting, 20000).catch(() => null);
+  const shot = await screenshot(page, `${mode}-present`);
+  await page.keyboard.press('Escape');
+  const back = await waitFor(page, (s) => !s.presenting, 20000).catch(() => null);
+  check(shown !== null && back !== null && shot.colours > 20, `${mode}: F11 presents the figure (${path.basename(shot.file)}), Esc returns`);
+
+  const dark = await screenshot(page, `${mode}-dark`);
+  const view = (await buttons(page))['menu-view'];
+  await page.mouse.click(view[0] + view[2] / 2, view[1] + view[3] / 2);
+  let item = null;
+  for (let i = 0; i < 40 && !item; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    const b = await buttons(page);
+    if (b['view-light-theme'] && b['view-light-theme'][1] > view[1]) item = b['view-light-theme'];
+  }
+  if (item) await page.mouse.click(item[0] + item[2] / 2, item[1] + item[3] / 2);
+  const lit = await waitFor(page, (s) => s.light, 20000).catch(() => null);
+  await new Promise((r) => setTimeout(r, 300));
+  const light = await screenshot(page, `${mode}-light`);
+  const [ld, ll] = [await meanLuma(page, dark.file), await meanLuma(page, light.file)];
+  check(lit !== null && ll > ld + 60, `${mode}: View > Light theme turns the page light (mean brightness ${ld.toFixed(0)} -> ${ll.toFixed(0)})`);
+
+  // The settings, as the page keeps them, in a desktop window's settings folder.
+  const text = await page.evaluate(() => {
+    _posviz_web_store_settings();
+    return new TextDecoder().decode(FS.readFile('/home/web_user/.config/posviz/settings.json'));
+  });
+  await context.close();
+  const dir = path.join(outDir, `${mode}-page-settings`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'settings.json'), text);
+  const desk = path.join(outDir, `${mode}-desktop-page-settings.png`);
+  const r = spawnSync('xvfb-run', ['-a', path.join(path.dirname(new URL(import.meta.url).pathname), 'window_shot.sh'),
+                                   process.env.POSVIZ_DESKTOP, dir, desk], { encoding: 'utf8', timeout: 150000 });
+  const dl = fs.existsSync(desk) ? await (async () => { const p2 = await browser.newPage(); const v = await meanLuma(p2, desk); await p2.close(); return v; })() : 0;
+  check(r.status === 0 && dl > ld + 60 && !/cannot|refused|not read|will not/i.test(r.stderr || ''),
+        `${mode}: the page's settings.json opens in the desktop window light (mean brightness ${dl.toFixed(0)})`, r.stderr || '');
+}
+
+// The Model tab's "Add file" field: its chooser copies a second config into the page, which the
+// tab adds beside the first (the compare table and the second model's wavelengths appear).
+async function chooserAddsModel(page, mode) {
+  const before = await screenshot(page, `${mode}-model-before-add`);
+  await choose(page, 'addpath', [path.join(expectedDir, 'config-2.json')]);
+  await new Promise((r) => setTimeout(r, 1500));
+  await settle(page);
+  const after = await screenshot(page, `${mode}-model-added`);
+  const changed = await changedPixels(page, before.file, after.file);
+  const s = await state(page);
+  check(s.panel === 'model' && changed > 2000 && !/not a file|cannot/.test(s.notice),
+        `${mode}: the Model tab's chooser adds a second config (${changed} sampled pixels changed)`, s.notice);
 }
 
 // Each export run by the page's own CLI, compared with the desktop's file: byte for byte, or as
@@ -310,7 +476,7 @@ async function trainMatches(page, mode) {
 // 300 steps), a click on Start trains it in the page, with progress, and the results draw.
 async function trainTab(browser, url, mode) {
   const session = { format: 'posviz-session', version: 1, panel: 'train',
-                    panels: { train: { steps: 300, seeds: 1, encodings: ['nope', 'rope'], train_length: 8 } } };
+                    panels: { train: { steps: 300, seeds: 1, encodings: ['nope', 'rope'], train_length: 8, run_folder: 'runs' } } };
   const link = url + '#posviz-session-1:' + Buffer.from(JSON.stringify(session)).toString('base64url');
   const { page, context } = await open(browser, link, []);
   await waitFor(page, (s) => s.panel === 'train' && !s.busy);
@@ -332,7 +498,42 @@ async function trainTab(browser, url, mode) {
   check(done !== null && progressed && after.colours > before.colours,
         `${mode}: the Train tab trains ${done ? done.train.runs : '?'} runs in the page in ${millis} ms, progress shown (${after.colours} colours after)`,
         done ? '' : JSON.stringify(await state(page)));
+  if (done) await saveAndLoadRuns(browser, url, page, mode, done.train.runs);
   await context.close();
+}
+
+// Save downloads the run folder as one .tar; unpacked by tar, the folder loads again in a new
+// page through the run folder's chooser, every run finished as it was saved.
+async function saveAndLoadRuns(browser, url, page, mode, runs) {
+  await page.evaluate(() => {
+    window.posvizDownloads = [];
+    Module.onDownload = (name, bytes) => window.posvizDownloads.push({ name, b64: btoa(Array.from(bytes, (c) => String.fromCharCode(c)).join('')) });
+  });
+  const save = await reveal(page, 'run-folder-save');
+  await page.mouse.click(save[0] + save[2] / 2, save[1] + save[3] / 2);
+  await page.waitForFunction(() => window.posvizDownloads.length > 0, { timeout: 30000 });
+  const d = (await page.evaluate(() => window.posvizDownloads))[0];
+  const dir = path.join(outDir, `${mode}-saved-runs`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, d.name), Buffer.from(d.b64, 'base64'));
+  const list = spawnSync('tar', ['-tf', d.name], { cwd: dir, encoding: 'utf8' });
+  const untar = spawnSync('tar', ['-xf', d.name], { cwd: dir, encoding: 'utf8' });
+  const names = list.stdout.split('\n').filter((n) => /model\.safetensors$/.test(n));
+  check(list.status === 0 && untar.status === 0 && names.length === runs,
+        `${mode}: Save downloads the runs as ${d.name}, which tar unpacks: ${names.join(', ')}`, list.stderr + untar.stderr);
+  const folder = path.join(dir, d.name.replace(/\.tar$/, ''));
+  const fresh = await open(browser, url + '?panel=train', []);
+  await waitFor(fresh.page, (s) => s.panel === 'train');
+  let loaded = null;
+  try {
+    await choose(fresh.page, 'run-folder', [folder]);
+    loaded = await waitFor(fresh.page, (s) => s.train && s.train.runs === runs && s.train.finished === runs, 30000);
+  } catch (e) { loaded = null; console.log(String(e)); }
+  const shot = await screenshot(fresh.page, `${mode}-train-loaded`);
+  check(loaded !== null && shot.colours > 20, `${mode}: the run folder's chooser loads the unpacked folder: ${runs} runs, finished`,
+        loaded ? '' : JSON.stringify(await state(fresh.page)));
+  await fresh.context.close();
 }
 
 // Two .npy files of the same header: the largest difference of their values in units in the last
@@ -376,11 +577,13 @@ async function runMode(browser, mode) {
     await timed('Learn walk', () => walkLearn(page, mode));
     await timed('every tab', () => everyTab(page, mode, messages));
     await timed('dropped config', () => dropConfig(page, mode));
+    await timed('a chooser in a tab', () => chooserAddsModel(page, mode));
     await timed('exports', () => exportsMatch(page, mode));
     await timed('training by the CLI', () => trainMatches(page, mode));
     await context.close();
     await timed('links', () => linkRoundTrip(browser, server.url, mode));
     await timed('address options', () => addressOptions(browser, server.url, mode));
+    await timed('present and theme', () => presentAndTheme(browser, server.url, mode));
     await timed('Train tab', () => trainTab(browser, server.url, mode));
   } finally {
     server.stop();

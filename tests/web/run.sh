@@ -13,6 +13,7 @@ rm -rf "$exp"; mkdir -p "$exp"
 "$posviz" --help >"$exp/help.txt"
 awk '/^Tabs of the window:/ {on=1; next} on && /^$/ {exit} on {print $1}' "$exp/help.txt" >"$exp/tabs.txt"
 cp "$root/assets/presets/llama-3.1-8b.json" "$exp/config.json"
+cp "$root/assets/presets/gemma-3-4b-it.json" "$exp/config-2.json"   # added in the Model tab by its chooser
 # NAME, the export's arguments, and how the page's file must equal the desktop's: "bytes", or
 # "Nulp" for values that go through the platforms' sin/cos/exp (their last bits may differ).
 cat >"$exp/exports.txt" <<'LIST'
@@ -34,4 +35,4 @@ echo "train --task copy --encodings nope,rope,alibi --train-length 8 --eval-leng
 # shellcheck disable=SC2046
 "$posviz" $(cat "$exp/train-args.txt") -o "$exp/train.json" >/dev/null
 
-exec env POSVIZ_NODE_MODULES="$root/build/web-test/node_modules" node "$here/page_test.mjs" "$web" "$exp" "$out"
+exec env POSVIZ_NODE_MODULES="$root/build/web-test/node_modules" POSVIZ_DESKTOP="$posviz" node "$here/page_test.mjs" "$web" "$exp" "$out"

@@ -250,13 +250,7 @@ void drawControls(LearnedPanelState& s, AppContext&) {
       ImGui::SetKeyboardFocusHere();
       s.openRequested = false;
     }
-    char buf[1024];
-    const std::size_t n = std::min(s.path.size(), sizeof buf - 1);
-    std::copy(s.path.begin(), s.path.begin() + static_cast<std::ptrdiff_t>(n), buf);
-    buf[n] = '\0';
-    ImGui::SetNextItemWidth(w);
-    const bool enter = ImGui::InputTextWithHint("##path", "table.npy or runs/learned/seed-1", buf, sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue);
-    s.path = buf;
+    const bool enter = PathAsked::No != pathField({"##path", "table.npy or runs/learned/seed-1", {".npy"}, false, w}, s.path, s.pathPick);
     if (ImGui::Button("Load") || enter) requestTable(s, true);
     ImGui::SameLine();
     ImGui::TextDisabled("Enter or Load");

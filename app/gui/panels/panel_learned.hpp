@@ -13,6 +13,7 @@
 #include "app/cli/scheme_params.hpp"
 #include "app/gui/base/app_context.hpp"
 #include "app/gui/widgets/heatmap.hpp"
+#include "app/gui/widgets/path_field.hpp"
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/worker.hpp"
 #include "core/colormap.hpp"
@@ -53,6 +54,7 @@ struct LearnedPanelState {
   int offsetRows = 0;
   bool offsetRowsAdded = false;
   std::string path;                       // the .npy path typed or opened
+  PathPick pathPick;                      // the page's chooser for it
   std::string loadError;                  // last failed load, shown inline; the last good table stays
   bool openRequested = false;             // File > Open table: focus the path field
   int numPositions = static_cast<int>(cli::params::learned::kTabPositions.defaultInt());  // may exceed maxLen

@@ -18,6 +18,7 @@
 #include "app/cli/model_config.hpp"
 #include "app/gui/base/app_context.hpp"
 #include "app/gui/base/config_notes.hpp"
+#include "app/gui/widgets/path_field.hpp"
 
 namespace posviz::app {
 
@@ -34,9 +35,11 @@ struct ModelPanelState {
   std::vector<cli::CompareRow> rows;
   int addPreset = 0;                  // the preset the Compare with combo shows
   char addPath[1024] = {};            // a config file to add
+  PathPick addPick;                   // the page's chooser for it
   std::string addError;
   // Check my RoPE (posviz check): .npy paths, and the last verdict for the selected layer kind.
   char checkInvFreq[1024] = {}, checkCos[1024] = {}, checkSin[1024] = {};
+  PathPick checkInvFreqPick, checkCosPick, checkSinPick;
   std::string checkVerdict;
   bool checkMatch = false;
 };

@@ -49,12 +49,10 @@ void drawModelCheck(ModelPanelState& s) {
                      "the model's rotary embedding returns them), against the exact reference of the %s layers. The same check: "
                      "posviz check --config FILE --cos C.npy --sin S.npy.", kind.attention.c_str());
   const float w = ImGui::GetFontSize() * 28.0f;
-  ImGui::SetNextItemWidth(w);
-  ImGui::InputTextWithHint("inv_freq", "path/to/inv_freq.npy (or leave empty and give cos and sin)", s.checkInvFreq, sizeof s.checkInvFreq);
-  ImGui::SetNextItemWidth(w);
-  ImGui::InputTextWithHint("cos", "path/to/cos.npy", s.checkCos, sizeof s.checkCos);
-  ImGui::SetNextItemWidth(w);
-  ImGui::InputTextWithHint("sin", "path/to/sin.npy", s.checkSin, sizeof s.checkSin);
+  pathField({"inv_freq", "path/to/inv_freq.npy (or leave empty and give cos and sin)", {".npy"}, false, w}, s.checkInvFreq,
+            sizeof s.checkInvFreq, s.checkInvFreqPick);
+  pathField({"cos", "path/to/cos.npy", {".npy"}, false, w}, s.checkCos, sizeof s.checkCos, s.checkCosPick);
+  pathField({"sin", "path/to/sin.npy", {".npy"}, false, w}, s.checkSin, sizeof s.checkSin, s.checkSinPick);
   if (ImGui::Button("Check")) runModelCheck(s);
   if (s.checkVerdict.empty()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, s.checkMatch ? themed(ImVec4(0.45f, 0.85f, 0.45f, 1.0f)) : themed(ImVec4(1.0f, 0.55f, 0.35f, 1.0f)));

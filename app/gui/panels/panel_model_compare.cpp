@@ -143,8 +143,8 @@ void drawModelCompare(ModelPanelState& s) {
     }
   }
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
-  const bool enter = ImGui::InputTextWithHint("##addpath", "or a config.json path", s.addPath, sizeof s.addPath, ImGuiInputTextFlags_EnterReturnsTrue);
+  const bool enter = PathAsked::No != pathField({"##addpath", "or a config.json path", {".json"}, false, ImGui::GetFontSize() * 16.0f}, s.addPath,
+                               sizeof s.addPath, s.addPick);
   ImGui::SameLine();
   if ((ImGui::Button("Add file") || enter) && s.addPath[0] != '\0') {
     try {

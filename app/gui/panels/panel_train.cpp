@@ -31,6 +31,7 @@
 #include "app/gui/widgets/plot.hpp"
 #include "app/gui/widgets/ui_common.hpp"
 #include "app/gui/platform/jobs.hpp"
+#include "app/gui/platform/platform.hpp"
 #include "app/gui/widgets/worker.hpp"
 #include "core/parallel.hpp"
 
@@ -706,15 +707,19 @@ void drawRunButtons(TrainPanelState& s) {
 
 void drawRunFolder(TrainPanelState& s) {
   heading("saved runs");
-  inputTextString("##run-folder", s.runFolder);
+  const bool chosen = PathAsked::Chosen == pathField({"##run-folder", "", {}, true, 0.0f}, s.runFolder, s.runFolderPick);
   HelpMarker(paramHelpText(table::kRunFolder, nullptr).c_str());
   const bool busy = s.session && s.session->anyRunning();
   ImGui::BeginDisabled(s.runFolder.empty() || busy || !s.session);
-  if (ImGui::Button("Save")) saveTrainRuns(s, s.runFolder);
+  if (ImGui::Button("Save") && saveTrainRuns(s, s.runFolder)) platform::folderSaved(s.runFolder);
+  platform::noteButton("run-folder-save", ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectSize().x,
+                       ImGui::GetItemRectSize().y);
   ImGui::EndDisabled();
+  if (!platform::saveOffersFolders() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("kept in the page for Load and the Learned tab, and downloaded as one .tar (tar xf unpacks it for posviz)");
   ImGui::SameLine();
   ImGui::BeginDisabled(s.runFolder.empty());
-  if (ImGui::Button("Load")) loadTrainRuns(s, s.runFolder);
+  if (ImGui::Button("Load") || (chosen && !s.runFolder.empty())) loadTrainRuns(s, s.runFolder);
   ImGui::EndDisabled();
   if (!s.message.empty()) ImGui::TextWrapped("%s", s.message.c_str());
 }

@@ -41,6 +41,7 @@
 #include "app/gui/base/panel_def.hpp"
 #include "app/gui/panels/train_citation.hpp"
 #include "app/gui/widgets/heatmap.hpp"
+#include "app/gui/widgets/path_field.hpp"
 #include "core/grid.hpp"
 #include "core/train/train.hpp"
 
@@ -147,6 +148,7 @@ struct TrainPanelState {
   double learningRate = cli::params::training::kLearningRate.def;
   int maxThreads = 0;                                // worker threads; 0 = hardware threads - 1 (at least 1)
   std::string runFolder;                             // Save / Load
+  PathPick runFolderPick;                            // the page's chooser for a folder to load
 
   // Display
   TrainView view = TrainView::Curves;

@@ -91,6 +91,9 @@ std::string downloadFolder() { return ""; }
 void fileSaved(const std::string&) {}
 bool opensByPicker() { return false; }
 void pickFile(const std::vector<std::string>&) {}
+void pickPath(const std::vector<std::string>&, bool, std::function<void(const std::string&)>) {}
+void folderSaved(const std::string&) {}
+void noteButton(const std::string&, float, float, float, float) {}
 
 // [SECTION] Settings
 

@@ -82,6 +82,16 @@ bool opensByPicker();
 // The page: shows the browser's file chooser for files ending in one of `extensions` (".json");
 // what the user picks arrives as a file through the open-file handler (Page, below).
 void pickFile(const std::vector<std::string>& extensions);
+// The page: the same chooser for one field of a tab (a path it would otherwise type). The file is
+// copied into the page's memory and `picked` receives its path there, once, from the browser's
+// event (between frames). folder = true chooses a folder, copied whole; `picked` gets its path.
+// The desktop: nothing (its fields are typed).
+void pickPath(const std::vector<std::string>& extensions, bool folder, std::function<void(const std::string&)> picked);
+// A folder the user asked to save was written at `path`. The page: downloads it as one file,
+// NAME.tar, and keeps the folder in the page's memory (so that typed paths still find it).
+void folderSaved(const std::string& path);
+// Where a field's pick button was drawn this frame (the page's tests click it); the desktop: nothing.
+void noteButton(const std::string& id, float x, float y, float w, float h);
 
 // -----------------------------------------------------------------------------------------------
 // [SECTION] Settings

@@ -51,6 +51,12 @@ namespace posviz::app {
 
 namespace {
 
+// The page's tests click menus by where they were drawn (platform::noteButton; the desktop: nothing).
+void noteItem(const char* id) {
+  const ImVec2 at = ImGui::GetItemRectMin(), size = ImGui::GetItemRectSize();
+  platform::noteButton(id, at.x, at.y, size.x, size.y);
+}
+
 // What ImGui's stacks held before a view was drawn, so that a view which throws half-way can be
 // unwound to that point and the frame goes on (the view then shows its error instead).
 struct ImGuiStackMark {
@@ -760,7 +766,9 @@ void AppShell::drawMenuBar() {
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) requestClose();
     ImGui::EndMenu();
   }
-  if (ImGui::BeginMenu("View")) {
+  const bool viewMenu = ImGui::BeginMenu("View");
+  noteItem("menu-view");
+  if (viewMenu) {
     for (std::size_t i = 0; i < table.size(); ++i) {
       const std::string shortcut = i < 9 ? "Ctrl+" + std::to_string(i + 1) : "";   // only 1..9 can be typed
       if (ImGui::MenuItem(table[i].title, shortcut.empty() ? nullptr : shortcut.c_str(), state_.activePanel == static_cast<int>(i)))
@@ -783,6 +791,7 @@ void AppShell::drawMenuBar() {
       settings_.lightTheme = !settings_.lightTheme;
       fontsDirty_ = true;
     }
+    noteItem("view-light-theme");
     if (ImGui::MenuItem("Show GPU notice", nullptr, state_.showGpuNotice, !ctx_.gpuNotice.empty()))
       state_.showGpuNotice = !state_.showGpuNotice;
     ImGui::EndMenu();

@@ -122,6 +122,8 @@ void AppShell::copyLink() {
 std::string AppShell::pageState() const {
   nlohmann::json j;
   j["title"] = windowTitle_;
+  j["presenting"] = presentedFigure() != 0;
+  j["light"] = settings_.lightTheme;
   const auto& table = panels();
   j["panel"] = state_.activePanel >= 0 && state_.activePanel < static_cast<int>(table.size())
                    ? table[static_cast<std::size_t>(state_.activePanel)].name

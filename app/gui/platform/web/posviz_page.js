@@ -51,6 +51,24 @@ mergeInto(LibraryManager.library, {
     input.click();
   },
 
+  // For one field of a tab: the file (or the whole folder) is copied into the page's memory under
+  // /uploads/, then posviz_web_picked hands the field its path there.
+  posviz_page_pick_path__proxy: 'sync',
+  posviz_page_pick_path__sig: 'vii',
+  posviz_page_pick_path: function(acceptPtr, folder) {
+    var input = document.createElement('input');
+    input.type = 'file';
+    if (folder) input.webkitdirectory = true;
+    else input.accept = UTF8ToString(acceptPtr);
+    input.onchange = function() {
+      if (!input.files || input.files.length === 0) return;
+      Module['posvizCopyFiles'](input.files, folder).then(function(path) {
+        if (path) Module['ccall']('posviz_web_picked', null, ['string'], [path]);
+      });
+    };
+    input.click();
+  },
+
   posviz_page_address__deps: ['$posvizPage'],
   posviz_page_address__proxy: 'sync',
   posviz_page_address__sig: 'i',

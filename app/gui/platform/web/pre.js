@@ -23,6 +23,28 @@ Module['preRun'].push(function() {
   } catch (e) { finish(0); }
 });
 
+// Copies picked files into the page's memory; resolves to the first file's path there, or, for a
+// folder (each file's webkitRelativePath starts with the folder's name), to the folder's path.
+// A name part that is empty, '.' or '..' is refused: nothing is written outside /uploads.
+Module['posvizCopyFiles'] = function(files, folder) {
+  var list = Array.prototype.slice.call(files);
+  var safe = function(part) { return part.length > 0 && part !== '.' && part !== '..'; };
+  return Promise.all(list.map(function(file) {
+    return file.arrayBuffer().then(function(bytes) {
+      var parts = (folder && file.webkitRelativePath ? file.webkitRelativePath : file.name).split('/').map(function(p) {
+        return p.replace(/\\/g, '_');
+      });
+      if (!parts.every(safe)) return null;
+      var path = '/uploads/' + parts.join('/');
+      FS.mkdirTree(path.substring(0, path.lastIndexOf('/')));
+      FS.writeFile(path, new Uint8Array(bytes));
+      return folder ? '/uploads/' + parts[0] : path;
+    });
+  })).then(function(paths) {
+    return paths.filter(function(p) { return p; })[0] || '';
+  });
+};
+
 Module['posvizOpenFiles'] = function(files) {
   FS.mkdirTree('/uploads');
   Array.prototype.forEach.call(files, function(file) {
@@ -38,6 +60,16 @@ Module['posvizOpenFiles'] = function(files) {
 
 Module['postRun'] = Module['postRun'] || [];
 Module['postRun'].push(function() {
+  // The wheel over the canvas, as notches: 100 pixels, 3 lines or one page a notch (the browser's
+  // deltaY is positive scrolling down; GLFW's is positive up). Taken before the runtime's own GLFW
+  // handler sees it (window, capture phase).
+  window.addEventListener('wheel', function(e) {
+    if (e.target !== Module['canvas']) return;
+    var per = e.deltaMode === 1 ? 3 : e.deltaMode === 2 ? 1 : 100;
+    _posviz_web_wheel(-e.deltaX / per, -e.deltaY / per);
+    e.preventDefault();
+    e.stopImmediatePropagation();
+  }, { capture: true, passive: false });
   window.addEventListener('hashchange', function() {
     if (location.hash !== Module['posvizOwnHash']) _posviz_web_address_changed();
   });

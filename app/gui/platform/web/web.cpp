@@ -10,6 +10,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
+#include <fstream>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -17,6 +19,7 @@
 #include <string>
 
 #include "app/cli/cli.hpp"
+#include "app/cli/tar.hpp"
 #include "app/gui/platform/gl.hpp"
 #include "core/parallel.hpp"
 
@@ -24,6 +27,7 @@ extern "C" {
 // posviz_page.js
 void posviz_page_download(const char* path, const char* name);
 void posviz_page_pick_file(const char* accept);
+void posviz_page_pick_path(const char* accept, int folder);
 char* posviz_page_address();            // malloc'ed; the caller frees
 char* posviz_page_fragment();           // malloc'ed, decoded
 void posviz_page_set_fragment(const char* fragment, int push);
@@ -45,6 +49,9 @@ struct PageSide {
   std::map<unsigned int, std::pair<int, int>> textureSizes;    // noteTextureSize: ES 3.0 cannot ask
   std::function<bool()> frame;                                 // runFrames' frame, called by the browser
   std::string pasted;                                          // the text ImGui's paste reads
+  std::function<void(const std::string&)> picked;              // pickPath's field, until its file arrives
+  GLFWwindow* window = nullptr;                                // the page's one window (followPageSize)
+  std::map<std::string, std::array<float, 4>> buttons;     // noteButton: where tests click
 };
 PageSide& side() {
   static PageSide s;
@@ -128,6 +135,7 @@ void presentFrame(GLFWwindow*, bool continuous) {
 // The canvas fills the page (index.html's style); its backing store follows the CSS size at the
 // screen's pixel scale, so text is sharp on a high-DPI screen.
 void followPageSize(GLFWwindow* window) {
+  side().window = window;
   double cssW = 0.0, cssH = 0.0;
   if (emscripten_get_element_css_size("#canvas", &cssW, &cssH) != EMSCRIPTEN_RESULT_SUCCESS) return;
   const double dpr = emscripten_get_device_pixel_ratio();
@@ -153,11 +161,30 @@ void fileSaved(const std::string& path) {
   std::filesystem::remove(path, ec);
 }
 bool opensByPicker() { return true; }
-void pickFile(const std::vector<std::string>& extensions) {
+namespace {
+std::string acceptList(const std::vector<std::string>& extensions) {
   std::string accept;
   for (const std::string& e : extensions) accept += (accept.empty() ? "" : ",") + e;
-  posviz_page_pick_file(accept.c_str());
+  return accept;
 }
+
+}  // namespace
+
+void pickFile(const std::vector<std::string>& extensions) {
+  side().picked = nullptr;
+  posviz_page_pick_file(acceptList(extensions).c_str());
+}
+void pickPath(const std::vector<std::string>& extensions, bool folder, std::function<void(const std::string&)> picked) {
+  side().picked = std::move(picked);
+  posviz_page_pick_path(acceptList(extensions).c_str(), folder ? 1 : 0);
+}
+void folderSaved(const std::string& path) {
+  const std::filesystem::path dir(path);
+  const std::string name = (dir.filename().empty() ? dir.parent_path().filename() : dir.filename()).string();
+  const std::string tar = downloadFolder() + "/" + (name.empty() ? std::string("runs") : name) + ".tar";
+  if (cli::writeTar(dir, tar)) fileSaved(tar);
+}
+void noteButton(const std::string& id, float x, float y, float w, float h) { side().buttons[id] = {x, y, w, h}; }
 
 // [SECTION] Settings
 
@@ -202,6 +229,39 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE void posviz_web_open_file(const char* path) {
   auto& p = posviz::app::platform::page();
   if (p.openFile) p.openFile(path);
+}
+// A file or folder chosen for a field (pickPath), now at `path` in the page's memory.
+EMSCRIPTEN_KEEPALIVE void posviz_web_picked(const char* path) {
+  auto& side = posviz::app::platform::side();
+  std::function<void(const std::string&)> picked = std::move(side.picked);
+  side.picked = nullptr;
+  if (picked) picked(path);
+  else posviz_web_open_file(path);
+}
+// The mouse wheel, in notches (pre.js: the browser's pixels, lines or pages made steps; up and
+// right positive, as GLFW counts them), to whatever scroll callback the window has (ImGui's).
+// Emscripten's own GLFW handler passes the browser's pixel deltas with the sign of the page's
+// scrolling, which scrolled ImGui the wrong way by a hundred steps at a time: pre.js keeps the
+// wheel from it.
+EMSCRIPTEN_KEEPALIVE void posviz_web_wheel(double x, double y) {
+  GLFWwindow* w = posviz::app::platform::side().window;
+  if (w == nullptr) return;
+  const GLFWscrollfun callback = glfwSetScrollCallback(w, nullptr);
+  glfwSetScrollCallback(w, callback);
+  if (callback) callback(w, x, y);
+}
+// Malloc'ed JSON: each pick button's id and its rectangle [x, y, w, h] in CSS pixels, as last drawn.
+EMSCRIPTEN_KEEPALIVE char* posviz_web_buttons() {
+  std::string s = "{";
+  for (const auto& [id, r] : posviz::app::platform::side().buttons) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s\"%s\":[%.1f,%.1f,%.1f,%.1f]", s.size() > 1 ? "," : "", id.c_str(), r[0], r[1], r[2], r[3]);
+    s += buf;
+  }
+  s += "}";
+  char* out = static_cast<char*>(std::malloc(s.size() + 1));
+  if (out) std::copy(s.c_str(), s.c_str() + s.size() + 1, out);
+  return out;
 }
 EMSCRIPTEN_KEEPALIVE void posviz_web_address_changed() {
   auto& p = posviz::app::platform::page();
