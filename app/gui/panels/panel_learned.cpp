@@ -50,6 +50,8 @@ std::string noRowReason(long long pos, int maxLen) {
 // bits): a new seed or size cancels a build in progress within a piece, and the first half of
 // the progress bar is the table (the row norms are the second).
 Grid seededTable(const LearnedTableResult::Source& src, JobControl& jc) {
+  requireBudget("learned table", static_cast<std::uint64_t>(src.maxLen) * static_cast<std::uint64_t>(src.dModel), sizeof(float),
+                "a " + std::to_string(src.maxLen) + " x " + std::to_string(src.dModel) + " float32 table");
   Grid g(src.maxLen, src.dModel);
   constexpr int kPiece = 512;
   for (int r = 0; r < src.maxLen; r += kPiece) {

@@ -91,6 +91,7 @@ std::string downloadFolder() { return ""; }
 void fileSaved(const std::string&) {}
 bool opensByPicker() { return false; }
 void pickFile(const std::vector<std::string>&) {}
+std::uint64_t memoryBudgetCap() { return 0; }
 void pickPath(const std::vector<std::string>&, bool, std::function<void(const std::string&)>) {}
 void folderSaved(const std::string&) {}
 void noteButton(const std::string&, float, float, float, float) {}

@@ -15,6 +15,7 @@
 // (its JavaScript half) and web/index.html.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -40,6 +41,10 @@ const char* glslVersion();
 int glVersion();
 const char* glName();                    // "OpenGL" / "WebGL 2"
 bool hasGpuBackend();                    // compute shaders can exist (desktop); never in WebGL 2
+// The most one piece of work may hold (core's memory budget), where the platform has less memory
+// than core's default: the page's wasm32 heap is 4 GiB at most, shared by everything, so the page
+// says 1 GiB and a larger table is refused by name instead of failing to allocate. 0: core's default.
+std::uint64_t memoryBudgetCap();
 // Routes GL debug messages to stderr where the context has them (debug builds, GL 4.3).
 void installGlDebugOutput();
 // The pixel scale of the screen the window is on (2 on a "Retina" screen).

@@ -11,6 +11,7 @@
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/shell/bench_frames.hpp"
 #include "app/window.hpp"
+#include "core/grid.hpp"
 #include "core/untrusted_text.hpp"
 
 namespace posviz {
@@ -39,6 +40,7 @@ int runWindow(int argc, char** argv) {
   options.startHere = false;
 
   std::string error;
+  if (const std::uint64_t cap = app::platform::memoryBudgetCap(); cap > 0 && cap < memoryBudgetBytes()) setMemoryBudgetBytes(cap);
   auto app = app::AppShell::create(options, &error);
   if (!app) {
     std::fprintf(stderr, "posviz: %s\n", error.c_str());

@@ -28,6 +28,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <string>
 #include <thread>
@@ -182,6 +183,13 @@ class AsyncResult {
         slot->readyMs = ms;
         slot->readyError.clear();
       } catch (const JobCancelled&) {
+      } catch (const std::bad_alloc&) {
+        if (jc.cancelled()) return;
+        std::lock_guard lock(slot->mutex);
+        if (id <= slot->readyId) return;
+        slot->readyId = id;
+        slot->readyError = "out of memory: this needs more memory than is free here; choose a smaller size";
+        slot->errorPending = true;
       } catch (const std::exception& e) {
         if (jc.cancelled()) return;
         std::lock_guard lock(slot->mutex);

@@ -148,6 +148,8 @@ void followPageSize(GLFWwindow* window) {
 
 // [SECTION] Files
 
+std::uint64_t memoryBudgetCap() { return std::uint64_t{1} << 30; }
+
 bool saveOffersFolders() { return false; }
 std::string downloadFolder() {
   std::error_code ec;
