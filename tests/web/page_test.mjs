@@ -96,20 +96,31 @@ async function waitFor(page, pred, timeout = 60000) {
   throw new Error('timed out; last state ' + JSON.stringify(s));
 }
 
+// Gives the page window.posvizPixels(base64 PNG) -> its ImageData, decoded by the browser: the one
+// PNG reader of the checks below.
+async function pixelsIn(page) {
+  await page.evaluate(() => {
+    window.posvizPixels = window.posvizPixels || (async (data) => {
+      const img = new Image();
+      img.src = 'data:image/png;base64,' + data;
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = img.width; c.height = img.height;
+      const g = c.getContext('2d');
+      g.drawImage(img, 0, 0);
+      return g.getImageData(0, 0, c.width, c.height);
+    });
+  });
+}
+
 // Distinct colours in a screenshot: a blank or failed canvas has one or two.
 async function screenshot(page, name) {
   const file = path.join(outDir, name + '.png');
   const b64 = await page.screenshot({ encoding: 'base64' });
   fs.writeFileSync(file, Buffer.from(b64, 'base64'));
+  await pixelsIn(page);
   const colours = await page.evaluate(async (data) => {
-    const img = new Image();
-    img.src = 'data:image/png;base64,' + data;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width; c.height = img.height;
-    const g = c.getContext('2d');
-    g.drawImage(img, 0, 0);
-    const px = g.getImageData(0, 0, c.width, c.height).data;
+    const px = (await window.posvizPixels(data)).data;
     const seen = new Set();
     for (let i = 0; i < px.length; i += 4 * 7) seen.add((px[i] << 16) | (px[i + 1] << 8) | px[i + 2]);
     return seen.size;
@@ -306,18 +317,9 @@ async function choose(page, id, files) {
 // Pixels that differ between two screenshots (PNG files of one size), sampled every 7th.
 async function changedPixels(page, fileA, fileB, left = 0) {
   const a = fs.readFileSync(fileA).toString('base64'), b = fs.readFileSync(fileB).toString('base64');
+  await pixelsIn(page);
   return page.evaluate(async (a, b, left) => {
-    const pixels = async (data) => {
-      const img = new Image();
-      img.src = 'data:image/png;base64,' + data;
-      await img.decode();
-      const c = document.createElement('canvas');
-      c.width = img.width; c.height = img.height;
-      const g = c.getContext('2d');
-      g.drawImage(img, 0, 0);
-      return g.getImageData(0, 0, c.width, c.height);
-    };
-    const pa = await pixels(a), pb = await pixels(b);
+    const pa = await window.posvizPixels(a), pb = await window.posvizPixels(b);
     if (pa.width !== pb.width || pa.height !== pb.height) return -1;
     let n = 0;
     for (let i = 0; i < pa.data.length; i += 4 * 7) {
@@ -331,15 +333,9 @@ async function changedPixels(page, fileA, fileB, left = 0) {
 // The mean brightness (0..255) of a PNG file, decoded by the page.
 async function meanLuma(page, file) {
   const data = fs.readFileSync(file).toString('base64');
+  await pixelsIn(page);
   return page.evaluate(async (data) => {
-    const img = new Image();
-    img.src = 'data:image/png;base64,' + data;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width; c.height = img.height;
-    const g = c.getContext('2d');
-    g.drawImage(img, 0, 0);
-    const px = g.getImageData(0, 0, c.width, c.height).data;
+    const px = (await window.posvizPixels(data)).data;
     let sum = 0, n = 0;
     for (let i = 0; i < px.length; i += 4 * 7) { sum += 0.299 * px[i] + 0.587 * px[i + 1] + 0.114 * px[i + 2]; n++; }
     return sum / n;
