@@ -17,7 +17,7 @@ using nlohmann::json;
 
 const char* kUsage =
     "usage: posviz model (--config FILE | --preset NAME) [--json]\n"
-    "       posviz model --compare A B [C ...] [--json]     (each a preset name or a config file)\n"
+    "       posviz model --compare A B [C ...] [--json]     (each a preset name or a config file; --json may stand anywhere)\n"
     "  prints each kind of layer of the model with its layer indices and positional scheme, where the\n"
     "  reading comes from (the family's modeling code), and a GUESS line for a model_type posviz's\n"
     "  table of model types lacks; --compare prints the models side by side, marking what differs\n";
@@ -237,6 +237,7 @@ int runModelCommand(const std::vector<std::string>& args) {
   std::string config, preset;
   std::vector<std::string> compare;
   bool asJson = false;
+  bool comparing = false;   // after --compare, every argument that is not an option names a model
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
@@ -246,11 +247,13 @@ int runModelCommand(const std::vector<std::string>& args) {
     if (a == "--json") {
       asJson = true;
     } else if (a == "--compare") {
-      while (i + 1 < args.size() && !args[i + 1].starts_with("--")) compare.push_back(args[++i]);
-      if (compare.size() < 2) {
-        std::cerr << "posviz model: --compare needs two or more models (preset names or config files)\n" << kUsage;
+      if (comparing) {
+        std::cerr << "posviz model: --compare is given twice: list every model after one --compare\n" << kUsage;
         return 2;
       }
+      comparing = true;
+    } else if (comparing && !a.starts_with("--")) {
+      compare.push_back(a);
     } else if ((a == "--config" || a == "--preset") && i + 1 < args.size()) {
       (a == "--config" ? config : preset) = args[++i];
     } else {
@@ -258,6 +261,11 @@ int runModelCommand(const std::vector<std::string>& args) {
                 << "\n" << kUsage;
       return 2;
     }
+  }
+  if (comparing && compare.size() < 2) {
+    std::cerr << "posviz model: --compare needs two or more models (preset names or config files), got "
+              << compare.size() << "\n" << kUsage;
+    return 2;
   }
   if (!compare.empty() && (!config.empty() || !preset.empty())) {
     std::cerr << "posviz model: give --compare, or one of --config FILE or --preset NAME, not both\n" << kUsage;

@@ -279,6 +279,19 @@ TEST_CASE("model --compare: models side by side, what differs marked") {
     CHECK(row.at("values") == nlohmann::json::array({"seconds rule, merge 2", "frames rule, merge 2"}));
   }
   CHECK(sawRule);
+  // --json anywhere: before, inside or after the list, the same models and the same JSON.
+  for (const std::vector<std::string>& order : {std::vector<std::string>{"model", "--json", "--compare", "llama-2-7b", "gpt2"},
+                                                std::vector<std::string>{"model", "--compare", "llama-2-7b", "--json", "gpt2"}}) {
+    const posviz::test::CliRun moved = posviz::test::runCli(order);
+    CHECK(moved.code == 0);
+    CHECK(moved.out == js.out);
+  }
+  const posviz::test::CliRun one = posviz::test::runCli({"model", "--compare", "llama-2-7b", "--json"});
+  CHECK(one.code == 2);
+  CHECK(contains(one.err, "--compare needs two or more models (preset names or config files), got 1"));
+  const posviz::test::CliRun twice = posviz::test::runCli({"model", "--compare", "llama-2-7b", "--compare", "gpt2"});
+  CHECK(twice.code == 2);
+  CHECK(contains(twice.err, "--compare is given twice"));
   CHECK(posviz::test::runCli({"model", "--compare", "llama-2-7b"}).code == 2);
   CHECK(contains(posviz::test::runCli({"model", "--compare", "llama-2-7b", "no-such-preset"}).err, "unknown preset"));
   // An unknown rope_scaling key holding a line break is escaped: the message stays one line.

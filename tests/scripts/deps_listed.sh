@@ -20,8 +20,9 @@ root=$(cd "$here/../.." && pwd)
 scratch=$(posviz_scratch "${2:?usage: deps_listed.sh POSVIZ SCRATCH}") || exit 1
 deps_file=${POSVIZ_DEPS_FILE:-$root/scripts/deps.sh}
 
-# Programs the C++ test binaries start themselves (none today): "source-file program" pairs.
-binary_helpers=()
+# Programs the C++ test binaries start themselves: "source-file program" pairs. Each program must
+# come from a package in every Debian 12 root (tar is Essential), checked below.
+binary_helpers=("tests/cli/test_tar.cpp tar")
 
 # Candidate paths of CMD (a name or an absolute path) as dpkg may record them: merged /usr means a
 # file in /usr/bin may be listed as /bin/..., and an alternative is a link to the real program.
@@ -131,6 +132,17 @@ while IFS= read -r hit; do
 done < <(cd "$root" && grep -rnE '\b(popen|system|execl|execlp|execv|execvp|execvpe|posix_spawnp?)\s*\(' \
            tests --include='*.cpp' --include='*.hpp' | grep -v 'std::system_error')
 echo "ok: the test binaries start no program that is not listed"
+for h in "${binary_helpers[@]}"; do
+  prog=${h#* }
+  owners "$prog"
+  pkg=${owner_of[$prog]:-}
+  if [ -n "$pkg" ] && in_every_root "$pkg"; then
+    echo "ok: ${h%% *}: $prog ($pkg, in every Debian 12 root)"
+  else
+    echo "FAIL: ${h%% *} starts '$prog' (package '${pkg:-none}'), which is not in every Debian 12 root"
+    failures=$((failures + 1))
+  fi
+done
 
 # Self-check: without 'time' and without 'python3' in the list, the check must fail naming both.
 if [ -z "${POSVIZ_DEPS_FILE:-}" ]; then
