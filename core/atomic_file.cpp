@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 namespace posviz {
@@ -32,13 +33,34 @@ struct Slot {
 Slot gSlots[kSlots];
 std::atomic<std::size_t> gPending{0};
 const int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
+// A signal is process-wide but blocked per thread: while one thread holds the signals (creating,
+// publishing, removing or renaming its temporary file) another thread can take the signal. So
+// the handler first says the process is dying (no thread starts a held section after that, and
+// the handler is not installed again), then waits for the held sections under way to end, so
+// that the table it walks says which temporary files exist.
+std::atomic<bool> gDying{false};
+std::atomic<int> gHolding{0};
 
 extern "C" void removeTemporariesAndDie(int sig) {
+  // The handler stays installed (no SA_RESETHAND): a second signal that reaches another thread
+  // while this one cleans up must not end the process before the files are gone. It waits here
+  // for the first to end the process.
+  if (gDying.exchange(true)) {
+    for (;;) ::pause();
+  }
+  for (int waited = 0; gHolding.load() > 0 && waited < 2000; ++waited) {   // at most about 2 s
+    struct timespec ms {0, 1000000};
+    ::nanosleep(&ms, nullptr);
+  }
   for (Slot& s : gSlots) {
     if (s.state.load(std::memory_order_acquire) == 2) ::unlink(s.path);
   }
-  // SA_RESETHAND restored the default action: raised again, the signal ends the process as it
-  // would have without posviz's handler (exit status 128 + sig for the shell).
+  // With the default action back, the signal raised again ends the process as it would have
+  // without posviz's handler (exit status 128 + sig for the shell) once this handler returns.
+  struct sigaction byDefault {};
+  byDefault.sa_handler = SIG_DFL;
+  sigemptyset(&byDefault.sa_mask);
+  ::sigaction(sig, &byDefault, nullptr);
   ::raise(sig);
 }
 
@@ -47,6 +69,7 @@ extern "C" void removeTemporariesAndDie(int sig) {
 void installSignalCleanup() {
   static std::mutex mutex;
   const std::lock_guard<std::mutex> lock(mutex);
+  if (gDying.load()) return;   // the handler has run and reset itself: the process is ending
   {
     for (int sig : kCleanupSignals) {
       struct sigaction current {};
@@ -57,7 +80,7 @@ void installSignalCleanup() {
       action.sa_handler = removeTemporariesAndDie;
       sigemptyset(&action.sa_mask);
       for (int other : kCleanupSignals) sigaddset(&action.sa_mask, other);
-      action.sa_flags = SA_RESETHAND;
+      action.sa_flags = 0;
       ::sigaction(sig, &action, nullptr);
     }
   }
@@ -72,8 +95,16 @@ class SignalsHeld {
     sigemptyset(&set);
     for (int sig : kCleanupSignals) sigaddset(&set, sig);
     ::pthread_sigmask(SIG_BLOCK, &set, &old_);
+    gHolding.fetch_add(1);
+    if (gDying.load()) {   // another thread is removing the temporary files: start nothing new
+      gHolding.fetch_sub(1);
+      for (;;) ::pause();   // the signal ends the process from that thread
+    }
   }
-  ~SignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  ~SignalsHeld() {
+    gHolding.fetch_sub(1);
+    ::pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
   SignalsHeld(const SignalsHeld&) = delete;
   SignalsHeld& operator=(const SignalsHeld&) = delete;
 

@@ -3,7 +3,7 @@
 #   - links planted for the temporary names of earlier versions (<out>.tmp-<pid>-<n>, for a range
 #     of pids) and at the output itself: never written through;
 #   - SIGINT, SIGTERM and SIGHUP while a large export is being written: the process ends by the signal and leaves
-#     no file at all;
+#     no file at all; so do two SIGINTs at once (as `timeout` sends them) during a .webm encoding;
 #   - a config nested 100,000 levels deep, through every reader (model, export --config, the
 #     window's --config): exit 2 naming the depth, within seconds;
 #   - a FIFO or a device as --config, --table: refused at once, never waited on;
@@ -75,6 +75,38 @@ for sig in INT TERM HUP; do
   else fail "SIG$sig during a large export: exit $rc, left: ${left:-nothing}"; fi
   rm -rf "$out" && mkdir -p "$out"
 done
+
+# --- Two signals at once while an animation is encoded ----------------------------------------
+# The shell's `timeout` sends its signal twice (to the program, then to its process group). The
+# second reaches another thread while the first is being handled; it must wait for the cleanup,
+# not end the process first. 30 runs, each stopped at a different moment of its encoding.
+python3 - "$bin" "$out" >"$scratch/twice.log" 2>&1 <<'PY'
+import glob, os, signal, subprocess, sys, time
+bin_, out = sys.argv[1], sys.argv[2]
+args = [bin_, "export", "rope-cos", "--head-dim", "64", "--positions", "256", "--animate", "pos=0:100",
+        "--frames", "60", "-o", os.path.join(out, "a.webm")]
+t0 = time.time(); subprocess.run(args, capture_output=True, check=True); whole = time.time() - t0
+os.unlink(os.path.join(out, "a.webm"))
+left = survived = 0
+for i in range(30):
+    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(whole * 0.9 * i / 30)
+    alive = p.poll() is None
+    p.send_signal(signal.SIGINT); p.send_signal(signal.SIGINT)
+    p.wait()
+    if alive and p.returncode != -signal.SIGINT and not os.path.exists(os.path.join(out, "a.webm")): survived += 1
+    found = glob.glob(os.path.join(out, ".posviz-*"))
+    left += 1 if found else 0
+    for f in found + glob.glob(os.path.join(out, "a.webm")): os.unlink(f)
+print(f"{left} of 30 runs left a temporary file; {survived} ended otherwise than by the signal")
+PY
+if grep -q '^0 of 30 runs left a temporary file; 0 ended' "$scratch/twice.log"; then
+  ok "two SIGINTs at once, 30 times during a .webm encoding: ended by the signal, no temporary file left"
+else
+  fail "two SIGINTs at once during a .webm encoding: $(tail -3 "$scratch/twice.log")"
+fi
+rm -rf "$out" && mkdir -p "$out"
 
 # --- Deep JSON, FIFOs and devices through every reader ----------------------------------------
 python3 -c "import sys; open(sys.argv[1],'w').write('{\"model_type\": \"llama\", \"rope_scaling\": ' + '[' * 100000 + ']' * 100000 + '}')" "$in/deep.json"
