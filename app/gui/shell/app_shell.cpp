@@ -372,10 +372,20 @@ bool AppShell::frame(const std::string& screenshotPath, std::string* error) {
   const float statusH = ImGui::GetFrameHeight() + ImGui::GetStyle().WindowPadding.y;
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x, std::max(vp->WorkSize.y - statusH, 10.0f)));
+  // The window's background is the frame's clear colour (present()): drawn as a rectangle it
+  // is a blended pass over the whole window, the costliest draw of a frame on a software GL.
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                                 ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoBringToFrontOnFocus;
+                                 ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoBackground;
   ctx_.status = StatusInfo{};
   ImGui::Begin("posviz", nullptr, flags);
+  if (const float border = ImGui::GetStyle().WindowBorderSize; border > 0.0f) {   // NoBackground drops it too
+    const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->PushClipRect(at, ImVec2(at.x + size.x, at.y + size.y), false);
+    dl->AddRect(at, ImVec2(at.x + size.x, at.y + size.y), ImGui::GetColorU32(ImGuiCol_Border), ImGui::GetStyle().WindowRounding, 0,
+                border);
+    dl->PopClipRect();
+  }
   drawMenuBar();
   if (!ctx_.gpuNotice.empty() && state_.showGpuNotice) {
     NoticeText(ctx_.gpuNotice);
@@ -627,13 +637,30 @@ void AppShell::drawGlossary() {
   ImGui::End();
 }
 
+// The main window's background as it looked when drawn over the old clear colour: the style's
+// WindowBg (translucent in the dark theme) blended over (20, 20, 23), in the 8-bit arithmetic of
+// the blend it replaces.
+namespace {
+Rgba8 windowBackground() {
+  const ImVec4 c = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  const ImU32 packed = ImGui::ColorConvertFloat4ToU32(c);
+  const int a = static_cast<int>((packed >> IM_COL32_A_SHIFT) & 0xff);
+  auto over = [a](ImU32 src, int shift, int dst) {
+    const int s = static_cast<int>((src >> shift) & 0xff);
+    return static_cast<unsigned char>((s * a + dst * (255 - a) + 127) / 255);
+  };
+  return Rgba8{over(packed, IM_COL32_R_SHIFT, 20), over(packed, IM_COL32_G_SHIFT, 20), over(packed, IM_COL32_B_SHIFT, 23), 255};
+}
+}  // namespace
+
 // Renders, saves the screenshot asked for (read before the swap), then swaps.
 bool AppShell::present(const std::string& screenshotPath, std::string* error) {
   ImGui::Render();
   int fbw = 0, fbh = 0;
   glfwGetFramebufferSize(window_, &fbw, &fbh);
   glViewport(0, 0, fbw, fbh);
-  glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
+  const Rgba8 bg = windowBackground();
+  glClearColor(bg.r / 255.0f, bg.g / 255.0f, bg.b / 255.0f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 

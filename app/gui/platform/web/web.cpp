@@ -74,6 +74,12 @@ void applyContextHints(const GlRequest& r, bool) {
   glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, r.major);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, r.minor);
+  // The canvas holds colour only: nothing posviz draws uses a depth or stencil buffer, and an
+  // opaque canvas is not blended with the page. Each buffer the context has is cleared by the
+  // browser every frame, a full-canvas pass on a software GPU.
+  glfwWindowHint(GLFW_DEPTH_BITS, 0);
+  glfwWindowHint(GLFW_STENCIL_BITS, 0);
+  glfwWindowHint(GLFW_ALPHA_BITS, 0);
 }
 const char* glslVersion() { return "#version 300 es"; }
 int glVersion() { return 30; }
