@@ -1,5 +1,7 @@
 #include "core/atomic_file.hpp"
 
+#include "core/untrusted_text.hpp"
+
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -137,7 +139,7 @@ void unpublish(int slot) {
 std::string osReason(int err) { return err != 0 ? std::string(std::strerror(err)) : std::string("I/O error"); }
 
 [[noreturn]] void fail(const std::string& path, const std::string& reason) {
-  throw std::runtime_error("cannot write " + path + ": " + reason);
+  throw std::runtime_error("cannot write " + displayText(path) + ": " + reason);
 }
 
 // getentropy: the kernel's getrandom on Linux, the browser's crypto.getRandomValues in the page.
@@ -325,7 +327,7 @@ void writeFileAtomically(const std::string& requested, const std::function<void(
 
 std::string readRegularFile(const std::string& path, std::size_t maxBytes, const std::string& what) {
   auto refuse = [&](const std::string& reason) -> std::runtime_error {
-    return std::runtime_error("cannot read " + what + " " + path + ": " + reason);
+    return std::runtime_error("cannot read " + what + " " + displayText(path) + ": " + reason);
   };
   if (path.empty()) throw std::runtime_error("cannot read " + what + ": the file name is empty");
   // O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one.

@@ -1,5 +1,7 @@
 #include "core/npy.hpp"
 
+#include "core/untrusted_text.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -33,7 +35,7 @@ constexpr char kMagic[] = "\x93NUMPY";
 constexpr std::size_t kMagicLen = 6;
 
 [[noreturn]] void npyFail(const std::string& name, const std::string& problem) {
-  throw NpyError(name + ": " + problem);
+  throw NpyError(displayText(name) + ": " + problem);   // the name is the file's path, from input
 }
 
 // ---------------------------------------------------------------------------------------------

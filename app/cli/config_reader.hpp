@@ -34,7 +34,7 @@ inline std::string describeJson(const nlohmann::json& v) {
   if ((v.is_object() || v.is_array()) && v.size() > 8) {
     return std::string(v.type_name()) + " of " + std::to_string(v.size()) + (v.is_object() ? " keys" : " elements");
   }
-  return std::string(v.type_name()) + " " + displayText(v.dump(-1, ' ', false, json::error_handler_t::replace), 60);
+  return std::string(v.type_name()) + " " + displayText(v.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
 class Reader {

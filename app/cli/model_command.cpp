@@ -128,13 +128,13 @@ std::string layerRangesText(const std::vector<int>& layers) {
 }
 
 void printModel(std::ostream& out, const ModelConfig& m) {
-  out << "model " << m.name;
-  if (!m.modelType.empty()) out << " (" << m.modelType << ")";
+  out << "model " << displayText(m.name);   // the name and the type come from the file
+  if (!m.modelType.empty()) out << " (" << displayText(m.modelType) << ")";
   out << ": " << m.numLayers << " layers";
   if (m.maxPositions > 0) out << ", " << m.maxPositions << " positions";
   out << "\n";
   for (const LayerKind& k : m.layerKinds) {
-    out << "  " << k.attention << ": " << k.layers.size() << " layers [" << layerRangesText(k.layers) << "]\n";
+    out << "  " << displayText(k.attention) << ": " << k.layers.size() << " layers [" << layerRangesText(k.layers) << "]\n";
     out << "    " << layerKindText(k);
     if (k.slidingWindow > 0) out << "; sliding window " << k.slidingWindow;
     if (k.attentionChunk > 0) out << "; attention chunk " << k.attentionChunk;
@@ -151,7 +151,7 @@ void printModel(std::ostream& out, const ModelConfig& m) {
   if (const std::string t = mlaText(m); !t.empty()) out << "  " << t << "\n";
   if (const std::string t = tableText(m); !t.empty()) out << "  " << t << "\n";
   if (!m.family.empty()) out << "  read as: " << m.family << "\n";
-  for (const std::string& k : m.unreadKeys) out << "  note: " << k << " is in the file, but this family's code never reads it\n";
+  for (const std::string& k : m.unreadKeys) out << "  note: " << displayText(k) << " is in the file, but this family's code never reads it\n";
   if (!m.guess.empty()) out << "  GUESS: " << m.guess << "\n";
 }
 
@@ -217,7 +217,7 @@ int runCompare(const std::vector<std::string>& names, bool asJson) {
   std::vector<ModelConfig> models;
   for (const std::string& n : names) {
     models.push_back(loadNamedModel(n));
-    if (!models.back().guess.empty()) std::cerr << "posviz model: guess: " << models.back().name << ": " << models.back().guess << "\n";
+    if (!models.back().guess.empty()) std::cerr << "posviz model: guess: " << displayText(models.back().name) << ": " << models.back().guess << "\n";
   }
   if (!asJson) {
     printComparison(std::cout, models);

@@ -1195,7 +1195,7 @@ std::string readWholeFile(const std::string& path, const std::string& what) {
   try {
     return readRegularFile(path, kMaxConfigBytes, what);
   } catch (const std::runtime_error& e) {
-    throw ConfigError(displayText(e.what(), 400));
+    throw ConfigError(displayMessage(e.what()));
   }
 }
 

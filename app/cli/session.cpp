@@ -69,7 +69,7 @@ std::map<std::string, FigureView> viewsOf(const nlohmann::json& j, const std::fu
   std::map<std::string, FigureView> out;
   if (!j.is_object()) throw bad("\"views\" is not an object");
   for (const auto& [key, value] : j.items()) {
-    const std::string name = "the view of figure " + displayText(key, 40);
+    const std::string name = "the view of figure " + displayText(key);
     if (key.empty() || key.size() > 64) throw bad("a figure key must be 1 to 64 characters");
     if (!value.is_array() || value.size() != 4) throw bad(name + " is not [row0, rows, col0, cols]");
     double v[4];
@@ -102,7 +102,7 @@ Session sessionOf(const nlohmann::json& j, const std::string& source) {
   if (j.contains("panels")) {
     if (!j["panels"].is_object()) throw bad("\"panels\" is not an object");
     for (const auto& [name, value] : j["panels"].items())
-      if (!value.is_object()) throw bad("the parameters of tab " + displayText(name, 40) + " are not an object");
+      if (!value.is_object()) throw bad("the parameters of tab " + displayText(name) + " are not an object");
     s.panels = j["panels"];
   }
   if (j.contains("views")) s.views = viewsOf(j["views"], bad);
@@ -148,7 +148,7 @@ Session readSessionFile(const std::string& path) {
   } catch (const std::exception& e) {
     throw SessionError(std::string(e.what()) + "; nothing was changed");
   }
-  return parseSession(text, "session " + displayText(path, 200));
+  return parseSession(text, "session " + displayText(path));
 }
 
 void writeSessionFile(const std::string& path, const Session& s) {

@@ -375,7 +375,7 @@ RunResult trainRun(const TrainPlan& p, const tr::TrainConfig& c, const tr::EvalO
     out.weights = runFolder(p.saveDir, out.scheme, c.seed);
     std::error_code ec;
     fs::create_directories(out.weights, ec);
-    if (ec) throw RuntimeFailure("--save-weights: cannot create " + out.weights + ": " + ec.message());
+    if (ec) throw RuntimeFailure("--save-weights: cannot create " + quotedText(out.weights) + ": " + ec.message());
     tr::saveRun(out.weights, t);
   }
   return out;
@@ -391,7 +391,7 @@ std::vector<RunResult> trainAll(const TrainPlan& p) {
   if (!p.saveDir.empty()) {
     std::error_code ec;
     fs::create_directories(p.saveDir, ec);
-    if (ec || !fs::is_directory(p.saveDir, ec)) throw RuntimeFailure("--save-weights: cannot create " + p.saveDir);
+    if (ec || !fs::is_directory(p.saveDir, ec)) throw RuntimeFailure("--save-weights: cannot create " + quotedText(p.saveDir) + (ec ? ": " + ec.message() : ": a file of that name is in the way"));
   }
   const std::size_t runs = configs.size();
   const int workers = p.base.threads == 0 ? std::min(static_cast<int>(runs), hardwareThreads()) : 1;

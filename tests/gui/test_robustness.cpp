@@ -524,11 +524,11 @@ TEST_CASE("settings: every loader takes exactly the range its parameter allows, 
       {"sinusoidal", "d_model", 2.0, 0.0, [](const AppState& a) { return double(a.sinusoidal.params.dModel); }},
       {"sinusoidal", "base", 1e12 + 0.5, 1.0, [](const AppState& a) { return a.sinusoidal.params.base; }},   // > 1
       {"sinusoidal", "similarity_positions", 2048.0, 2049.0, [](const AppState& a) { return double(a.sinusoidal.simPositions); }},
-      // The Learned tab builds at most kLearnedMaxCells values: max_len x d_model (768 by default).
-      {"learned", "max_len", double(kLearnedMaxCells / 768), double(kLearnedMaxCells / 768 + 1), [](const AppState& a) { return double(a.learned.maxLen); }},
+      // The Learned tab builds at most learnedMaxCells() values: max_len x d_model (768 by default).
+      {"learned", "max_len", double(learnedMaxCells() / 768), double(learnedMaxCells() / 768 + 1), [](const AppState& a) { return double(a.learned.maxLen); }},
       {"learned", "positions", 131072.0, 131073.0, [](const AppState& a) { return double(a.learned.numPositions); }},
       {"learned", "lookup_pos", 131071.0, 131072.0, [](const AppState& a) { return double(a.learned.lookupPos); }},
-      {"learned", "d_model", double(kLearnedMaxCells / 1024), double(kLearnedMaxCells / 1024 + 1), [](const AppState& a) { return double(a.learned.dModel); }},
+      {"learned", "d_model", double(learnedMaxCells() / 1024), double(learnedMaxCells() / 1024 + 1), [](const AppState& a) { return double(a.learned.dModel); }},
       {"learned", "std", 1.0, 1.5, [](const AppState& a) { return double(a.learned.stddev); }},
       {"learned", "std", 0.001, 0.0005, [](const AppState& a) { return double(a.learned.stddev); }},
       {"learned", "seed", 2147483647.0, 2147483648.0, [](const AppState& a) { return double(a.learned.seed); }},

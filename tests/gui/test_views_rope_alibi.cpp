@@ -427,7 +427,7 @@ TEST_CASE("applyModelConfig: one config reaches every panel of its encoding at o
   learned.maxPositions = 1 << 20;
   notes = applyModelConfig(a, learned);
   CHECK(a.learned.dModel == 12288);   // any width the table allows; the rows shrink to the window's budget
-  CHECK(a.learned.maxLen == kLearnedMaxCells / 12288);
+  CHECK(a.learned.maxLen == learnedMaxCells() / 12288);
   CHECK(notes.size() == 3);  // Learned: the table's size; Extrapolation: L0 and the toy width
   CHECK(a.extrapolation.trainedLength == kLabMaxTrainedLength);
 }

@@ -39,7 +39,7 @@ session_once() {
   local name=$1 dir=$2; shift 2
   local shot="${shot_dir:-$scratch}/$name.png"
   rm -f "$shot"
-  POSVIZ_CONFIG_DIR=$dir "$@" "$bin" --panel sinusoidal --size 1100x700 --screenshot-path "$shot" \
+  POSVIZ_CONFIG_DIR=$dir "$@" "${run_bin:-$bin}" --panel sinusoidal --size 1100x700 --screenshot-path "$shot" \
     >"$scratch/$name.log" 2>&1 &
   local pid=$!
   local wid
@@ -81,17 +81,24 @@ session folder-is-file "$scratch/notadir"
 [ -f "$scratch/notadir" ] && [ ! -s "$scratch/notadir" ] && ok "folder-is-file: the file is untouched" || fail "folder-is-file: the file changed"
 
 # A read-only config home, as a user who may not write it.
-mkdir -p "$scratch/ro-home" && chmod 555 "$scratch/ro-home"
 if [ "$(id -u)" -eq 0 ]; then
-  # As nobody: the display's cookie and a folder for the screenshot must be theirs to use.
-  mkdir -p "$scratch/nobody" && chmod 777 "$scratch/nobody"
-  if [ -n "${XAUTHORITY:-}" ]; then cp "$XAUTHORITY" "$scratch/nobody/xauth" && chmod 644 "$scratch/nobody/xauth"; fi
-  shot_dir="$scratch/nobody" session read-only "$scratch/ro-home/posviz" setpriv --reuid=65534 --regid=65534 --clear-groups \
-    env XAUTHORITY="$scratch/nobody/xauth" DISPLAY="$DISPLAY"
+  # As nobody, who may not reach the checkout (a clone in root's mode-700 home): a folder of its
+  # own under /tmp holds a copy of the binary, the read-only home, the display's cookie and the
+  # screenshot.
+  nb=$(mktemp -d /tmp/posviz-hostile-XXXXXX) && chmod 755 "$nb"
+  cp "$bin" "$nb/posviz" && chmod 755 "$nb/posviz"
+  ro_home="$nb/ro-home"
+  mkdir -p "$ro_home" "$nb/shots" && chmod 555 "$ro_home" && chmod 777 "$nb/shots"
+  if [ -n "${XAUTHORITY:-}" ]; then cp "$XAUTHORITY" "$nb/xauth" && chmod 644 "$nb/xauth"; fi
+  run_bin="$nb/posviz" shot_dir="$nb/shots" session read-only "$ro_home/posviz" setpriv --reuid=65534 --regid=65534 --clear-groups \
+    env XAUTHORITY="$nb/xauth" DISPLAY="$DISPLAY"
 else
-  session read-only "$scratch/ro-home/posviz"
+  ro_home="$scratch/ro-home"
+  mkdir -p "$ro_home" && chmod 555 "$ro_home"
+  session read-only "$ro_home/posviz"
 fi
-[ -z "$(ls -A "$scratch/ro-home")" ] && ok "read-only: nothing was written there" || fail "read-only: $(ls -A "$scratch/ro-home")"
+[ -z "$(ls -A "$ro_home")" ] && ok "read-only: nothing was written there" || fail "read-only: $(ls -A "$ro_home")"
+[ -n "${nb:-}" ] && rm -rf "$nb"
 
 # Unreadable settings files: kept aside, defaults used, a fresh file saved at exit.
 bad_settings() {  # bad_settings NAME MAKER: MAKER creates $1/settings.json

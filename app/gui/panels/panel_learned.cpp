@@ -28,13 +28,18 @@
 
 namespace posviz::app {
 
+long long learnedMaxCells() {
+  const auto held = static_cast<long long>(memoryBudgetBytes() / (2 * sizeof(float)));
+  return std::max(1LL << 20, std::min(kLearnedMaxCells, held));
+}
+
 namespace {
 
 namespace table = cli::params::learned;
 
 // The most rows (columns) a table of `other` columns (rows) may have in the window.
 int cellBudget(int other) {
-  return static_cast<int>(std::min(static_cast<long long>(table::kMaxLen.max), kLearnedMaxCells / std::max(other, 1)));
+  return static_cast<int>(std::min(static_cast<long long>(table::kMaxLen.max), learnedMaxCells() / std::max(other, 1)));
 }
 
 std::string noRowReason(long long pos, int maxLen) {
@@ -235,7 +240,7 @@ void drawControls(LearnedPanelState& s, AppContext&) {
 
   if (!s.fromFile) {
     bool changed = false;
-    // The window builds at most kLearnedMaxCells values: each size's slider stops where the other allows.
+    // The window builds at most learnedMaxCells() values: each size's slider stops where the other allows.
     changed |= paramSlider(table::kMaxLen, s.maxLen, "Rows of the table: positions 0 .. max_len-1 exist, position max_len does not.",
                            SliderSpan{table::kMaxLen.min, static_cast<double>(cellBudget(s.dModel))});
     changed |= paramSlider(table::kDModel, s.dModel, "Columns: the model width.",
@@ -326,7 +331,7 @@ void applyLearnedConfig(LearnedPanelState& s, const cli::ModelConfig& c, ConfigN
   }
   if (const int rows = cellBudget(s.dModel); s.maxLen > rows) {
     notes.push_back("Learned tab: a table of max_len " + std::to_string(s.maxLen) + " x d_model " + std::to_string(s.dModel) +
-                    " is more than the window builds (" + std::to_string(kLearnedMaxCells) + " values): max_len shown at " +
+                    " is more than the window builds (" + std::to_string(learnedMaxCells()) + " values): max_len shown at " +
                     std::to_string(rows));
     s.maxLen = rows;
   }

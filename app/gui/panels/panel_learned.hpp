@@ -23,8 +23,11 @@
 namespace posviz::app {
 
 // The largest table the window builds, in values: max_len x d_model (131072 x 4096, 2 GiB as
-// float32). The sliders stop there; a config or settings file asking for more is told so.
+// float32), or what the memory budget holds twice over (a new table is built while the old one is
+// shown): the page's 1 GiB, 2^27 values. The sliders stop there; a config or settings file asking
+// for more is told so.
 constexpr long long kLearnedMaxCells = 1LL << 29;
+long long learnedMaxCells();
 
 // What the table job delivers: the table plus what the view draws from it.
 struct LearnedTableResult {

@@ -119,7 +119,7 @@ std::unique_ptr<AppShell> AppShell::create(const AppOptions& options, std::strin
       std::error_code ec;
       std::filesystem::create_directories(dir, ec);
       if (ec || !std::filesystem::is_directory(dir, ec)) {
-        notice += std::string(notice.empty() ? "" : " ") + "Settings will not be saved: the folder " + displayText(dir, 300) +
+        notice += std::string(notice.empty() ? "" : " ") + "Settings will not be saved: the folder " + displayText(dir) +
                   " cannot be made (" + (ec ? ec.message() : std::string("a file has its name")) + ").";
       }
     }
@@ -764,7 +764,7 @@ void AppShell::drawMenuBar() {
     if (ImGui::MenuItem("Open model config.json...", "Ctrl+O")) openConfigDialog();
     if (ImGui::BeginMenu("Open recent config", !settings_.recentConfigs.empty())) {
       for (const std::string& path : settings_.recentConfigs) {
-        if (ImGui::MenuItem(displayText(path, 120).c_str())) openConfigFile(path);
+        if (ImGui::MenuItem(displayText(path).c_str())) openConfigFile(path);
       }
       ImGui::EndMenu();
     }
@@ -855,7 +855,7 @@ void AppShell::drawFigureMenu() {
   if (!ImGui::BeginMenu("Export figure", !figures.empty())) return;
   for (const FigureEntry& e : figures) {
     ImGui::PushID(static_cast<int>(e.id));
-    if (ImGui::MenuItem(displayText(e.text.title, 90).c_str())) openFigureExport(e);
+    if (ImGui::MenuItem(displayText(e.text.title).c_str())) openFigureExport(e);
     ImGui::PopID();
   }
   ImGui::EndMenu();
@@ -982,7 +982,7 @@ bool AppShell::openConfigFile(const std::string& path) {
     configError_.clear();
   } catch (const std::exception& e) {
     configError_ = displayMessage(e.what());
-    state_.message = "Config " + displayText(path, 120) + ": " + configError_;
+    state_.message = "Config " + displayText(path) + ": " + configError_;
     return false;
   }
   std::vector<std::string>& recent = settings_.recentConfigs;
@@ -1021,7 +1021,7 @@ void AppShell::drawConfigPopup() {
     if (openConfigFile(configPath_)) ImGui::CloseCurrentPopup();
   }
   for (const std::string& path : settings_.recentConfigs) {  // a copy: opening one reorders the list
-    if (ImGui::Selectable(displayText(path, 120).c_str())) {
+    if (ImGui::Selectable(displayText(path).c_str())) {
       std::snprintf(configPath_, sizeof configPath_, "%s", path.c_str());
       if (openConfigFile(path)) ImGui::CloseCurrentPopup();
       break;

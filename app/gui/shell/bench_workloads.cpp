@@ -114,7 +114,7 @@ Workload learnWorkload() {
 
 // Learned: the largest random table the tab builds; a new seed rebuilds it whole.
 Workload learnedWorkload() {
-  const int maxLen = end(P::learned::kTabPositions), dModel = static_cast<int>(std::min<long long>(end(P::learned::kDModel), kLearnedMaxCells / maxLen));
+  const int maxLen = end(P::learned::kTabPositions), dModel = static_cast<int>(std::min<long long>(end(P::learned::kDModel), learnedMaxCells() / maxLen));
   return Workload{
       "Learned " + std::to_string(maxLen) + " x " + std::to_string(dModel) + ", seed", "learned",
       [maxLen, dModel](AppState& s) {

@@ -53,13 +53,13 @@ bool AppShell::openFile(const std::string& path, std::string* error) {
         state_.requestedPanel = findPanel("model");
         return true;
       }
-      if (error) *error = "Config " + displayText(name, 120) + ": " + configError_;
+      if (error) *error = "Config " + displayText(name) + ": " + configError_;
       return false;
     case FileKind::LearnedTable: openLearnedTableFile(state_, path); return true;
     case FileKind::Unknown: break;
   }
   if (error)
-    *error = displayText(name, 120) +
+    *error = displayText(name) +
              " is not a file posviz opens: it takes a session (.posviz), a model's config.json, or a learned table (.npy)";
   return false;
 }

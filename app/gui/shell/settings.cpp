@@ -56,8 +56,8 @@ T readOrKeepAside(const std::string& path, const char* what, const char* consequ
   } catch (const std::exception& e) {
     const std::string aside = keepAside(path);
     if (notice) {
-      *notice = std::string(what) + " " + displayText(path, 300) + " could not be read (" + displayText(e.what(), 300) + "): " +
-                consequence + (aside.empty() ? "." : "; the file was kept as " + displayText(aside, 300) + ".");
+      *notice = std::string(what) + " " + displayText(path) + " could not be read (" + displayText(e.what()) + "): " +
+                consequence + (aside.empty() ? "." : "; the file was kept as " + displayText(aside) + ".");
     }
     return T{};
   }
@@ -113,9 +113,9 @@ std::string refuseForeignLink(const std::string& path, const char* what, std::si
   }
   if (recognised) return "";
   const std::string aside = keepAside(path);
-  return std::string(what) + " " + displayText(path, 300) + " is a link to " + displayText(target, 300) +
+  return std::string(what) + " " + displayText(path) + " is a link to " + displayText(target) +
          ", which is not a posviz " + what + " file: it was left as it is" +
-         (aside.empty() ? "" : ", the link kept as " + displayText(aside, 300)) + ", and posviz keeps its own file there.";
+         (aside.empty() ? "" : ", the link kept as " + displayText(aside)) + ", and posviz keeps its own file there.";
 }
 
 void addNotice(std::string* notice, const std::string& more) {
