@@ -12,10 +12,11 @@ target_link_options(posviz PRIVATE -fexceptions -sALLOW_MEMORY_GROWTH=1 -sMAXIMU
   --js-library ${PROJECT_SOURCE_DIR}/app/gui/platform/web/posviz_page.js)
 if(POSVIZ_WEB_THREADS)
   # Jobs start threads on demand (two per view, plus core's splits): a pool made at start keeps
-  # them from waiting on the page's event loop; more are made when a session needs them.
+  # them from waiting on the page's event loop; more are made when a session needs them. Its size
+  # is pre.js's Module.posvizPoolSize (larger for the frame benchmark, which never yields).
   # Growing memory shared with threads makes JavaScript re-read the heap's views (emscripten warns
   # of it); the page's JavaScript is a thin layer, the work is in wasm, which it does not slow.
-  target_link_options(posviz PRIVATE -sPTHREAD_POOL_SIZE=8 -sPTHREAD_POOL_SIZE_STRICT=0 -Wno-pthreads-mem-growth)
+  target_link_options(posviz PRIVATE -sPTHREAD_POOL_SIZE=Module.posvizPoolSize -sPTHREAD_POOL_SIZE_STRICT=0 -Wno-pthreads-mem-growth)
   # Beside the build without threads in one folder: posviz-mt.js, .wasm and .worker.js.
   set_target_properties(posviz PROPERTIES OUTPUT_NAME posviz-mt)
 endif()

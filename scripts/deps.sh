@@ -100,7 +100,7 @@ posviz_web_build() {
   done
   rm -rf "$web.new"
   mkdir -p "$web.new"
-  cp "$root/app/gui/platform/web/index.html" "$root/app/gui/platform/web/_headers" "$web.new/"
+  cp "$root/app/gui/platform/web/index.html" "$root/app/gui/platform/web/_headers" "$root/assets/icons/posviz.svg" "$web.new/"
   cp "$root/build/web-st/app/posviz.js" "$root/build/web-st/app/posviz.wasm" "$web.new/"
   cp "$root/build/web-mt/app/posviz-mt.js" "$root/build/web-mt/app/posviz-mt.wasm" "$root/build/web-mt/app/posviz-mt.worker.js" "$web.new/"
   rm -rf "$web"

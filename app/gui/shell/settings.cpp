@@ -56,7 +56,7 @@ T readOrKeepAside(const std::string& path, const char* what, const char* consequ
   } catch (const std::exception& e) {
     const std::string aside = keepAside(path);
     if (notice) {
-      *notice = std::string(what) + " " + displayText(path) + " could not be read (" + displayText(e.what()) + "): " +
+      *notice = std::string(what) + " " + displayText(path) + " could not be read (" + displayMessage(e.what()) + "): " +
                 consequence + (aside.empty() ? "." : "; the file was kept as " + displayText(aside) + ".");
     }
     return T{};

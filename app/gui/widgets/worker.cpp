@@ -63,7 +63,8 @@ Worker::~Worker() {
 void Worker::submit(Job job) {
   {
     std::lock_guard lock(mutex_);
-    if (!pending_) pendingSince_ = Clock::now();
+    lastSubmit_ = Clock::now();
+    if (!pending_) pendingSince_ = lastSubmit_;
     pending_ = std::move(job);
     if (!platform::kThreads) return;   // runHere() takes it
     if (!idle_.joinable()) {
@@ -76,7 +77,7 @@ void Worker::submit(Job job) {
 
 void Worker::runHere() {
   std::unique_lock lock(mutex_);
-  if (platform::kThreads || !pending_ || watcherRun_) return;
+  if (platform::kThreads || !pending_ || watcherRun_ || paced(Clock::now())) return;
   auto job = std::make_shared<const Job>(std::move(*pending_));
   pending_.reset();
   execute(lock, watcherRun_, std::move(job), -1);
@@ -125,7 +126,13 @@ bool Worker::takeable(bool watcher, Clock::time_point now) {
   if (!pending_) return false;
   endStarvationIfDue(now);
   const bool toWatcher = !idleClass_ || starvedAt_.has_value();
+  if (watcher && toWatcher && paced(now)) return false;
   return watcher ? toWatcher && !watcherRun_ : !toWatcher;
+}
+
+bool Worker::paced(Clock::time_point now) const {
+  if (!platform::kPacedJobs || now >= freeAt_) return false;
+  return std::chrono::duration<double, std::milli>(now - lastSubmit_).count() < platform::kJobQuietMillis;
 }
 
 // Runs job on this thread as `slot`'s run, with the lock released while it runs.
@@ -141,6 +148,10 @@ void Worker::execute(std::unique_lock<std::mutex>& lock, std::optional<Run>& slo
     // Jobs report their own errors (AsyncResult catches); nothing may escape the thread.
   }
   lock.lock();
+  if (platform::kPacedJobs) {
+    const Clock::time_point end = Clock::now();
+    freeAt_ = end + std::chrono::duration_cast<Clock::duration>((end - slot->start) * platform::kJobPause);
+  }
   slot.reset();
   cv_.notify_all();
 }

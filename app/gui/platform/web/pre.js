@@ -2,6 +2,11 @@
 // holds the settings folder: it is mounted and read here, so main() finds settings.json as the
 // desktop does. Files picked or dropped on the page are copied into the page's memory and handed
 // to the window; the address's fragment, a paste and the page being hidden reach it too.
+// Worker threads made before main(): a thread started past them waits for the page's event loop,
+// which a frame benchmark (one long loop of frames) never returns to. Every view's jobs take two
+// threads, so the benchmark, which opens every tab, gets a pool for all of them; a visit starts
+// with 8 and the rest come as the tabs are opened.
+Module['posvizPoolSize'] = typeof location !== 'undefined' && /[?&]bench-frames=/.test(location.search) ? 48 : 8;
 Module['preRun'] = Module['preRun'] || [];
 Module['preRun'].push(function() {
   var dir = '/home/web_user/.config/posviz';
