@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <ctime>   // nanosleep (POSIX, declared with the C library's time functions)
 #include <mutex>
 #include <random>
 #include <stdexcept>
@@ -16,7 +17,6 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 namespace posviz {

@@ -392,7 +392,17 @@ std::optional<int> runCli(int argc, char** argv) {
     std::cerr << prefix << displayMessage(e.what()) << "\n";
     return kExitUsage;
   } catch (const std::invalid_argument& e) {  // core refused a parameter combination or a size
-    std::cerr << prefix << displayMessage(e.what()) << "\n";
+    // Core names the function that refused ("renderHeatmapImage: ..."), which says nothing here.
+    // A size over the budget says which option sets it, after the budget's size ("1.0 MiB").
+    std::string message = withoutCodeNames(e.what());
+    const std::string over = "over the memory budget of ";
+    if (std::size_t at = message.find(over); at != std::string::npos) {
+      at += over.size();
+      at = message.find(' ', at);                                      // after the number
+      if (at != std::string::npos) at = message.find_first_not_of("KMGTPEiB", at + 1);   // after the unit
+      message.insert(std::min(at, message.size()), " (--budget)");
+    }
+    std::cerr << prefix << displayMessage(message) << "\n";
     return kExitUsage;
   } catch (const std::out_of_range& e) {
     std::cerr << prefix << displayMessage(e.what()) << "\n";

@@ -270,7 +270,7 @@ TEST_CASE("animate: refusals name what is wrong, exit 2, and write nothing") {
           "--animate wibble=0:4, frame 1 (--wibble 0): unknown option \"--wibble\" (did you mean --table?)");
   // A frame that alone passes the budget is refused by the export's own check, before any frame.
   refused({"rope-cos", "--head-dim", "16", "--positions", "64", "--animate", "pos=0:999", "--budget", "1M", "-o", "OUT"},
-          "rope-cos: the result with its picture's pixels (scaled to be readable) needs 12.0 MiB, over the memory budget of 1.0 MiB; "
+          "rope-cos: the result with its picture's pixels (scaled to be readable) needs 12.0 MiB, over the memory budget of 1.0 MiB (--budget); "
           "--size WxH (e.g. --size 1024x1024) writes the exact area-averaged picture of the whole grid");
   CHECK_THROWS_AS(posviz::cli::encodeGif({posviz::cli::RgbImage{1, 1, {0, 0, 0}, 0, 0}, posviz::cli::RgbImage{2, 1, {0, 0, 0, 0, 0, 0}, 0, 0}}, 3),
                   std::invalid_argument);
