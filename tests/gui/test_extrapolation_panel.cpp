@@ -164,7 +164,10 @@ TEST_CASE("extrapolation view: a change computes the length shown first; the oth
     CHECK(s.entropyPlot.title.find("updating") != std::string::npos);
   }
   // While the lab pauses after a job, changes wait; the latest is taken, the ones between dropped,
-  // once no change has come for DragPacer::kQuietSeconds (or the pause ends).
+  // once no change has come for DragPacer::kQuietSeconds (or the pause ends). First nothing may be
+  // computing: a change takes over a job computing the other lengths at once (a loaded machine
+  // could still be at it here), and a job ending would set its own pause.
+  settle(s);
   s.pacer.freeAt = steadySeconds() + 60.0;
   const long long asked = s.requests;
   const double t0 = steadySeconds();
@@ -178,7 +181,7 @@ TEST_CASE("extrapolation view: a change computes the length shown first; the oth
     CHECK(s.requests == asked);
     CHECK(extrapolationBusy(s));
   }
-  std::this_thread::sleep_for(std::chrono::duration<double>(DragPacer::kQuietSeconds));
+  s.pacer.changedAt -= DragPacer::kQuietSeconds;   // the drag has rested (no waiting on the clock)
   updateExtrapolationPanel(s);
   CHECK_FALSE(s.pacer.pending);
   CHECK(s.requests == asked + 1);   // L0 = 20's length shown
