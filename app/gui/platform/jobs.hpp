@@ -17,16 +17,14 @@ inline constexpr bool kThreads = true;
 
 // The page's threads (and its frames) have no priorities: a view's jobs would take a core from
 // the browser's GPU process as readily as from an idle machine, where the desktop runs them in
-// the idle scheduling class. So in the page a job starts only after a pause of kJobPause times
-// the last job's time, or once no new job has been asked for within kJobQuietMillis (a drag that
-// ended or paused): about a quarter of a core during a drag, and no wait at its end.
+// the idle scheduling class. So in the page each Worker paces its jobs as a DragPacer does
+// (app/gui/widgets/worker.hpp): a job starts after a pause of DragPacer::kPause times the last
+// one's time, or once no new job has been asked for within DragPacer::kQuietSeconds.
 #if defined(__EMSCRIPTEN__)
 inline constexpr bool kPacedJobs = true;
 #else
 inline constexpr bool kPacedJobs = false;
 #endif
-inline constexpr double kJobPause = 3.0;
-inline constexpr double kJobQuietMillis = 50.0;
 
 // Without threads: how long one frame gives to training before the page draws again.
 inline constexpr double kSliceMillis = 25.0;

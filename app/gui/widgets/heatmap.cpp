@@ -407,7 +407,8 @@ HeatmapWindow wantedWindow(const HeatmapState& state, const HeatmapFrame& f) {
 // The image, drawn where its window lies in the current view (a stale image keeps its place
 // while the new one is computed); the mask colour shows where there is none.
 void drawImage(HeatmapState& state, const HeatmapImage& image, const Scale& sc, const HeatmapFrame& f) {
-  const auto mask = [&f] { f.dl->AddRectFilled(f.p0, f.p1, IM_COL32(kMaskColor.r, kMaskColor.g, kMaskColor.b, 255)); };
+  const ImU32 maskColor = IM_COL32(kMaskColor.r, kMaskColor.g, kMaskColor.b, 255);
+  const auto mask = [&] { f.dl->AddRectFilled(f.p0, f.p1, maskColor); };
   if (image.cells.values.empty() || image.cells.rows <= 0 || image.cells.cols <= 0) return mask();
   // Scrolled out of sight (small multiples below the fold): no upload until it is seen.
   if (!ImGui::IsRectVisible(f.p0, f.p1)) return mask();
@@ -425,10 +426,9 @@ void drawImage(HeatmapState& state, const HeatmapImage& image, const Scale& sc, 
   // pixels for nothing, a tenth of a frame on a software GL.
   {
     const float x0 = std::min(a.x, b.x), x1 = std::max(a.x, b.x), y0 = std::min(a.y, b.y), y1 = std::max(a.y, b.y);
-    const ImU32 col = IM_COL32(kMaskColor.r, kMaskColor.g, kMaskColor.b, 255);
     auto strip = [&](float sx0, float sy0, float sx1, float sy1) {
       sx0 = std::max(sx0, f.p0.x), sy0 = std::max(sy0, f.p0.y), sx1 = std::min(sx1, f.p1.x), sy1 = std::min(sy1, f.p1.y);
-      if (sx1 > sx0 && sy1 > sy0) f.dl->AddRectFilled(ImVec2(sx0, sy0), ImVec2(sx1, sy1), col);
+      if (sx1 > sx0 && sy1 > sy0) f.dl->AddRectFilled(ImVec2(sx0, sy0), ImVec2(sx1, sy1), maskColor);
     };
     strip(f.p0.x, f.p0.y, f.p1.x, y0 + 1.0f);   // above
     strip(f.p0.x, y1 - 1.0f, f.p1.x, f.p1.y);   // below

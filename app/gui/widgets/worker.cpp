@@ -63,8 +63,8 @@ Worker::~Worker() {
 void Worker::submit(Job job) {
   {
     std::lock_guard lock(mutex_);
-    lastSubmit_ = Clock::now();
-    if (!pending_) pendingSince_ = lastSubmit_;
+    if (!pending_) pendingSince_ = Clock::now();
+    pacer_.change();
     pending_ = std::move(job);
     if (!platform::kThreads) return;   // runHere() takes it
     if (!idle_.joinable()) {
@@ -77,7 +77,7 @@ void Worker::submit(Job job) {
 
 void Worker::runHere() {
   std::unique_lock lock(mutex_);
-  if (platform::kThreads || !pending_ || watcherRun_ || paced(Clock::now())) return;
+  if (platform::kThreads || !pending_ || watcherRun_ || paced()) return;
   auto job = std::make_shared<const Job>(std::move(*pending_));
   pending_.reset();
   execute(lock, watcherRun_, std::move(job), -1);
@@ -126,14 +126,11 @@ bool Worker::takeable(bool watcher, Clock::time_point now) {
   if (!pending_) return false;
   endStarvationIfDue(now);
   const bool toWatcher = !idleClass_ || starvedAt_.has_value();
-  if (watcher && toWatcher && paced(now)) return false;
+  if (watcher && toWatcher && paced()) return false;
   return watcher ? toWatcher && !watcherRun_ : !toWatcher;
 }
 
-bool Worker::paced(Clock::time_point now) const {
-  if (!platform::kPacedJobs || now >= freeAt_) return false;
-  return std::chrono::duration<double, std::milli>(now - lastSubmit_).count() < platform::kJobQuietMillis;
-}
+bool Worker::paced() const { return platform::kPacedJobs && !pacer_.ready(); }
 
 // Runs job on this thread as `slot`'s run, with the lock released while it runs.
 void Worker::execute(std::unique_lock<std::mutex>& lock, std::optional<Run>& slot, std::shared_ptr<const Job> job,
@@ -148,10 +145,7 @@ void Worker::execute(std::unique_lock<std::mutex>& lock, std::optional<Run>& slo
     // Jobs report their own errors (AsyncResult catches); nothing may escape the thread.
   }
   lock.lock();
-  if (platform::kPacedJobs) {
-    const Clock::time_point end = Clock::now();
-    freeAt_ = end + std::chrono::duration_cast<Clock::duration>((end - slot->start) * platform::kJobPause);
-  }
+  if (platform::kPacedJobs) pacer_.finished(std::chrono::duration<double, std::milli>(Clock::now() - slot->start).count());
   slot.reset();
   cv_.notify_all();
 }

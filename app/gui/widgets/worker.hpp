@@ -152,9 +152,8 @@ class Worker {
   bool idleClass_ = false;     // the idle thread got SCHED_IDLE and its scheduler statistics can be read
   std::optional<Job> pending_;
   Clock::time_point pendingSince_;               // when pending_ last went from empty to a job
-  Clock::time_point lastSubmit_;                 // the latest submit()
-  Clock::time_point freeAt_;                     // platform::kPacedJobs: the next job starts from here
-  bool paced(Clock::time_point now) const;       // a pending job waits for the pause (lock held)
+  DragPacer pacer_;                              // platform::kPacedJobs: submits are changes, runs its jobs
+  bool paced() const;                            // a pending job waits for the pause (lock held)
   std::optional<Run> idleRun_, watcherRun_;
   std::optional<Clock::time_point> starvedAt_;   // the watcher takes the jobs while set
   int rescued_ = 0;
